@@ -1,0 +1,253 @@
+"""The data model every part of claimcheck speaks (SPEC §3).
+
+`Claim` is one measured or asserted result; every field is optional and unknown stays `None`.
+Each filled field keeps its `Provenance` (which source, which record field or text span).
+`Evidence` is a claim plus everything the extractors followed to find it. `Report` is what the
+checks say about it; its JSON form (`schema` = `claimcheck.report/1`) is a public interface.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "Answer",
+    "Assumption",
+    "Claim",
+    "Evidence",
+    "PostInfo",
+    "Provenance",
+    "Question",
+    "Report",
+    "REPORT_SCHEMA",
+    "Source",
+    "Status",
+    "TokSKind",
+    "Verdict",
+    "CAVEAT",
+]
+
+REPORT_SCHEMA = "claimcheck.report/1"
+
+# The seed's section 6, in one line: every report ends with it.
+CAVEAT = (
+    "Circumstantial: enough to falsify, not to establish the true value. "
+    "Nothing here was reproduced; every figure is derived from the public record and the "
+    "reference tables named in its basis."
+)
+
+Status = Literal["ok", "flag", "stop", "unanswerable", "n/a", "plan", "error"]
+Verdict = Literal["implausible", "suspicious", "insufficient", "consistent"]
+TokSKind = Literal[
+    "decode",  # decode-only (TPOT-based, first token excluded)
+    "output",  # end-to-end output tokens over wall time (includes prefill/TTFT)
+    "total",  # input + output tokens over wall time
+    "per_user",  # per stream at concurrency > 1
+    "per_gpu",  # aggregate divided by GPU count
+    "aggregate",  # all streams together
+    "prefill",  # prompt processing speed
+]
+
+
+class Provenance(BaseModel):
+    """Where one claim field came from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str  # URL, file path, "text" or "stdin"
+    field: str | None = None  # record field path, flag name or env var
+    span: str | None = None  # the quoted text the value was read from
+
+
+class Claim(BaseModel):
+    """One measured (or asserted) result. Unknown stays None, never a guess."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # model
+    model: str | None = None
+    params_total_b: float | None = None
+    params_active_b: float | None = None
+    is_moe: bool | None = None
+    weight_format: str | None = None
+    bits_per_weight: float | None = None
+    model_size_bytes: float | None = None  # the record's own file size (e.g. llama-bench)
+    kv_dtype: str | None = None
+    # hardware and software
+    hardware: str | None = None
+    hardware_count: int | None = None
+    engine: str | None = None
+    engine_version: str | None = None
+    container_image: str | None = None
+    # the cell
+    batch: int | None = None
+    concurrency: int | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    context_length: int | None = None
+    serving_claim: bool | None = None  # offered as evidence about multi-user serving
+    # the number
+    tokens_generated: int | None = None
+    wall_seconds: float | None = None
+    tok_s: float | None = None
+    tok_s_kind: TokSKind | None = None
+    ttft_ms: float | None = None
+    ttft_empty: bool | None = None  # the record has a TTFT field and it is empty
+    prefill_cached: bool | None = None
+    speedup: float | None = None  # a claimed speedup over a baseline
+    baseline_tok_s: float | None = None
+    # speculative decoding
+    speculative: bool | None = None  # None = not known whether it was used
+    spec_method: str | None = None
+    spec_window: int | None = None  # most tokens one verify pass can emit
+    spec_window_convention: str | None = None  # which rule turned the flag into the window
+    draft_steps: int | None = None
+    draft_topk: int | None = None
+    drafter_model: str | None = None
+    acceptance_length: float | None = None
+    acceptance_length_low: float | None = None  # when a range is reported ("AL 231-292")
+    acceptance_length_high: float | None = None
+    acceptance_rate: float | None = None  # 0..1
+    accepted_tokens: int | None = None
+    drafted_tokens: int | None = None
+    accept_threshold: float | None = None  # < 1.0 means lossy verification
+    ratios: list[tuple[int, int]] = Field(default_factory=list)  # "a/b" statistics seen
+    # power
+    power_w: float | None = None
+    power_w_high: float | None = None  # upper end when a range is reported
+    power_method: str | None = None  # board / wall / nvidia-smi
+    power_profile: str | None = None  # power limit, clocks
+    # method
+    temperature: float | None = None
+    repeats: int | None = None
+    cooldown_s: float | None = None
+    prefix_caching: bool | None = None
+    launch_command: str | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+    notes: str | None = None
+    # identity
+    submitter: str | None = None
+    date: str | None = None
+    source_url: str | None = None
+    record_id: str | None = None
+    provenance: dict[str, Provenance] = Field(default_factory=dict)
+
+    def source_of(self, name: str) -> str:
+        """A short phrase naming where a field came from, for a report's basis."""
+        p = self.provenance.get(name)
+        if p is None:
+            return f"claim.{name}"
+        where = p.field or (f'"{p.span}"' if p.span else "")
+        return f"claim.{name} ({p.source}{': ' + where if where else ''})"
+
+    def filled(self) -> dict[str, Any]:
+        """The fields that hold a value (no provenance, no empty containers)."""
+        out: dict[str, Any] = {}
+        for name, value in self:
+            if name == "provenance" or value is None or value == [] or value == {}:
+                continue
+            out[name] = value
+        return out
+
+
+SourceKind = Literal["post", "record", "config", "log", "tool-output", "page", "text", "file"]
+
+
+class Source(BaseModel):
+    """One place the extractors read: a fetched URL, a file, stdin or pasted text."""
+
+    url: str
+    final_url: str | None = None
+    redirects: list[str] = Field(default_factory=list)
+    fetched_at: datetime | None = None
+    status: int | None = None
+    content_type: str | None = None
+    sha256: str | None = None
+    kind: SourceKind = "text"
+    format: str | None = None  # the adapter that parsed it
+    note: str | None = None  # e.g. "parsed leniently: raw control characters in JSON"
+
+
+class PostInfo(BaseModel):
+    """What the original post itself held (Q1)."""
+
+    text: str | None = None
+    links: list[str] = Field(default_factory=list)
+    evidence_links: list[str] = Field(default_factory=list)  # config, record, log, repo, gist
+    image_count: int = 0
+    quotes_launch_command: bool = False
+
+
+InputKind = Literal["post", "record", "tool-output", "log", "config"]
+
+
+class Evidence(BaseModel):
+    """The primary claim and the chain of sources behind it."""
+
+    claim: Claim
+    kind: InputKind = "post"
+    post: PostInfo | None = None
+    sources: list[Source] = Field(default_factory=list)
+    siblings: list[Claim] = Field(default_factory=list)
+    not_found: list[str] = Field(default_factory=list)  # what was searched for and not found
+    warnings: list[str] = Field(default_factory=list)
+
+
+class Assumption(BaseModel):
+    """A constant a figure rests on, with its value, unit and source."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    value: float | str
+    unit: str = ""
+    source: str
+
+
+class Answer(BaseModel):
+    """One check's result."""
+
+    key: str
+    status: Status
+    summary: str
+    figures: dict[str, float] = Field(default_factory=dict)
+    missing: list[str] = Field(default_factory=list)
+    basis: list[str] = Field(default_factory=list)
+    assumptions: list[Assumption] = Field(default_factory=list)
+
+
+class Question(Answer):
+    """An answer to one of the eight questions."""
+
+    n: int
+
+
+class Report(BaseModel):
+    """What claimcheck says about one claim. Its JSON is a public, versioned interface."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    schema_: str = Field(default=REPORT_SCHEMA, alias="schema")
+    verdict: Verdict
+    headline: str
+    questions: list[Question]
+    findings: list[Answer]
+    claim: Claim
+    sources: list[Source]
+    assumptions: list[Assumption]
+    siblings: int = 0
+    not_found: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    caveat: str = CAVEAT
+
+    def to_json(self) -> str:
+        return self.model_dump_json(by_alias=True, indent=2)
+
+    def question(self, key: str) -> Question:
+        return next(q for q in self.questions if q.key == key)
+
+    def finding(self, key: str) -> Answer:
+        return next(f for f in self.findings if f.key == key)

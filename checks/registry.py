@@ -1,0 +1,88 @@
+"""The one table of checks: the eight questions (SPEC §4) and the extra findings (SPEC §5).
+
+Each line names a check's key (stable: the JSON, docs and tests use it), the question it answers
+(None for an extra finding) and its pure function `run(evidence, ref, prior) -> Answer`. `prior`
+holds the answers of the checks listed above it, so a check may read an earlier verdict (Q7 reads
+Q5's, Q8 reads them all). A duplicate key or a question number outside 1-8 fails at import.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from checks.models import Answer, Evidence
+from checks.reference import Reference
+from checks.rules.acceptance import acceptance
+from checks.rules.arithmetic import arithmetic
+from checks.rules.cell import cell
+from checks.rules.compute_ceiling import compute_ceiling
+from checks.rules.config import config
+from checks.rules.drafter_regime import drafter_regime
+from checks.rules.evidence import evidence
+from checks.rules.fits_memory import fits_memory
+from checks.rules.forced_acceptance import forced_acceptance
+from checks.rules.fork import fork
+from checks.rules.full_ratio import full_ratio
+from checks.rules.lossy_acceptance import lossy_acceptance
+from checks.rules.measure import measure
+from checks.rules.power import power
+from checks.rules.prefill_excluded import prefill_excluded
+from checks.rules.roofline import roofline
+from checks.rules.token_accounting import token_accounting
+from checks.rules.window_curve import window_curve
+
+__all__ = ["CHECKS", "Check", "CheckFn", "PLAUSIBILITY_KEYS", "QUESTION_KEYS"]
+
+CheckFn = Callable[[Evidence, Reference, Mapping[str, Answer]], Answer]
+
+
+@dataclass(frozen=True)
+class Check:
+    key: str
+    run: CheckFn
+    question: int | None = None
+
+
+# Run order matters: Q7 reads Q5, and Q8 (last) reads every earlier answer.
+CHECKS: tuple[Check, ...] = (
+    Check("evidence", question=1, run=evidence),
+    Check("config", question=2, run=config),
+    Check("cell", question=3, run=cell),
+    Check("fork", question=4, run=fork),
+    Check("acceptance", question=5, run=acceptance),
+    Check("power", question=6, run=power),
+    Check("roofline", question=7, run=roofline),
+    Check("arithmetic", run=arithmetic),
+    Check("forced_acceptance", run=forced_acceptance),
+    Check("lossy_acceptance", run=lossy_acceptance),
+    Check("full_ratio", run=full_ratio),
+    Check("prefill_excluded", run=prefill_excluded),
+    Check("window_curve", run=window_curve),
+    Check("fits_memory", run=fits_memory),
+    Check("compute_ceiling", run=compute_ceiling),
+    Check("drafter_regime", run=drafter_regime),
+    Check("token_accounting", run=token_accounting),
+    Check("measure", question=8, run=measure),
+)
+
+QUESTION_KEYS = ("evidence", "config", "cell", "fork", "acceptance", "power", "roofline", "measure")
+# Answers that speak to the number's plausibility (SPEC §3); provenance answers never do.
+PLAUSIBILITY_KEYS = frozenset(
+    {"cell", "acceptance", "power", "roofline"} | {c.key for c in CHECKS if c.question is None}
+)
+
+
+def _validate(checks: tuple[Check, ...]) -> None:
+    keys = [c.key for c in checks]
+    dupes = {k for k in keys if keys.count(k) > 1}
+    if dupes:
+        raise RuntimeError(f"duplicate check keys: {sorted(dupes)}")
+    numbered = {c.question: c.key for c in checks if c.question is not None}
+    if sorted(numbered) != list(range(1, 9)):
+        raise RuntimeError(f"questions must be numbered 1-8 exactly once, got {sorted(numbered)}")
+    if tuple(numbered[n] for n in range(1, 9)) != QUESTION_KEYS:
+        raise RuntimeError("question keys do not match SPEC §3")
+
+
+_validate(CHECKS)

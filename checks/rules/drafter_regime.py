@@ -1,0 +1,12 @@
+"""PLACEHOLDER: drafter_regime check, to be written."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from checks.models import Answer, Evidence
+from checks.reference import Reference
+
+
+def drafter_regime(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
+    raise NotImplementedError("drafter_regime")

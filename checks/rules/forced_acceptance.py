@@ -1,0 +1,12 @@
+"""PLACEHOLDER: forced_acceptance check, to be written."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from checks.models import Answer, Evidence
+from checks.reference import Reference
+
+
+def forced_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
+    raise NotImplementedError("forced_acceptance")

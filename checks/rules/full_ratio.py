@@ -1,0 +1,12 @@
+"""PLACEHOLDER: full_ratio check, to be written."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from checks.models import Answer, Evidence
+from checks.reference import Reference
+
+
+def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
+    raise NotImplementedError("full_ratio")

@@ -1,0 +1,12 @@
+"""PLACEHOLDER: prefill_excluded check, to be written."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from checks.models import Answer, Evidence
+from checks.reference import Reference
+
+
+def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
+    raise NotImplementedError("prefill_excluded")

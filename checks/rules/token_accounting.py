@@ -1,0 +1,12 @@
+"""PLACEHOLDER: token_accounting check, to be written."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from checks.models import Answer, Evidence
+from checks.reference import Reference
+
+
+def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
+    raise NotImplementedError("token_accounting")

@@ -1,0 +1,12 @@
+"""PLACEHOLDER: window_curve check, to be written."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from checks.models import Answer, Evidence
+from checks.reference import Reference
+
+
+def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
+    raise NotImplementedError("window_curve")

@@ -1,0 +1,61 @@
+"""Run every registered check over one piece of evidence and assemble the Report.
+
+A check that raises is a bug in that check, not a finding about the claim: it is reported with
+status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
+"""
+
+from __future__ import annotations
+
+from checks.models import Answer, Assumption, Evidence, Question, Report
+from checks.reference import Reference
+from checks.registry import CHECKS
+from checks.verdict import headline, verdict
+
+__all__ = ["audit"]
+
+
+def _run_one(check_key: str, fn, ev: Evidence, ref: Reference, prior: dict[str, Answer]) -> Answer:  # type: ignore[no-untyped-def]
+    try:
+        answer = fn(ev, ref, prior)
+    except Exception as exc:  # noqa: BLE001 - any failure of a check is reported, never raised
+        return Answer(
+            key=check_key,
+            status="error",
+            summary=f"the {check_key} check failed: {type(exc).__name__}: {exc}",
+        )
+    if answer.key != check_key:
+        return Answer(key=check_key, status="error", summary=f"check returned key {answer.key!r}")
+    return answer
+
+
+def audit(ev: Evidence, ref: Reference) -> Report:
+    """Evidence + reference tables -> Report. Pure and deterministic."""
+    answers: dict[str, Answer] = {}
+    numbers: dict[str, int] = {}
+    for check in CHECKS:
+        answers[check.key] = _run_one(check.key, check.run, ev, ref, dict(answers))
+        if check.question is not None:
+            numbers[check.key] = check.question
+    questions = sorted(
+        (Question(n=numbers[k], **a.model_dump()) for k, a in answers.items() if k in numbers),
+        key=lambda q: q.n,
+    )
+    findings = [a for k, a in answers.items() if k not in numbers]
+    assumptions: list[Assumption] = []
+    for a in answers.values():
+        for item in a.assumptions:
+            if item not in assumptions:
+                assumptions.append(item)
+    v = verdict(questions, findings, ev)
+    return Report(
+        verdict=v,
+        headline=headline(v, questions, findings, ev),
+        questions=questions,
+        findings=findings,
+        claim=ev.claim,
+        sources=ev.sources,
+        assumptions=assumptions,
+        siblings=len(ev.siblings),
+        not_found=ev.not_found,
+        warnings=ev.warnings,
+    )

@@ -1,0 +1,19 @@
+"""PLACEHOLDER: accelmark format, to be written."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from checks.models import Claim, SourceKind
+from extractors.document import RawDocument
+
+
+class AccelMark:
+    name: ClassVar[str] = "accelmark"
+    kind: ClassVar[SourceKind] = "record"
+
+    def sniff(self, doc: RawDocument) -> bool:
+        return False
+
+    def parse(self, doc: RawDocument) -> list[Claim]:
+        raise NotImplementedError("accelmark")

@@ -1,0 +1,19 @@
+"""PLACEHOLDER: llama_server format, to be written."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from checks.models import Claim, SourceKind
+from extractors.document import RawDocument
+
+
+class LlamaServerTimings:
+    name: ClassVar[str] = "llama_server"
+    kind: ClassVar[SourceKind] = "tool-output"
+
+    def sniff(self, doc: RawDocument) -> bool:
+        return False
+
+    def parse(self, doc: RawDocument) -> list[Claim]:
+        raise NotImplementedError("llama_server")

@@ -1,0 +1,19 @@
+"""PLACEHOLDER: mlperf format, to be written."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from checks.models import Claim, SourceKind
+from extractors.document import RawDocument
+
+
+class MLPerf:
+    name: ClassVar[str] = "mlperf"
+    kind: ClassVar[SourceKind] = "record"
+
+    def sniff(self, doc: RawDocument) -> bool:
+        return False
+
+    def parse(self, doc: RawDocument) -> list[Claim]:
+        raise NotImplementedError("mlperf")

@@ -1,0 +1,19 @@
+"""PLACEHOLDER: vllm_bench format, to be written."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from checks.models import Claim, SourceKind
+from extractors.document import RawDocument
+
+
+class VllmBench:
+    name: ClassVar[str] = "vllm_bench"
+    kind: ClassVar[SourceKind] = "tool-output"
+
+    def sniff(self, doc: RawDocument) -> bool:
+        return False
+
+    def parse(self, doc: RawDocument) -> list[Claim]:
+        raise NotImplementedError("vllm_bench")
