@@ -1,12 +1,78 @@
-"""PLACEHOLDER: compute_ceiling check, to be written."""
+"""compute_ceiling: the FLOPs the claim needs against the card's dense tensor peak.
+
+Seed §4 bounds decode by memory; this bounds every cell by arithmetic: each token through the model
+costs at least one multiply-add per weight it uses, 2 × active params FLOPs, whatever the batch and
+with or without speculative decoding (a verify pass computes every position it checks).
+
+`required_tflops = 2 × params per token × aggregate tok/s`; `ratio = required ÷ peak`, the peak
+being the card's dense (no 2:4 sparsity) figure for the weight format's family × card count (the
+card's highest peak when the format is unknown, which favours the claim).
+
+Statuses:
+- `stop`: ratio > 1 (more arithmetic per second than the silicon can do).
+- `ok`: otherwise.
+- `unanswerable`: no tok/s, no hardware or a card not in the table, no model size, or no dense
+  peak in the table for the format's family.
+
+Reference rows read: `hardware` (peak_tflops), `models` (params, MoE), `formats` (family).
+"""
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from checks.models import Answer, Evidence
-from checks.reference import Reference
+from checks.physics import (
+    Missing,
+    aggregate_tok_s,
+    hardware_row,
+    num,
+    params_per_token,
+    peak_tflops,
+    required_tflops,
+    resolve_format,
+)
+from checks.reference import HardwareRow, Reference
+
+__all__ = ["compute_ceiling"]
+
+# Above the dense peak is impossible: the peak is the silicon's arithmetic limit (SPEC §5).
+STOP_RATIO = 1.0
 
 
 def compute_ceiling(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
-    raise NotImplementedError("compute_ceiling")
+    """compute_ceiling: the FLOPs the claim needs against the card's dense tensor peak."""
+    c = ev.claim
+    hw = hardware_row(c, ref)
+    model = ref.model(c.model)
+    fmt = resolve_format(c, ref)
+    params = params_per_token(c, model)
+    tok = aggregate_tok_s(c)
+    missing = [m for x in (tok, hw, params) if isinstance(x, Missing) for m in x.what]
+    if missing:
+        return Answer(key="compute_ceiling", status="unanswerable", missing=missing,
+                      summary=f"Cannot set the claim against the card's arithmetic: no {', '.join(missing)}.")
+    assert isinstance(hw, HardwareRow) and not isinstance(params, Missing) and not isinstance(tok, Missing)
+    peak = peak_tflops(c, hw, fmt)
+    if isinstance(peak, Missing):
+        return Answer(key="compute_ceiling", status="unanswerable", missing=list(peak.what),
+                      basis=[hw.cite()],
+                      summary=f"The reference has no {peak.what[0]} to set the claim against.")
+    need = required_tflops(params.value, tok.value)
+    ratio = need / peak.value
+    basis = [*tok.basis, *params.basis, *peak.basis,
+             f"required = 2 × {num(params.value)}e9 × {round(tok.value, 1):g} tok/s = {num(need)} TFLOPS",
+             f"ratio = {num(need)} ÷ {num(peak.value)} = {ratio:.2f}"]
+    figures = {"required_tflops": need, "peak_tflops": peak.value, "ratio": ratio}
+    notes = [*params.notes, *fmt.notes, *peak.notes]
+    tail = f" ({'; '.join(notes)})" if notes else ""
+    lead = (f"{round(tok.value, 1):g} tok/s × 2 × {num(params.value)}B params = {num(need)} TFLOPS, "
+            f"{ratio:.2f} of the {hw.name}{' ×' + str(c.hardware_count) if (c.hardware_count or 1) > 1 else ''}'s "
+            f"dense peak of {num(peak.value)} {peak.unit}")
+    kw: dict[str, Any] = {"figures": figures, "basis": basis, "assumptions": list(fmt.assumptions)}
+    if ratio > STOP_RATIO:
+        return Answer(key="compute_ceiling", status="stop", **kw,
+                      summary=f"{lead}: more arithmetic per second than the card can do{tail}.")
+    return Answer(key="compute_ceiling", status="ok", **kw,
+                  summary=f"{lead}: within the card's arithmetic{tail}.")

@@ -1,12 +1,123 @@
-"""PLACEHOLDER: evidence check, to be written."""
+"""Q1 evidence: the check for evidence in the original post (documented on `evidence`)."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
-from checks.models import Answer, Evidence
+from checks.models import Answer, Evidence, Source
 from checks.reference import Reference
+
+__all__ = ["evidence"]
+
+# Input kinds that are themselves the measurement's record (SPEC §4 Q1: "Input that is itself a
+# record or tool output: ok").
+RECORD_KINDS = ("record", "tool-output", "log", "config")
+# Claim fields only a real record, log or config carries; the headline number, its tokens and
+# seconds do not count (the seed's viral post itself said "2048 tokens in 0.969 seconds").
+EVIDENCE_FIELDS = ("launch_command", "env", "record_id", "accepted_tokens", "drafted_tokens")
+
+
+def _source_for(url: str, sources: list[Source]) -> Source | None:
+    return next((s for s in sources if url in (s.url, s.final_url)), None)
+
+
+def _describe_links(links: list[str], sources: list[Source]) -> str:
+    if len(links) == 1:
+        src = _source_for(links[0], sources)
+        what = {
+            "record": "the record",
+            "config": "the config",
+            "log": "a log",
+            "tool-output": "the tool output",
+        }
+        return f"{what.get(src.kind, 'its evidence') if src else 'its evidence'}: {links[0]}"
+    return (
+        f"{len(links)} pieces of evidence: {', '.join(links[:3])}{' …' if len(links) > 3 else ''}"
+    )
 
 
 def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
-    raise NotImplementedError("evidence")
+    """Q1 evidence: is there evidence in the original post?
+
+    Seed, section 8: "One, is there evidence in the original post. Usually not — the body has a
+    number, the image is a photo of a GPU. Cheapest step, and the easiest to skip."
+
+    - `ok`: the post links a record, config, log, repo or gist (`post.evidence_links`), or quotes
+      the launch command; or there is no post and the input is itself a record, tool output, log or
+      config — the record is the evidence.
+    - `flag`: the post holds a number and maybe pictures, nothing else ("no evidence in the post").
+      When the record was found some other way, the post is still flagged: the question is about
+      the original post, and a provenance answer never changes the verdict (SPEC §3).
+    - With `kind == "post"` but no post details at all, the claim is judged instead: a launch command,
+      env vars, a record id or accepted/drafted counts are evidence (`ok`); a bare number is `flag`.
+
+    Reads no reference rows.
+    """
+    c = ev.claim
+    post = ev.post
+    if post is None and ev.kind in RECORD_KINDS:
+        where = next((s.final_url or s.url for s in ev.sources), None) or c.source_url
+        return Answer(
+            key="evidence",
+            status="ok",
+            summary=f"the input is itself a {ev.kind}: the record is the evidence.",
+            basis=[f"input kind {ev.kind}" + (f" ({where})" if where else "")],
+        )
+    if post is None:
+        present = [f for f in EVIDENCE_FIELDS if getattr(c, f)]
+        if present:
+            return Answer(
+                key="evidence",
+                status="ok",
+                summary=f"the claim carries its own evidence ({', '.join(present).replace('_', ' ')}).",
+                basis=[c.source_of(f) for f in present],
+            )
+        return Answer(
+            key="evidence",
+            status="flag",
+            summary="no evidence in the post: a number with no launch command, log or record behind it.",
+            basis=[f"no post details; claim has none of {', '.join(EVIDENCE_FIELDS)}"],
+        )
+
+    figures = {"images": float(post.image_count), "evidence_links": float(len(post.evidence_links))}
+    basis = [f"post link: {u}" for u in post.links[:5]] or ["post has no links"]
+    if post.evidence_links:
+        return Answer(
+            key="evidence",
+            status="ok",
+            summary=f"the post links {_describe_links(post.evidence_links, ev.sources)}.",
+            figures=figures,
+            basis=[f"evidence link: {u}" for u in post.evidence_links],
+        )
+    if post.quotes_launch_command or (ev.kind == "post" and c.launch_command):
+        return Answer(
+            key="evidence",
+            status="ok",
+            summary="the post quotes the launch command.",
+            figures=figures,
+            basis=[*basis, c.source_of("launch_command")],
+        )
+    pictures = (
+        f" and {post.image_count} picture{'s' if post.image_count != 1 else ''}"
+        if post.image_count
+        else ""
+    )
+    links = (
+        f"; its {len(post.links)} link{'s' if len(post.links) != 1 else ''} lead to no record, config or log"
+        if post.links
+        else ""
+    )
+    found_elsewhere = ""
+    if ev.kind in RECORD_KINDS:
+        where = (
+            next((s.final_url or s.url for s in ev.sources if s.kind in RECORD_KINDS), None)
+            or c.source_url
+        )
+        found_elsewhere = f" (the {ev.kind} was found separately{': ' + where if where else ''})"
+    return Answer(
+        key="evidence",
+        status="flag",
+        summary=f"no evidence in the post: a number{pictures}{links}{found_elsewhere}.",
+        figures=figures,
+        basis=basis,
+    )

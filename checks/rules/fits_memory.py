@@ -1,12 +1,89 @@
-"""PLACEHOLDER: fits_memory check, to be written."""
+"""fits_memory: do the weights (and the KV cache) fit in the card's memory?
+
+Seed §4: "Generating each token requires reading the weights out of memory at least once" — the
+roofline assumes that memory is the card's own. Weights that do not fit are offloaded over PCIe or
+to system RAM, which streams an order of magnitude slower than the bandwidth the roofline used.
+
+Sizes favour the claim: the record's file size, else every parameter (MoE experts included) ×
+nominal bits / 8; KV at the stated context in the claim's KV dtype (FP8 when not stated) × batch;
+memory is read in GiB (cards are sized in binary units: "32 GB" = 34.4e9 bytes) × card count.
+
+Statuses:
+- `flag`: weights + KV larger than memory × count (offload means a far lower bandwidth than the
+  roofline assumed).
+- `ok`: it fits.
+- `unanswerable`: no hardware, a card not in the table, or no model size.
+
+Reference rows read: `hardware` (memory_gb), `models` (params, KV geometry), `formats` (bits).
+"""
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from checks.models import Answer, Evidence
-from checks.reference import Reference
+from checks.models import Answer, Assumption, Evidence
+from checks.physics import (
+    GB,
+    GIB,
+    Missing,
+    batch_size,
+    hardware_row,
+    kv_gb_per_sequence,
+    num,
+    resident_weight_gb,
+    resolve_format,
+)
+from checks.reference import HardwareRow, Reference
+
+__all__ = ["fits_memory"]
+
+# Card memory is sized in binary units (a "32 GB" RTX 5090 has 32 GiB); reading it as GiB is the
+# larger, claim-favouring reading.
+MEMORY_UNIT_BYTES = GIB
+_A_GIB = Assumption(name="card memory unit", value="GiB (2^30 bytes)", unit="",
+                    source="GPU memory is sized in binary units; the larger reading favours the claim")
 
 
 def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
-    raise NotImplementedError("fits_memory")
+    """fits_memory: do the weights (and the KV cache) fit in the card's memory?"""
+    c = ev.claim
+    hw = hardware_row(c, ref)
+    model = ref.model(c.model)
+    fmt = resolve_format(c, ref)
+    weights = resident_weight_gb(c, model, fmt)
+    missing = [m for x in (hw, weights) if isinstance(x, Missing) for m in x.what]
+    if missing:
+        return Answer(key="fits_memory", status="unanswerable", missing=missing,
+                      summary=f"Cannot size the model against the card: no {', '.join(missing)}.")
+    assert isinstance(hw, HardwareRow) and not isinstance(weights, Missing)
+    count = c.hardware_count or 1
+    batch = batch_size(c) or 1
+    kv = kv_gb_per_sequence(c, model, generous=True)
+    kv_total = kv.value * batch
+    need = weights.value + kv_total
+    memory = hw.memory_gb * MEMORY_UNIT_BYTES / GB * count
+    ratio = need / memory
+    basis = [*weights.basis, *kv.basis,
+             f"{hw.cite()}: {num(hw.memory_gb)} GB (GiB) = {num(hw.memory_gb * MEMORY_UNIT_BYTES / GB)} GB"
+             + (f" × {count} cards = {num(memory)} GB" if count > 1 else ""),
+             f"need = {num(weights.value)} GB weights + {num(kv_total)} GB KV"
+             + (f" ({batch} × {num(kv.value)} GB)" if batch > 1 and kv.value else "")
+             + f" = {num(need)} GB; {num(need)} ÷ {num(memory)} = {ratio:.2f}"]
+    figures = {"weights_gb": weights.value, "kv_gb": kv_total, "required_gb": need,
+               "memory_gb": memory, "ratio": ratio}
+    notes = [n for n in (*weights.notes, *kv.notes) if "KV reads not counted" not in n]
+    tail = f" ({'; '.join(notes)})" if notes else ""
+    cards = f"{count} × {hw.name}" if count > 1 else f"one {hw.name}"
+    kv_text = f" + {num(kv_total)} GB KV" if kv_total else ""
+    total = f" = {num(need)} GB" if kv_total else ""
+    lead = (f"{num(weights.value)} GB of {fmt.name} weights{kv_text}{total} against "
+            f"{num(memory)} GB on {cards} ({ratio:.2f})")
+    kw: dict[str, Any] = {"figures": figures, "basis": basis,
+              "assumptions": [_A_GIB, *weights.assumptions, *kv.assumptions]}
+    if need > memory:
+        return Answer(key="fits_memory", status="flag", **kw,
+                      summary=f"{lead}: it does not fit, so part of it is offloaded and streams far "
+                              f"slower than the bandwidth the roofline assumed{tail}.")
+    return Answer(key="fits_memory", status="ok", **kw,
+                  summary=f"{lead}: it fits in the card's memory{tail}.")

@@ -1,12 +1,326 @@
-"""PLACEHOLDER: fork check, to be written."""
+"""Q4 fork: the private-fork check (documented on `fork`) and its engine and image tables."""
 
 from __future__ import annotations
 
-from typing import Mapping
+import re
+from collections.abc import Mapping
 
 from checks.models import Answer, Evidence
 from checks.reference import Reference
 
+__all__ = [
+    "canonical_engine",
+    "classify_engine",
+    "classify_image",
+    "classify_version",
+    "fork",
+    "split_engine",
+]
+
+# Known upstream engines and their well-known downstream packagings (not private forks: each
+# publishes releases from a public repository). Canonical name -> aliases.
+KNOWN_ENGINES: dict[str, tuple[str, ...]] = {
+    "vLLM": ("vllm", "vllm-openai", "vllm serve"),  # github.com/vllm-project/vllm
+    "vllm-metal": ("vllm-metal",),  # github.com/vllm-project/vllm-metal (the project's own plugin)
+    "SGLang": ("sglang", "sgl"),  # github.com/sgl-project/sglang
+    "llama.cpp": (  # github.com/ggml-org/llama.cpp: its binaries are the same project
+        "llama.cpp",
+        "llamacpp",
+        "llama-server",
+        "llama-bench",
+        "llama-cli",
+        "llama-speculative",
+        "ggml",
+    ),
+    "llamafile": ("llamafile",),  # github.com/Mozilla-Ocho/llamafile (LocalScore's runtime)
+    "Ollama": ("ollama",),  # github.com/ollama/ollama
+    "LM Studio": ("lm studio", "lmstudio", "lms"),  # lmstudio.ai: published llama.cpp/MLX runtimes
+    "TensorRT-LLM": ("tensorrt-llm", "trtllm", "trt-llm"),  # github.com/NVIDIA/TensorRT-LLM
+    "TGI": ("tgi", "text-generation-inference"),  # github.com/huggingface/text-generation-inference
+    "ExLlamaV2": ("exllamav2", "exl2"),  # github.com/turboderp-org/exllamav2
+    "ExLlamaV3": ("exllamav3", "exl3"),  # github.com/turboderp-org/exllamav3
+    "TabbyAPI": ("tabbyapi",),  # github.com/theroyallab/tabbyAPI (ExLlama server)
+    "MLX": ("mlx", "mlx-lm", "mlx_lm"),  # github.com/ml-explore/mlx-lm
+    "ATOM": ("atom", "rocm atom"),  # github.com/ROCm/ATOM
+    "LMDeploy": ("lmdeploy", "turbomind"),  # github.com/InternLM/lmdeploy
+    "DeepSpeed-MII": ("deepspeed-mii", "mii"),  # github.com/deepspeedai/DeepSpeed-MII
+    "MLC LLM": ("mlc-llm", "mlc llm", "mlc"),  # github.com/mlc-ai/mlc-llm
+    "Transformers": ("transformers", "hf transformers"),  # github.com/huggingface/transformers
+    "DFlash reference": ("dflash", "z-lab/dflash"),  # github.com/z-lab/dflash benchmark harness
+}
+
+# Public forks with their own releases: the code is published (not private), but a number from
+# one says nothing about the upstream. Decision: `ok` with that note, not `flag`.
+PUBLIC_FORKS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ik_llama.cpp": (
+        "llama.cpp",
+        ("ik_llama.cpp", "ik-llama.cpp", "ikllama"),
+    ),  # github.com/ikawrakow/ik_llama.cpp
+    "KoboldCpp": ("llama.cpp", ("koboldcpp",)),  # github.com/LostRuins/koboldcpp
+    "Aphrodite Engine": (
+        "vLLM",
+        ("aphrodite", "aphrodite-engine"),
+    ),  # github.com/aphrodite-engine/aphrodite-engine
+}
+
+# A name containing one of these stems without being a known engine is a renamed upstream
+# (leaderboards.md §2.1: "forks: BeeLlama.cpp (Anbeeld), dflash-mlx").
+UPSTREAM_STEMS: dict[str, str] = {
+    "llama.cpp": "llama.cpp",
+    "llamacpp": "llama.cpp",
+    "vllm": "vLLM",
+    "sglang": "SGLang",
+    "tensorrt": "TensorRT-LLM",
+    "exllama": "ExLlama",
+    "mlx": "MLX",
+    "lmdeploy": "LMDeploy",
+}
+
+# Local version segments the engines publish themselves. vLLM setup.py `get_vllm_version()` appends
+# +cu<NNN>, +rocm<NNN>, +tpu, +cpu, +xpu, +empty (older: +neuron<NNN>, +gaudi<NNN>) and publishes
+# +cu126/+cu128 wheels on its GitHub releases; PyTorch wheels use +cu128, +cpu, +rocm6.2, +xpu;
+# ExLlamaV2 wheels +cu128.torch2.7.0. Read in vllm-project/vllm:setup.py via the code index, 2026.
+# Not here on purpose: `+precompiled`, which the same function appends when VLLM_USE_PRECOMPILED is
+# set, i.e. an install from a local source checkout (Python edits over prebuilt kernels).
+_OFFICIAL_LOCAL_TOKEN = (
+    r"(?:cu\d{2,3}|rocm\d+(?:\.\d+)*|cpu|xpu|tpu|hpu|empty|neuron\d*|gaudi\d*"
+    r"|torch\d+(?:\.\d+)*|cxx11abi(?:true|false)?)"
+)
+OFFICIAL_LOCAL = re.compile(
+    rf"{_OFFICIAL_LOCAL_TOKEN}(?:\.{_OFFICIAL_LOCAL_TOKEN})*", re.IGNORECASE
+)
+
+# Container image namespaces run by the engine projects or the hardware vendors
+# (leaderboards.md §1.1: InferenceX rows carry `image`, e.g. rocm/sgl-dev:v0.5.8.post1-rocm720-mi35x-…).
+OFFICIAL_IMAGE_PREFIXES: dict[str, str] = {
+    "vllm/": "vLLM (vllm/vllm-openai)",
+    "lmsysorg/": "SGLang (lmsysorg/sglang)",
+    "ghcr.io/ggml-org/": "llama.cpp",
+    "ghcr.io/ggerganov/": "llama.cpp (the org's former name)",
+    "nvcr.io/nvidia/": "NVIDIA NGC (TensorRT-LLM, Triton, Dynamo)",
+    "nvcr.io/nim/": "NVIDIA NIM",
+    "rocm/": "AMD ROCm (rocm/vllm, rocm/sgl-dev as used by InferenceX)",
+    "ghcr.io/huggingface/": "Hugging Face (TGI)",
+    "ollama/": "Ollama",
+    "openmmlab/": "LMDeploy",
+}
+_REGISTRY_NOISE = (
+    "docker.io/library/",
+    "docker.io/",
+    "index.docker.io/",
+    "registry.hub.docker.com/",
+)
+
+_RELEASE = re.compile(
+    r"v?(?P<release>\d+(?:\.\d+)*)(?P<pre>(?:a|b|rc)\d+)?(?P<post>\.?post\d+)?(?P<dev>\.?dev\d*)?(?P<rest>.*)",
+    re.IGNORECASE,
+)
+_LLAMA_BUILD = re.compile(
+    r"b?(\d{3,5})(?:[-_ ]\(?([0-9a-f]{7,40})\)?)?", re.IGNORECASE
+)  # b9251-e2b129e1b
+_GIT_HASH = re.compile(r"g?[0-9a-f]{7,40}", re.IGNORECASE)
+_SCM_DEV_LOCAL = re.compile(
+    r"g[0-9a-f]{7,40}(?:\.d\d{8})?", re.IGNORECASE
+)  # setuptools-scm: +g1a2b3c4.d20250101
+_TEXT_VERSION = re.compile(
+    r"\b(vllm|sglang|llama\.cpp|tensorrt[-_]llm|lmdeploy|ollama|exllamav[23]|mlx[-_]lm|tgi)"
+    r"\s*(?:==|=|:|\s)\s*v?(\d+\.\d+[\w.+\-]*)",
+    re.IGNORECASE,
+)
+_TEXT_LLAMA_BUILD = re.compile(
+    r"\b(?:version|build)\s*[:=]\s*(\d{3,5})\s*\(([0-9a-f]{7,40})\)", re.IGNORECASE
+)
+_TAG_VERSION = re.compile(r"(?:^|[_\-])v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)")
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"[^a-z0-9.]", "", s.lower())
+
+
+_ALIASES = {_norm(a): name for name, aliases in KNOWN_ENGINES.items() for a in (name, *aliases)}
+_FORK_ALIASES = {
+    _norm(a): name for name, (_, aliases) in PUBLIC_FORKS.items() for a in (name, *aliases)
+}
+
+
+def split_engine(raw: str | None) -> tuple[str | None, str | None]:
+    """'sglang 0.5.4' -> ('sglang', '0.5.4'); 'llama.cpp b9251' -> ('llama.cpp', 'b9251')."""
+    raw = re.sub(r"\([^)]*\)", " ", raw or "")  # "vLLM (V1 engine)": a qualifier, not a new name
+    if not raw.strip():
+        return None, None
+    words = raw.strip().split()
+    for i, w in enumerate(words[1:], start=1):
+        if re.match(r"v?\d|b\d{3,}", w, re.IGNORECASE):
+            return " ".join(words[:i]), " ".join(words[i:])
+    return raw.strip(), None
+
+
+def classify_engine(name: str) -> tuple[str, str]:
+    """-> (kind, canonical or upstream): kind is known / public_fork / renamed / unknown."""
+    key = _norm(name)
+    if key in _ALIASES:
+        return "known", _ALIASES[key]
+    if key in _FORK_ALIASES:
+        fork_name = _FORK_ALIASES[key]
+        return "public_fork", PUBLIC_FORKS[fork_name][0]
+    for stem, upstream in UPSTREAM_STEMS.items():
+        if stem in key:
+            return "renamed", upstream
+    return "unknown", name
+
+
+def canonical_engine(name: str | None) -> str | None:
+    """The canonical engine name, or the raw name folded when it is not in the table."""
+    base, _ = split_engine(name)
+    if base is None:
+        return None
+    kind, canonical = classify_engine(base)
+    if kind == "known":
+        return canonical
+    if kind == "public_fork":
+        return _FORK_ALIASES[_norm(base)]
+    return _norm(base)
+
+
+def classify_version(version: str, engine: str | None = None) -> tuple[bool, str]:
+    """-> (is_unofficial, phrase). The phrase names the suffix when there is one."""
+    v = version.strip()
+    m = _LLAMA_BUILD.fullmatch(v)
+    is_llama = engine is not None and classify_engine(engine)[1] in ("llama.cpp",)
+    if m and (is_llama or v.lower().startswith("b") or m.group(2)):
+        return False, f"llama.cpp build {m.group(1)}" + (
+            f" (commit {m.group(2)})" if m.group(2) else ""
+        )
+    if _GIT_HASH.fullmatch(v) and re.search(r"[a-f]", v, re.IGNORECASE):
+        return True, f'bare git hash "{v}" as the version: an unreleased commit, no published build'
+    public, _, local = v.partition("+")
+    r = _RELEASE.fullmatch(public)
+    if r is None:
+        return True, f'"{v}" is a branch name or private label, not a release'
+    if r.group("rest"):
+        return True, f'unofficial suffix "{r.group("rest")}" on {r.group("release")}'
+    if local and _SCM_DEV_LOCAL.match(local):
+        return True, f'development build "{v}" (built from an unreleased commit, "+{local}")'
+    if r.group("dev"):
+        return True, f'development build "{v}" ("{r.group("dev").lstrip(".")}": not a release)'
+    if local and "precompiled" in local.lower().split("."):
+        return (
+            True,
+            f'source build "+{local}" (a local checkout over precompiled kernels, not a published wheel)',
+        )
+    if local and not OFFICIAL_LOCAL.fullmatch(local):
+        return True, f'local build suffix "+{local}"'
+    variant = f' (official build variant "+{local}")' if local else ""
+    return False, f"a known release{variant}"
+
+
+def classify_image(image: str) -> tuple[bool, str, str | None]:
+    """-> (is_official, repository, version read from the tag)."""
+    ref_ = image.strip().split("@", 1)[0]
+    for noise in _REGISTRY_NOISE:
+        ref_ = ref_.removeprefix(noise)
+    repo, tag = ref_, ""
+    head, sep, tail = ref_.rpartition(":")
+    if sep and "/" not in tail:
+        repo, tag = head, tail
+    official = any(repo.startswith(p) for p in OFFICIAL_IMAGE_PREFIXES)
+    m = _TAG_VERSION.search(tag)
+    return official, repo, (m.group(1) if m else None)
+
+
+def _version_in_text(text: str | None) -> str | None:
+    if not text:
+        return None
+    m = _TEXT_LLAMA_BUILD.search(text)
+    if m:
+        return f"b{m.group(1)}-{m.group(2)}"
+    m = _TEXT_VERSION.search(text)
+    return m.group(2).rstrip(".,;)") if m else None
+
 
 def fork(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
-    raise NotImplementedError("fork")
+    """Q4 fork: is the engine a private fork?
+
+    Seed, section 8: "Four, is the engine a private fork. A version number with a suffix is a hard
+    signal — there's more in there you don't know about."
+
+    - `flag`: the version carries an unofficial suffix — a local segment other than the engine's own
+      published build variants (`+dflash.a91f3e`, `+v100`), a `-fork` / `-custom` / branch-like tail,
+      a bare git hash, a branch name, or a development build (`.dev`, setuptools-scm `+g<hash>`);
+      or the engine name is not a known upstream (a renamed llama.cpp such as "BeeLlama.cpp"); or
+      the container image is outside the official ones. The summary names the suffix.
+    - `ok`: a known release of a known engine (`0.5.4`, `0.5.4.post1`, `0.11.0+cu128`, llama.cpp
+      `b9251-e2b129e1b`), optionally from an official image. A known *public* fork with its own
+      releases (ik_llama.cpp, KoboldCpp, Aphrodite) is `ok` with a note: its code is published, so
+      nothing is hidden, but its numbers do not transfer to the upstream.
+    - `unanswerable`: no version anywhere — record field, engine string, image tag, launch command
+      (`pip install sglang==…`) or notes / log banner (`build: 9251 (e2b129e1b)`).
+
+    Reads no reference rows: the engine and image tables are below, each entry with its source.
+    """
+    c = ev.claim
+    name, name_version = split_engine(c.engine)
+    problems: list[str] = []
+    notes: list[str] = []
+    basis: list[str] = []
+
+    if name:
+        kind, target = classify_engine(name)
+        basis.append(f"{c.source_of('engine')} = {c.engine!r}")
+        if kind == "public_fork":
+            notes.append(
+                f"{name} is a public fork of {target} (code published; its numbers do not transfer to {target})"
+            )
+        elif kind == "renamed":
+            problems.append(
+                f'engine "{name}" is not a known upstream: a renamed {target}, i.e. a fork of {target}'
+            )
+        elif kind == "unknown":
+            problems.append(f'engine "{name}" is not a known upstream engine')
+
+    image_version = None
+    if c.container_image:
+        official, repo, image_version = classify_image(c.container_image)
+        basis.append(f"{c.source_of('container_image')} = {c.container_image!r}")
+        if not official:
+            problems.append(f'container image "{repo}" is outside the engines\' official images')
+            image_version = None  # a tag on an unofficial image says nothing about the build
+
+    found = [
+        (c.engine_version, c.source_of("engine_version")),
+        (name_version, c.source_of("engine")),
+        (_version_in_text(c.launch_command), c.source_of("launch_command")),
+        (_version_in_text(c.notes), c.source_of("notes")),
+    ]
+    version, where = next(((v, w) for v, w in found if v), (None, None))
+    if version is not None:
+        basis.append(f"{where} = {version!r}")
+        unofficial, phrase = classify_version(version, name)
+        if unofficial:
+            problems.append(f"{phrase} ({name or 'engine'} {version})")
+        else:
+            notes.insert(0, f"{name or 'engine'} {version}: {phrase}")
+    elif image_version is not None:
+        basis.append(f"image tag version {image_version} (official image)")
+        notes.insert(
+            0, f"{name or 'engine'} {image_version} from its official image: a known release"
+        )
+
+    if problems:
+        return Answer(
+            key="fork",
+            status="flag",
+            summary="; ".join(problems)
+            + ": not a published build, there is more in there you don't know about.",
+            basis=basis,
+        )
+    if version is None and image_version is None:
+        searched = "record field, engine string, image tag, launch command and notes"
+        return Answer(
+            key="fork",
+            status="unanswerable",
+            summary=f"no engine version found ({searched} searched), so a private fork cannot be ruled out.",
+            missing=["engine version (record field, image tag, launch command or log banner)"],
+            basis=basis,
+        )
+    return Answer(key="fork", status="ok", summary="; ".join(notes) + ".", basis=basis)

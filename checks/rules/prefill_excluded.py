@@ -1,12 +1,111 @@
-"""PLACEHOLDER: prefill_excluded check, to be written."""
+"""prefill_excluded: TTFT empty or prefill from cache — input processing left out.
+
+The check function's docstring is its documentation (rendered into docs/checks.md).
+"""
 
 from __future__ import annotations
 
-from typing import Mapping
+import re
+from collections.abc import Mapping
 
 from checks.models import Answer, Evidence
 from checks.reference import Reference
 
+_PHRASES = re.compile(
+    r"prefill\s+(?:came\s+|was\s+|is\s+)?(?:served\s+|read\s+|loaded\s+)?from\s+(?:the\s+)?"
+    r"(?:prefix\s+|kv\s+)?cache"
+    r"|cached\s+(?:prefill|prompt)|(?:prefill|prompt)\s+(?:was\s+|is\s+)?(?:fully\s+)?cached"
+    r"|prefix[- ]cach\w*\s+hit(?:\s+rate)?\s*(?:of|[:=])?\s*100\s*%"
+    r"|(?:TTFT|prefill|first[- ]token)\s+(?:time\s+)?(?:was\s+|is\s+)?(?:excluded|skipped)"
+    r"|(?:exclud\w*|skipp?\w*|without)\s+(?:the\s+)?"
+    r"(?:TTFT|prefill|first[- ]token|time[- ]to[- ]first[- ]token)"
+    r"(?![\s-]*cach)",  # "without prefill caching" says the opposite
+    re.IGNORECASE,
+)
+# A negation this close before a phrase disarms it ("not cached prefill", "never excluded TTFT").
+NEGATION_WINDOW = 15
+_NEGATION = re.compile(r"\b(no|not|never|nor)\b", re.IGNORECASE)
+
+
+def _note_phrases(notes: str) -> list[str]:
+    out = []
+    for m in _PHRASES.finditer(notes):
+        before = re.split(r"[.;!?\n]", notes[max(0, m.start() - NEGATION_WINDOW) : m.start()])[-1]
+        if not _NEGATION.search(before):
+            out.append(m.group(0))
+    return out
+
 
 def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
-    raise NotImplementedError("prefill_excluded")
+    """prefill_excluded: TTFT empty or prefill from cache — input processing left out.
+
+    Seed, section 5: "the 2103.6 entry has an empty time-to-first-token field, with a note saying
+    prefill came from cache. Input processing never entered the denominator."
+
+    Signals, any of which is enough:
+    - the record's TTFT field exists and is empty (`ttft_empty`), or TTFT is recorded as 0 ms;
+    - the record marks prefill as cached (`prefill_cached`);
+    - the notes say so: "prefill (came) from cache", "cached prefill", "prefix cache hit 100%",
+      "TTFT excluded", "excluding the first token", "prefill skipped" (a "no"/"not" just before the
+      phrase disarms it).
+
+    Statuses:
+    - `flag`: a signal is present ("input processing never entered the denominator").
+    - `ok`: a TTFT is recorded (or prefill is marked not cached) and nothing says it was excluded.
+    - `unanswerable`: no TTFT, no cache marker and no note either way (`missing` = ttft_ms).
+
+    Reference rows: none; only the record's own fields.
+    """
+    c = ev.claim
+    reasons: list[str] = []
+    basis: list[str] = []
+    if c.ttft_empty:
+        reasons.append("the TTFT field is empty")
+        basis.append(
+            f"{c.source_of('ttft_empty')} = true: the record has a TTFT field and it is empty"
+        )
+    if c.ttft_ms is not None and c.ttft_ms <= 0:
+        reasons.append(f"TTFT is recorded as {c.ttft_ms:g} ms")
+        basis.append(f"{c.source_of('ttft_ms')} = {c.ttft_ms:g} ms")
+    if c.prefill_cached:
+        reasons.append("the record marks prefill as cached")
+        basis.append(f"{c.source_of('prefill_cached')} = true")
+    phrases = _note_phrases(c.notes or "")
+    if phrases:
+        reasons.append(f'the notes say "{phrases[0]}"')
+        basis += [f'{c.source_of("notes")}: "{p}"' for p in phrases]
+    number = f"{c.tok_s:g} tok/s" if c.tok_s is not None else "the claimed tok/s"
+    if reasons:
+        said = reasons[0] if len(reasons) == 1 else ", ".join(reasons[:-1]) + " and " + reasons[-1]
+        return Answer(
+            key="prefill_excluded",
+            status="flag",
+            basis=basis,
+            figures={"signals": float(len(reasons))},
+            summary=f"{said}: input processing never entered the denominator of {number}",
+        )
+    if c.ttft_ms is not None:
+        return Answer(
+            key="prefill_excluded",
+            status="ok",
+            figures={"ttft_ms": c.ttft_ms},
+            basis=[
+                f"{c.source_of('ttft_ms')} = {c.ttft_ms:g} ms",
+                "no note says prefill was cached or excluded",
+            ],
+            summary=f"a TTFT of {c.ttft_ms:g} ms is recorded and nothing says prefill was "
+            "cached or excluded",
+        )
+    if c.prefill_cached is False:
+        return Answer(
+            key="prefill_excluded",
+            status="ok",
+            basis=[f"{c.source_of('prefill_cached')} = false"],
+            summary="the record marks prefill as not cached and nothing says it was excluded",
+        )
+    return Answer(
+        key="prefill_excluded",
+        status="unanswerable",
+        missing=["ttft_ms"],
+        summary="no TTFT and no word on prefill caching: cannot tell whether prefill was timed",
+    )

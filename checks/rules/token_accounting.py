@@ -1,12 +1,178 @@
-"""PLACEHOLDER: token_accounting check, to be written."""
+"""token_accounting: "throughput" that counts input + output, quoted as generation speed.
+
+The check function's docstring is its documentation (rendered into docs/checks.md).
+"""
 
 from __future__ import annotations
 
-from typing import Mapping
+import re
+from collections.abc import Mapping
 
-from checks.models import Answer, Evidence
+from checks.models import Answer, Claim, Evidence
 from checks.reference import Reference
+
+# Same margin as the arithmetic check (SPEC §5: a mismatch above 1% is a flag).
+MATCH_PCT = 1.0
+_TOTAL_LABEL = re.compile(
+    r"\btotal\b|input\s*\+\s*output|in\s*\+\s*out|prompt\s*\+\s*(?:gen\w*|output|completion)"
+    r"|includ\w*\s+(?:the\s+)?(?:prompt|input)",
+    re.IGNORECASE,
+)
+_GENERATION_KINDS = ("decode", "output", "per_user", "per_gpu", "aggregate")
+
+
+def _within(a: float, b: float) -> bool:
+    return b != 0 and abs(a - b) / abs(b) * 100 <= MATCH_PCT
+
+
+def _labelled_total(ev: Evidence) -> str | None:
+    """Where the number is called total, if anywhere it is quoted."""
+    if ev.post is not None and ev.post.text:
+        m = _TOTAL_LABEL.search(ev.post.text)
+        return f'the post says "{m.group(0)}"' if m else None
+    p = ev.claim.provenance.get("tok_s")
+    for text in (p.field, p.span) if p is not None else ():
+        if text and _TOTAL_LABEL.search(text.replace("_", " ")):
+            return f"the record field is {text}"
+    return None
+
+
+def _recompute(c: Claim, figures: dict[str, float], basis: list[str]) -> str | None:
+    """'total', 'output', 'both' or 'neither'; None when the counts are not all known."""
+    out = c.output_tokens if c.output_tokens is not None else c.tokens_generated
+    out_name = "output_tokens" if c.output_tokens is not None else "tokens_generated"
+    if c.input_tokens is None or out is None or not c.wall_seconds or c.tok_s is None:
+        return None
+    output_rate = out / c.wall_seconds
+    total_rate = (c.input_tokens + out) / c.wall_seconds
+    figures.update(output_tok_s=round(output_rate, 2), total_tok_s=round(total_rate, 2))
+    basis.append(
+        f"{c.source_of(out_name)} ÷ {c.source_of('wall_seconds')} = {out} ÷ "
+        f"{c.wall_seconds:g} = {output_rate:.1f} tok/s (output)"
+    )
+    basis.append(
+        f"({c.source_of('input_tokens')} + {out}) ÷ {c.wall_seconds:g} = "
+        f"{c.input_tokens + out} ÷ {c.wall_seconds:g} = {total_rate:.1f} tok/s (input + output)"
+    )
+    basis.append(f"{c.source_of('tok_s')} = {c.tok_s:g} tok/s; a match is within {MATCH_PCT:g}%")
+    is_out, is_total = _within(output_rate, c.tok_s), _within(total_rate, c.tok_s)
+    if is_out and is_total:
+        return "both"
+    return "output" if is_out else "total" if is_total else "neither"
 
 
 def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
-    raise NotImplementedError("token_accounting")
+    """token_accounting: "throughput" that counts input + output, quoted as generation speed.
+
+    Seed, section 8: "Three, which cell is it reporting" — and SPEC §3: "which tok/s (... output vs
+    input+output ...)". vLLM's `bench serve` writes both `output_throughput` and
+    `total_token_throughput` (input + output over the run's duration, leaderboards.md §3.1); the
+    second can be many times the first on long prompts, and a post that quotes it as "tok/s" reads
+    as generation speed.
+
+    When input tokens, output tokens (or tokens generated), wall seconds and tok/s are all known,
+    both readings are recomputed: output ÷ time and (input + output) ÷ time, and the summary says
+    which the number matches (within 1%).
+
+    Statuses:
+    - `flag`: the number counts input + output (`tok_s_kind` = total, or it matches
+      (in + out) ÷ time and not out ÷ time) and is not labelled as total where it is quoted
+      (the post text, else the record field it came from: "total", "input+output",
+      "including prompt").
+    - `ok`: the number is a generation figure (decode, output, per user, per GPU, aggregate) and
+      the arithmetic, when possible, agrees; or it is total and labelled so.
+    - `n/a`: the number is a prefill (prompt-processing) speed, not a generation figure.
+    - `unanswerable`: the kind of tok/s is unknown and the token counts cannot settle it.
+
+    Reference rows: none; only the record's own fields.
+    """
+    c = ev.claim
+    figures: dict[str, float] = {}
+    basis: list[str] = []
+    kind = c.tok_s_kind
+    if kind is not None:
+        basis.insert(0, f"{c.source_of('tok_s_kind')} = {kind}")
+    number = f"{c.tok_s:g} tok/s" if c.tok_s is not None else "the claimed tok/s"
+    if kind == "prefill":
+        return Answer(
+            key="token_accounting",
+            status="n/a",
+            basis=basis,
+            summary=f"{number} is a prefill (prompt-processing) speed, not a generation figure",
+        )
+    match = _recompute(c, figures, basis)
+    rates = ""
+    if match is not None:
+        rates = (
+            f" (output ÷ time = {figures['output_tok_s']:g}, input + output ÷ time = "
+            f"{figures['total_tok_s']:g})"
+        )
+    if match == "both":
+        return Answer(
+            key="token_accounting",
+            status="ok",
+            figures=figures,
+            basis=basis,
+            summary=f"{number} matches both readings{rates}: the input is too small to "
+            "change the figure",
+        )
+    counts_total = match == "total" or (kind == "total" and match != "output")
+    if counts_total:
+        label = _labelled_total(ev)
+        if label:
+            basis.append(label)
+            return Answer(
+                key="token_accounting",
+                status="ok",
+                figures=figures,
+                basis=basis,
+                summary=f"{number} counts input + output tokens and is labelled so "
+                f"({label}){rates}",
+            )
+        why = "matches input + output ÷ time" if match == "total" else "is a total-token throughput"
+        return Answer(
+            key="token_accounting",
+            status="flag",
+            figures=figures,
+            basis=basis,
+            summary=f"{number} {why}{rates} but is quoted as generation speed: it counts the "
+            "prompt tokens too",
+        )
+    if match == "output":
+        return Answer(
+            key="token_accounting",
+            status="ok",
+            figures=figures,
+            basis=basis,
+            summary=f"{number} matches output tokens ÷ time{rates}: a generation figure",
+        )
+    if kind in _GENERATION_KINDS:
+        note = ""
+        if match == "neither":
+            note = (
+                "; neither recomputed reading matches it "
+                "(decode-only figures exclude the first token)"
+            )
+        return Answer(
+            key="token_accounting",
+            status="ok",
+            figures=figures,
+            basis=basis,
+            summary=f"{number} is labelled {kind.replace('_', ' ')}: generated tokens only"
+            f"{rates}{note}",
+        )
+    missing = ["tok_s_kind"] + [
+        n for n in ("input_tokens", "wall_seconds") if getattr(c, n) is None
+    ]
+    if c.output_tokens is None and c.tokens_generated is None:
+        missing.append("output_tokens")
+    if match == "neither":
+        missing = ["tok_s_kind"]
+    return Answer(
+        key="token_accounting",
+        status="unanswerable",
+        figures=figures,
+        basis=basis,
+        missing=missing,
+        summary=f"not known whether {number} counts output tokens only or input + output{rates}",
+    )

@@ -1,0 +1,29 @@
+"""Generate docs/checks.md from the registry and the check docstrings (the docstrings are the
+reference). `python -m checks.docs > docs/checks.md`; a test fails when the file is stale."""
+
+from __future__ import annotations
+
+import inspect
+
+from checks.registry import CHECKS
+
+__all__ = ["render_checks_doc"]
+
+
+def render_checks_doc() -> str:
+    out = [
+        "# The checks",
+        "",
+        "Generated from `checks/registry.py` and each check's docstring by `python -m checks.docs`;",
+        "do not edit by hand. Statuses: `ok`, `flag`, `stop`, `unanswerable`, `n/a`, `plan`, `error`.",
+        "",
+    ]
+    for check in sorted(CHECKS, key=lambda c: (c.question is None, c.question or 0)):
+        title = f"Q{check.question} `{check.key}`" if check.question else f"Finding `{check.key}`"
+        doc = inspect.getdoc(check.run) or inspect.getdoc(inspect.getmodule(check.run)) or ""
+        out += [f"## {title}", "", f"Module: `{check.run.__module__}`", "", doc.strip(), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(render_checks_doc(), end="")

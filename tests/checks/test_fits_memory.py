@@ -1,0 +1,65 @@
+"""fits_memory: weights (+ KV at the stated context) against the card's memory (SPEC §5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checks.models import Claim, Evidence
+from checks.reference import Reference
+from checks.rules.fits_memory import fits_memory
+from tests.checks.test_physics import extra_ref
+from tests.seed_claims import headline_claim, headline_evidence
+
+
+@pytest.fixture
+def xref(tmp_path: Path) -> Reference:
+    return extra_ref(tmp_path)
+
+
+def _fit(ref: Reference, claim: Claim):  # type: ignore[no-untyped-def]
+    return fits_memory(Evidence(claim=claim), ref, {})
+
+
+def test_seed_13_9_gb_fits_in_a_32_gb_rtx5090(ref: Reference) -> None:
+    a = fits_memory(headline_evidence(), ref, {})
+    assert a.status == "ok"
+    assert a.figures["weights_gb"] == pytest.approx(13.9)
+    assert a.figures["memory_gb"] == pytest.approx(32 * 2**30 / 1e9)  # 34.4 GB: "32 GB" is GiB
+    assert a.figures["ratio"] == pytest.approx(13.9 / 34.36, abs=0.01)
+
+
+def test_27b_on_an_8_gb_card_is_flag_offloaded(xref: Reference) -> None:
+    a = _fit(xref, headline_claim(hardware="Test 8GB card"))
+    assert a.status == "flag" and "offloaded" in a.summary
+
+
+def test_70b_bf16_needs_two_h100s(xref: Reference) -> None:
+    one = _fit(xref, Claim(model="Llama-3.1-70B", weight_format="BF16", hardware="H100 SXM", hardware_count=1))
+    two = _fit(xref, Claim(model="Llama-3.1-70B", weight_format="BF16", hardware="H100 SXM", hardware_count=2))
+    assert one.status == "flag" and two.status == "ok"  # 141.1 GB vs 85.9 / 171.8 GB
+    assert two.figures["memory_gb"] == pytest.approx(2 * 80 * 2**30 / 1e9)
+
+
+def test_moe_must_hold_every_expert(xref: Reference) -> None:
+    a = _fit(xref, Claim(model="Qwen3-30B-A3B", weight_format="BF16", hardware="RTX 5090"))
+    assert a.status == "flag" and a.figures["weights_gb"] == pytest.approx(61.06)
+
+
+def test_kv_at_long_context_and_batch_can_overflow(xref: Reference) -> None:
+    base = {"model": "Llama-3.1-8B", "weight_format": "BF16", "hardware": "H100 SXM", "kv_dtype": "bf16"}
+    short = _fit(xref, Claim(**base, batch=1, context_length=8192))  # type: ignore[arg-type]
+    long = _fit(xref, Claim(**base, batch=64, context_length=131072))  # type: ignore[arg-type]
+    assert short.status == "ok" and long.status == "flag"
+    assert long.figures["kv_gb"] == pytest.approx(64 * 131072 * 131072 / 1e9)
+
+
+def test_no_hardware_or_model_size_is_unanswerable(ref: Reference) -> None:
+    a = _fit(ref, Claim(tok_s=50.0))
+    assert a.status == "unanswerable" and a.missing == ["hardware", "total params"]
+
+
+def test_card_not_in_the_table_is_unanswerable(ref: Reference) -> None:
+    a = _fit(ref, headline_claim(hardware="Imaginary X9000"))
+    assert a.missing == ["reference row for hardware 'Imaginary X9000'"]

@@ -1,0 +1,168 @@
+"""Q4 fork: is the engine a private fork?"""
+
+from __future__ import annotations
+
+import pytest
+
+from checks.models import Claim, Evidence
+from checks.rules.fork import fork
+from tests.seed_claims import headline_evidence
+
+
+def _ev(**fields: object) -> Evidence:
+    return Evidence(claim=Claim(**fields), kind="record")  # type: ignore[arg-type]
+
+
+def test_local_build_suffix_is_flagged(ref):
+    a = fork(headline_evidence(), ref, {})
+    assert a.status == "flag"
+    assert 'local build suffix "+dflash.a91f3e"' in a.summary
+
+
+def test_cu128_suffix_is_not_a_fork(ref):
+    a = fork(_ev(engine="vllm", engine_version="0.11.0+cu128"), ref, {})
+    assert a.status == "ok"
+    assert '"+cu128"' in a.summary
+
+
+@pytest.mark.parametrize(
+    "suffix", ["+cu126", "+cpu", "+rocm6.2", "+rocm624", "+xpu", "+tpu", "+cu128.torch2.7.0"]
+)
+def test_official_build_variants_are_not_forks(ref, suffix):
+    assert fork(_ev(engine="vllm", engine_version=f"0.11.0{suffix}"), ref, {}).status == "ok"
+
+
+@pytest.mark.parametrize("version", ["0.5.4", "v0.5.4", "0.5.4.post1", "1.1.0rc2"])
+def test_plain_release_is_ok(ref, version):
+    a = fork(_ev(engine="sglang", engine_version=version), ref, {})
+    assert a.status == "ok"
+    assert "a known release" in a.summary
+
+
+@pytest.mark.parametrize("version, suffix", [("0.5.4-fork", "-fork"), ("0.5.4-custom", "-custom")])
+def test_fork_and_custom_suffixes_are_flagged(ref, version, suffix):
+    a = fork(_ev(engine="sglang", engine_version=version), ref, {})
+    assert a.status == "flag"
+    assert suffix in a.summary
+
+
+def test_unknown_local_segment_is_flagged(ref):
+    a = fork(_ev(engine="vllm", engine_version="0.9.0+v100"), ref, {})
+    assert a.status == "flag"
+    assert '"+v100"' in a.summary
+
+
+def test_bare_git_hash_as_version_is_flagged(ref):
+    a = fork(_ev(engine="sglang", engine_version="a91f3e7c"), ref, {})
+    assert a.status == "flag"
+    assert "bare git hash" in a.summary
+
+
+def test_branch_name_as_version_is_flagged(ref):
+    a = fork(_ev(engine="sglang", engine_version="feature-dflash-wide"), ref, {})
+    assert a.status == "flag"
+    assert "branch name" in a.summary
+
+
+@pytest.mark.parametrize(
+    "version", ["0.6.4.dev12+g1a2b3c4", "2.8.0.dev20250501+cu128", "0.6.4+g1a2b3c4d"]
+)
+def test_dev_build_is_flagged_as_development_build(ref, version):
+    a = fork(_ev(engine="vllm", engine_version=version), ref, {})
+    assert a.status == "flag"
+    assert "development build" in a.summary
+
+
+def test_precompiled_source_build_is_flagged(ref):
+    a = fork(_ev(engine="vllm", engine_version="0.10.1+precompiled"), ref, {})
+    assert a.status == "flag"
+    assert "source build" in a.summary
+
+
+def test_llama_cpp_build_string_is_official(ref):
+    a = fork(_ev(engine="llama.cpp", engine_version="b9251-e2b129e1b"), ref, {})
+    assert a.status == "ok"
+    assert "build 9251" in a.summary
+
+
+def test_renamed_llama_cpp_is_flagged_as_a_fork(ref):
+    a = fork(_ev(engine="BeeLlama.cpp", engine_version="b9251-e2b129e1b"), ref, {})
+    assert a.status == "flag"
+    assert "fork of llama.cpp" in a.summary
+
+
+def test_llama_server_is_llama_cpp_not_a_fork(ref):
+    assert fork(_ev(engine="llama-server", engine_version="b9251"), ref, {}).status == "ok"
+
+
+def test_parenthetical_qualifier_is_not_a_renamed_engine(ref):
+    assert fork(_ev(engine="vLLM (V1 engine)", engine_version="0.11.0"), ref, {}).status == "ok"
+
+
+def test_public_fork_is_ok_with_a_note(ref):
+    a = fork(_ev(engine="ik_llama.cpp", engine_version="b3800"), ref, {})
+    assert a.status == "ok"
+    assert "public fork of llama.cpp" in a.summary
+
+
+def test_unknown_engine_name_is_flagged(ref):
+    a = fork(_ev(engine="TurboServe", engine_version="1.0.0"), ref, {})
+    assert a.status == "flag"
+    assert "not a known upstream engine" in a.summary
+
+
+def test_renamed_engine_without_a_version_is_still_flagged(ref):
+    assert fork(_ev(engine="BeeLlama.cpp"), ref, {}).status == "flag"
+
+
+def test_unofficial_container_image_is_flagged(ref):
+    a = fork(_ev(engine="sglang", container_image="ghcr.io/someone/sglang:dflash-wide"), ref, {})
+    assert a.status == "flag"
+    assert "ghcr.io/someone/sglang" in a.summary
+
+
+def test_official_image_tag_gives_the_version(ref):
+    a = fork(_ev(engine="sglang", container_image="lmsysorg/sglang:v0.5.4-cu129"), ref, {})
+    assert a.status == "ok"
+    assert "0.5.4" in a.summary
+
+
+def test_inferencex_amd_image_is_official(ref):
+    image = "rocm/sgl-dev:v0.5.8.post1-rocm720-mi35x-20260218"
+    assert fork(_ev(engine="sglang", container_image=image), ref, {}).status == "ok"
+
+
+def test_official_image_with_latest_tag_is_unanswerable(ref):
+    a = fork(_ev(engine="vllm", container_image="vllm/vllm-openai:latest"), ref, {})
+    assert a.status == "unanswerable"
+
+
+def test_no_version_anywhere_is_unanswerable(ref):
+    a = fork(_ev(engine="sglang", tok_s=100.0), ref, {})
+    assert a.status == "unanswerable"
+    assert a.missing
+
+
+def test_version_in_the_engine_string_is_found(ref):
+    assert fork(_ev(engine="sglang 0.5.4"), ref, {}).status == "ok"
+
+
+def test_version_in_notes_is_found_and_judged(ref):
+    a = fork(_ev(engine="sglang", notes="ran on sglang 0.5.4+dflash.a91f3e, cache warm"), ref, {})
+    assert a.status == "flag"
+    assert "+dflash.a91f3e" in a.summary
+
+
+def test_version_in_pip_install_line_is_found(ref):
+    assert (
+        fork(
+            _ev(engine="vllm", launch_command="pip install vllm==0.11.0 && vllm serve m"), ref, {}
+        ).status
+        == "ok"
+    )
+
+
+def test_llama_cpp_log_banner_gives_the_build(ref):
+    a = fork(_ev(engine="llama.cpp", notes="build: 9251 (e2b129e1b) with cc for x86_64"), ref, {})
+    assert a.status == "ok"
+    assert "9251" in a.summary

@@ -1,0 +1,104 @@
+"""Q6 power: watts over board power, against the decode band (seed §3; SPEC §4 Q6, §10)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checks.models import Claim, Evidence
+from checks.reference import Reference
+from checks.rules.power import power
+from tests.checks.test_physics import extra_ref
+from tests.seed_claims import headline_claim, headline_evidence
+
+
+@pytest.fixture
+def xref(tmp_path: Path) -> Reference:
+    return extra_ref(tmp_path)
+
+
+def _q6(ref: Reference, claim: Claim):  # type: ignore[no-untyped-def]
+    return power(Evidence(claim=claim), ref, {})
+
+
+def _h200(**kw: object) -> Claim:
+    base: dict[str, object] = {"hardware": "H200", "hardware_count": 1, "batch": 1, "tok_s": 60.0,
+                                   "tok_s_kind": "decode"}
+    base.update(kw)
+    return Claim(**base)  # type: ignore[arg-type]
+
+
+def test_seed_99_6_w_of_575_is_flag_waiting_not_computing(ref: Reference) -> None:
+    a = power(headline_evidence(), ref, {})
+    assert a.status == "flag"
+    assert a.figures["ratio"] == pytest.approx(0.17, abs=0.005)
+    assert a.figures["watts"] == 99.6 and a.figures["tdp_w"] == 575 and a.figures["watts_high"] == 100
+    assert "0.17" in a.summary and "waiting, not computing" in a.summary
+    assert "hardest figure to fake" in a.summary
+
+
+def test_rtx5090_saturated_at_560_w_is_ok(xref: Reference) -> None:
+    a = _q6(xref, headline_claim(power_w=560.0, power_w_high=None))
+    assert a.status == "ok" and a.figures["ratio"] == pytest.approx(560 / 575)
+
+
+def test_700_w_on_a_575_w_card_is_flag_above_board_power(xref: Reference) -> None:
+    a = _q6(xref, headline_claim(power_w=700.0, power_w_high=None))
+    assert a.status == "flag" and "above board power" in a.summary
+    assert a.figures["ratio"] == pytest.approx(700 / 575)
+
+
+def test_h200_batch1_decode_at_25_to_40_percent_is_ok(xref: Reference) -> None:
+    for watts in (175.0, 280.0):
+        a = _q6(xref, _h200(power_w=watts))
+        assert a.status == "ok", a.summary
+    assert _q6(xref, _h200(power_w=175.0, power_w_high=280.0)).figures["ratio"] == pytest.approx(0.25)
+
+
+def test_h200_at_90_w_is_flag_below_the_datacenter_band(xref: Reference) -> None:
+    a = _q6(xref, _h200(power_w=90.0))  # 0.13 < 0.19 × 0.8
+    assert a.status == "flag" and "waiting, not computing" in a.summary
+
+
+def test_low_power_without_a_throughput_claim_is_not_a_flag(xref: Reference) -> None:
+    assert _q6(xref, headline_claim(tok_s=None)).status == "ok"
+
+
+def test_range_is_judged_by_its_high_end_for_the_waiting_flag(xref: Reference) -> None:
+    # 200-300 W: the low end alone (0.35) would flag; the high end (0.52) sits in the band.
+    assert _q6(xref, headline_claim(power_w=200.0, power_w_high=300.0)).status == "ok"
+
+
+def test_how_power_was_measured_is_said(xref: Reference) -> None:
+    a = _q6(xref, headline_claim(power_method="nvidia-smi board power"))
+    assert "measured as nvidia-smi board power" in a.summary
+
+
+def test_multi_gpu_total_is_divided_per_gpu(xref: Reference) -> None:
+    total = _q6(xref, _h200(hardware_count=4, power_w=1200.0, power_method="total of all GPUs"))
+    above_one_card = _q6(xref, _h200(hardware_count=4, power_w=1200.0))
+    per_gpu = _q6(xref, _h200(hardware_count=4, power_w=300.0))
+    assert total.figures["watts"] == above_one_card.figures["watts"] == 300.0
+    assert per_gpu.figures["watts"] == 300.0
+    assert "read as the total" in " ".join(total.basis) and "per GPU" in " ".join(per_gpu.basis)
+    assert {total.status, above_one_card.status, per_gpu.status} == {"ok"}
+
+
+def test_no_power_figure_is_unanswerable(ref: Reference) -> None:
+    a = _q6(ref, headline_claim(power_w=None, power_w_high=None))
+    assert a.status == "unanswerable" and a.missing == ["power draw (W)"]
+
+
+def test_apple_soc_without_board_power_is_unanswerable(xref: Reference) -> None:
+    a = _q6(xref, Claim(hardware="Apple M2 Max", power_w=60.0, tok_s=30.0))
+    assert a.status == "unanswerable" and a.missing == ["board power (TDP) of Apple M2 Max"]
+
+
+def test_unknown_card_is_unanswerable_naming_it(ref: Reference) -> None:
+    a = _q6(ref, headline_claim(hardware="Imaginary X9000"))
+    assert a.status == "unanswerable" and a.missing == ["reference row for hardware 'Imaginary X9000'"]
+
+
+def test_no_hardware_is_unanswerable(ref: Reference) -> None:
+    assert _q6(ref, headline_claim(hardware=None)).missing == ["hardware"]

@@ -1,0 +1,87 @@
+"""prefill_excluded: TTFT empty or prefill from cache — input processing left out."""
+
+from __future__ import annotations
+
+import pytest
+
+from checks.models import Answer, Claim, Evidence
+from checks.reference import Reference
+from checks.rules.prefill_excluded import prefill_excluded
+from tests.seed_claims import headline_evidence
+
+
+def _run(ref: Reference, **fields: object) -> Answer:
+    return prefill_excluded(Evidence(claim=Claim(**fields)), ref, {})  # type: ignore[arg-type]
+
+
+def test_seed_empty_ttft_and_cached_prefill_is_flagged(ref: Reference) -> None:
+    a = prefill_excluded(headline_evidence(), ref, {})
+    assert a.key == "prefill_excluded"
+    assert a.status == "flag"
+    assert "input processing never entered the denominator" in a.summary
+    assert "TTFT field is empty" in a.summary and "prefill from cache" in a.summary
+    assert "2103.6 tok/s" in a.summary
+    assert a.figures["signals"] == 3.0
+
+
+def test_recorded_ttft_without_cache_note_is_ok(ref: Reference) -> None:
+    a = prefill_excluded(
+        headline_evidence(ttft_empty=False, prefill_cached=False, ttft_ms=180.0, notes="width 56"),
+        ref,
+        {},
+    )
+    assert a.status == "ok"
+    assert "180 ms" in a.summary
+
+
+def test_empty_ttft_alone_is_flagged(ref: Reference) -> None:
+    assert _run(ref, ttft_empty=True).status == "flag"
+
+
+def test_cached_prefill_marker_alone_is_flagged(ref: Reference) -> None:
+    assert _run(ref, prefill_cached=True, ttft_ms=12.0).status == "flag"
+
+
+def test_zero_ttft_is_flagged(ref: Reference) -> None:
+    a = _run(ref, ttft_ms=0.0)
+    assert a.status == "flag"
+    assert "0 ms" in a.summary
+
+
+@pytest.mark.parametrize(
+    "notes",
+    [
+        "prefill came from cache",
+        "Prefill was served from the prefix cache",
+        "cached prefill, decode only",
+        "prefix cache hit rate: 100%",
+        "TTFT excluded from the timing",
+        "tok/s excluding the first token",
+    ],
+)
+def test_notes_saying_prefill_was_left_out_are_flagged(ref: Reference, notes: str) -> None:
+    a = _run(ref, notes=notes, ttft_ms=200.0)
+    assert a.status == "flag"
+
+
+@pytest.mark.parametrize(
+    "notes",
+    [
+        "prefill not from cache; cold start",
+        "no cached prefill: every prompt fresh",
+        "ran without prefill caching",
+        "prefix cache hit rate 12%",
+    ],
+)
+def test_notes_saying_the_opposite_are_ok(ref: Reference, notes: str) -> None:
+    assert _run(ref, notes=notes, ttft_ms=200.0).status == "ok"
+
+
+def test_prefill_marked_not_cached_is_ok(ref: Reference) -> None:
+    assert _run(ref, prefill_cached=False).status == "ok"
+
+
+def test_nothing_known_is_unanswerable(ref: Reference) -> None:
+    a = _run(ref, tok_s=79.0)
+    assert a.status == "unanswerable"
+    assert a.missing == ["ttft_ms"]
