@@ -45,38 +45,59 @@ def _provenance_notes(questions: Sequence[Question]) -> list[str]:
     return notes
 
 
-def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answer], ev: Evidence) -> str:
-    """'implausible — 2103.6 tok/s is 16.3× the batch-1 ceiling of one RTX 5090 …; engine is a fork'."""
+# Short names for a decisive answer, for the headline; the full sentence is in the answer itself.
+_SHORT = {
+    "acceptance": lambda a: (
+        f"AL / window = {a.figures['ratio']:.3f}" if "ratio" in a.figures else "impossible acceptance length"
+    ),
+    "roofline": lambda a: "above the roofline",
+    "forced_acceptance": lambda a: "acceptance was forced, not measured",
+    "compute_ceiling": lambda a: "beyond the card's arithmetic",
+}
+
+
+def _short(a: Answer) -> str:
+    fn = _SHORT.get(a.key)
+    return fn(a) if fn else a.summary.split(":")[0].rstrip(".")
+
+
+def _setup(ev: Evidence) -> str:
     c = ev.claim
-    by_key = {a.key: a for a in [*questions, *findings]}
-    roof = by_key.get("roofline")
+    what = " ".join(
+        x for x in (f"{c.params_total_b:g}B" if c.params_total_b else None, c.weight_format) if x
+    )
+    count = c.hardware_count or 1
+    card = f"one {c.hardware}" if count == 1 else f"{count}× {c.hardware}"
+    return f" of {card}" + (f" ({what} weights)" if what else "") if c.hardware else ""
+
+
+def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answer], ev: Evidence) -> str:
+    """'implausible — 2103.6 tok/s is 16.3× the batch-1 ceiling of one RTX 5090 (27.8B NVFP4 weights); …'."""
+    c = ev.claim
+    answers = [*questions, *findings]
+    roof = next((a for a in answers if a.key == "roofline"), None)
     number = f"{_fmt(c.tok_s)} tok/s" if c.tok_s is not None else "the claim"
-    decisive = [a for a in [*questions, *findings] if a.status == "stop"]
+    ratio = roof.figures.get("ratio") if roof is not None else None
     if v == "implausible":
-        lead = decisive[0]
-        reason = lead.summary.rstrip(".")
-        if roof is not None and "ratio" in roof.figures and lead.key in ("roofline", "acceptance"):
-            reason = (
-                f"{number} is {roof.figures['ratio']:.1f}× the batch-1 ceiling"
-                + (f" of {c.hardware}" if c.hardware else "")
-                + (f"; {lead.summary.rstrip('.')}" if lead.key != "roofline" else "")
-            )
-        text = f"implausible — {reason}"
+        decisive = [a for a in answers if a.status == "stop"]
+        parts = []
+        if ratio is not None and ratio > 1:
+            parts.append(f"{number} is {ratio:.1f}× the batch-1 ceiling{_setup(ev)}")
+        parts += [_short(a) for a in decisive if a.key != "roofline" or not parts]
+        text = "implausible — " + "; ".join(dict.fromkeys(parts))
     elif v == "suspicious":
-        flags = [a for a in [*questions, *findings] if a.status == "flag" and a.key in PLAUSIBILITY_KEYS]
+        flags = [a for a in answers if a.status == "flag" and a.key in PLAUSIBILITY_KEYS]
         text = f"suspicious — {number}: {flags[0].summary.rstrip('.')}"
+        if len(flags) > 1:
+            text += f" (+{len(flags) - 1} more flag{'s' if len(flags) > 2 else ''})"
     elif v == "insufficient":
         missing = [m for q in questions if q.key in _PHYSICS for m in q.missing]
         need = ", ".join(dict.fromkeys(missing)) or "hardware and model"
         text = f"insufficient — too little to judge {number}; missing: {need}"
+    elif ratio is not None:
+        text = f"consistent — {number} is {ratio:.2f} of the generous batch-1 ceiling{_setup(ev)}"
     else:
-        if roof is not None and "ratio" in roof.figures:
-            text = (
-                f"consistent — {number} is {roof.figures['ratio']:.2f} of the generous ceiling"
-                + (f" of {c.hardware}" if c.hardware else "")
-            )
-        else:
-            text = f"consistent — nothing in the record contradicts {number}"
+        text = f"consistent — nothing in the record contradicts {number}"
     notes = _provenance_notes(questions)
     if notes:
         text += "; " + "; ".join(notes)
