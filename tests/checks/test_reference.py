@@ -1,0 +1,401 @@
+"""The packaged reference tables (checks/data/*.json) and the user-file merge of checks/reference.py."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from checks.reference import (
+    TABLES,
+    Reference,
+    ReferenceError,
+    load_reference,
+    normalise_name,
+)
+
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# "512-bit bus / 8 x 28 Gbps GDDR7", "1024-bit bus / 8 x 6.4 GT/s LPDDR5"
+DERIVATION = re.compile(r"(\d+)-bit\b.*?\bx\s*([\d.]+)\s*(?:Gbps|GT/s)")
+PEAK_KEYS = {"bf16", "fp8", "fp4", "int8"}
+
+
+def all_rows(ref: Reference):
+    for table in TABLES:
+        for row in ref.table(table):
+            yield table, row
+
+
+def a_gpu(name: str, **fields: object) -> dict[str, object]:
+    row: dict[str, object] = {
+        "name": name,
+        "kind": "consumer",
+        "memory_gb": 24,
+        "bandwidth_gbs": 1000,
+        "tdp_w": 300,
+        "source": "test fixture",
+        "checked": "2026-11-29",
+    }
+    row.update(fields)
+    return row
+
+
+# ---- the packaged tables ------------------------------------------------------------------------
+
+
+def test_packaged_tables_load(ref: Reference) -> None:
+    assert ref.origin == ["packaged checks/data"]
+    assert len(ref.hardware) >= 35
+    assert len(ref.models) >= 30
+    assert len(ref.formats) >= 40
+    assert len(ref.methods) >= 10
+    assert {b.name for b in ref.power_bands} == {"consumer", "workstation", "datacenter", "unified"}
+
+
+def test_every_row_names_its_source_and_date(ref: Reference) -> None:
+    for table, row in all_rows(ref):
+        assert row.source.strip(), f"{table}: {row.name} has no source"
+        assert DATE.match(row.checked), f"{table}: {row.name} checked={row.checked!r}"
+    for method in ref.methods:
+        for p in method.published_als:
+            assert p.source.strip(), f"{method.name}: AL {p.al} has no source"
+    for model in ref.models:
+        for fmt, recipe in model.recipes.items():
+            assert recipe.source.strip(), f"{model.name}: recipe {fmt} has no source"
+
+
+def test_unverified_lists_only_real_fields(ref: Reference) -> None:
+    for table, row in all_rows(ref):
+        for field in row.unverified:
+            assert field == "*" or field in type(row).model_fields, (
+                f"{table}: {row.name}: {field!r}"
+            )
+
+
+def test_no_alias_maps_to_two_rows(ref: Reference) -> None:
+    for table in TABLES:
+        seen: dict[str, str] = {}
+        for row in ref.table(table):
+            for spelling in [row.name, *row.aliases]:
+                key = normalise_name(spelling)
+                assert key, f"{table}: {spelling!r} ({row.name}) normalises to nothing"
+                assert seen.setdefault(key, row.name) == row.name, (
+                    f"{table}: {spelling!r} means both {seen[key]} and {row.name}"
+                )
+
+
+@pytest.mark.parametrize(
+    ("spelling", "expected"),
+    [
+        ("NVIDIA GeForce RTX 4090", "RTX 4090"),  # nvidia-smi / LocalScore
+        ("NVIDIA GeForce RTX 3090", "RTX 3090"),
+        ("5090", "RTX 5090"),
+        ("RTX 4080 SUPER", "RTX 4080 SUPER"),
+        ("h100", "H100 SXM"),  # InferenceX hardware id; a bare H100 is the SXM card
+        ("H100", "H100 SXM"),
+        ("NVIDIA H100 80GB HBM3", "H100 SXM"),
+        ("H100-SXM5-80GB", "H100 SXM"),
+        ("NVIDIA H100 PCIe", "H100 PCIe"),
+        ("h200", "H200 SXM"),
+        ("NVIDIA H200", "H200 SXM"),
+        ("b200", "B200"),
+        ("b300", "B300"),
+        ("gb200", "GB200"),
+        ("mi300x", "MI300X"),
+        ("AMD Instinct MI355X", "MI355X"),
+        ("A100", "A100 80GB SXM"),
+        ("NVIDIA A100-SXM4-40GB", "A100 40GB SXM"),
+        ("M3 Ultra", "Apple M3 Ultra"),
+        ("Mac Studio M3 Ultra", "Apple M3 Ultra"),
+        ("Apple M4 Max", "Apple M4 Max"),
+        ("GB10", "DGX Spark (GB10)"),
+        ("NVIDIA DGX Spark", "DGX Spark (GB10)"),
+        ("Ryzen AI Max+ 395", "Strix Halo (Ryzen AI Max+ 395)"),
+        ("Intel Arc B580 Graphics", "Intel Arc B580"),
+        ("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "RTX PRO 6000 Blackwell"),
+    ],
+)
+def test_gpu_spellings_resolve(ref: Reference, spelling: str, expected: str) -> None:
+    row = ref.gpu(spelling)
+    assert row is not None, spelling
+    assert row.name == expected
+
+
+def test_m4_ultra_is_not_a_row(ref: Reference) -> None:
+    # Apple never shipped an M4 Ultra; llmfit's "m4 ultra = 819" is wrong (reference-data.md 1.2).
+    assert ref.gpu("M4 Ultra") is None
+    assert "M4 Ultra" in (ref.gpu("M3 Ultra").notes or "")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("spelling", "expected"),
+    [
+        ("Meta Llama 3.1 8B Instruct", "Llama 3.1 8B"),  # LocalScore
+        ("meta-llama/Llama-3.1-8B-Instruct", "Llama 3.1 8B"),
+        ("llama 8B", "Llama 3.1 8B"),  # llama.cpp model type
+        ("Llama-3.3-70B-Instruct-FP8", "Llama 3.1 70B"),  # InferenceX display name
+        ("DeepSeek-R1-0528", "DeepSeek V3"),
+        ("dsr1", "DeepSeek V3"),
+        ("gpt-oss-120b", "gpt-oss-120b"),
+        ("Qwen3-8B", "Qwen3 8B"),
+        ("qwen3 8B", "Qwen3 8B"),
+        ("qwen2 7B", "Qwen2.5 7B"),
+        ("Qwen-3.5-397B-A17B", "Qwen3.5 397B-A17B"),
+        ("Qwen/Qwen3.5-27B", "Qwen3.6-27B"),
+        ("Qwen3-30B-A3B", "Qwen3 30B-A3B"),
+    ],
+)
+def test_model_spellings_resolve(ref: Reference, spelling: str, expected: str) -> None:
+    row = ref.model(spelling)
+    assert row is not None, spelling
+    assert row.name == expected
+
+
+@pytest.mark.parametrize(
+    ("spelling", "expected"),
+    [
+        ("Q4_K - Medium", "Q4_K_M"),  # llama-bench / LocalScore model_type
+        ("q4_k_m", "Q4_K_M"),
+        ("Q2_K - Medium", "Q2_K"),
+        ("fp8_e4m3", "FP8"),
+        ("W8A8", "INT8 W8A8"),
+        ("awq", "W4A16 g128"),
+        ("gptq", "W4A16 g128"),
+        ("bfloat16", "BF16"),
+        ("float16", "BF16"),
+        ("fp16", "BF16"),
+        ("mxfp4", "MXFP4"),
+        ("modelopt_fp4", "NVFP4"),
+    ],
+)
+def test_format_spellings_resolve(ref: Reference, spelling: str, expected: str) -> None:
+    row = ref.format(spelling)
+    assert row is not None, spelling
+    assert row.name == expected
+
+
+@pytest.mark.parametrize(
+    ("spelling", "expected"),
+    [
+        ("DFLASH", "DFlash"),
+        ("dflash", "DFlash"),
+        ("EAGLE", "EAGLE"),
+        ("eagle3", "EAGLE-3"),
+        ("EAGLE3", "EAGLE-3"),
+        ("NEXTN", "MTP"),
+        ("deepseek_mtp", "MTP"),
+        ("qwen3_next_mtp", "MTP"),
+        ("NGRAM", "n-gram"),
+        ("prompt lookup", "n-gram"),
+        ("STANDALONE", "Draft model (SpS)"),
+        ("draft_model", "Draft model (SpS)"),
+        ("medusa", "Medusa"),
+        ("suffix", "Suffix decoding"),
+    ],
+)
+def test_method_spellings_resolve(ref: Reference, spelling: str, expected: str) -> None:
+    row = ref.method(spelling)
+    assert row is not None, spelling
+    assert row.name == expected
+
+
+def test_bandwidth_matches_its_derivation(ref: Reference) -> None:
+    checked = 0
+    for gpu in ref.hardware:
+        m = DERIVATION.search(gpu.bandwidth_derivation or "")
+        if not m:
+            continue
+        bits, rate = int(m.group(1)), float(m.group(2))
+        derived = bits / 8 * rate
+        assert derived == pytest.approx(gpu.bandwidth_gbs, rel=0.01), (
+            f"{gpu.name}: {derived} vs {gpu.bandwidth_gbs}"
+        )
+        checked += 1
+    assert checked >= 25
+
+
+def test_dense_peaks_rise_as_precision_falls(ref: Reference) -> None:
+    for gpu in ref.hardware:
+        peak = gpu.peak_tflops
+        assert set(peak) <= PEAK_KEYS, gpu.name
+        present = [peak[k] for k in ("bf16", "fp8", "fp4") if k in peak]
+        assert present == sorted(present), f"{gpu.name}: {peak}"
+
+
+def test_every_card_has_a_power_band(ref: Reference) -> None:
+    for gpu in ref.hardware:
+        assert ref.power_band(gpu) is not None, gpu.name
+    for band in ref.power_bands:
+        assert 0 < band.low < band.high <= 1.0, band.name
+
+
+def test_apple_socs_have_no_board_power(ref: Reference) -> None:
+    apple = [g for g in ref.hardware if g.name.startswith("Apple")]
+    assert len(apple) >= 5
+    assert all(g.tdp_w is None and g.kind == "unified" for g in apple)
+
+
+def test_rtx_5090_is_1792_gbs_and_575_w(ref: Reference) -> None:
+    gpu = ref.gpu("RTX 5090")
+    assert gpu is not None
+    assert gpu.bandwidth_gbs == 1792
+    assert gpu.tdp_w == 575
+    assert gpu.memory_gb == 32
+    assert gpu.peak_tflops["fp4"] == 1676  # 3352 sparse / 2
+    assert not gpu.unverified
+
+
+def test_recalled_figures_are_marked_unverified(ref: Reference) -> None:
+    # reference-data.md marks these with a double dagger; they ship only as unverified.
+    assert not ref.gpu("RTX 4090").is_verified("peak_tflops")  # type: ignore[union-attr]
+    assert not ref.gpu("RTX 5080").is_verified("tdp_w")  # type: ignore[union-attr]
+    assert not ref.gpu("MI355X").is_verified("peak_tflops")  # type: ignore[union-attr]
+    assert not ref.model("GLM-4.5").is_verified("params_total_b")  # type: ignore[union-attr]
+    assert ref.gpu("H100 SXM").is_verified("bandwidth_gbs")  # type: ignore[union-attr]
+
+
+def test_qwen36_27b_is_27_8b_dense(ref: Reference) -> None:
+    model = ref.model("Qwen3.6-27B")
+    assert model is not None
+    assert model.params_total_b == 27.8
+    assert model.moe is False
+    assert model.params_active_b is None
+    assert model.recipes["NVFP4"].gb_per_token == pytest.approx(17.61)
+
+
+def test_kv_bytes_match_the_gqa_arithmetic(ref: Reference) -> None:
+    for m in ref.models:
+        if m.kv_heads and m.head_dim and m.kv_layers:
+            assert m.kv_bytes_per_token_bf16 == 2 * m.kv_layers * m.kv_heads * m.head_dim * 2, (
+                m.name
+            )
+    assert ref.model("DeepSeek V3").kv_bytes_per_token_bf16 == (512 + 64) * 61 * 2  # type: ignore[union-attr]
+
+
+def test_model_params_are_consistent(ref: Reference) -> None:
+    for m in ref.models:
+        assert m.streamed_b is not None and m.streamed_b <= m.params_total_b, m.name
+        if m.moe:
+            assert m.params_active_b is not None and m.params_active_b < m.params_total_b, m.name
+        else:
+            assert m.params_active_b is None, m.name
+        if m.layers and m.kv_layers:
+            assert m.kv_layers <= m.layers, m.name
+
+
+def test_formats_name_a_peak_family_and_never_shrink(ref: Reference) -> None:
+    for f in ref.formats:
+        assert f.family in PEAK_KEYS, f.name
+        assert f.effective_bits >= f.nominal_bits, f.name
+    q4km = ref.format("Q4_K_M")
+    assert q4km is not None and (q4km.nominal_bits, q4km.effective_bits) == (4, 4.8944)
+
+
+def test_every_published_al_fits_its_window(ref: Reference) -> None:
+    for method in ref.methods:
+        for p in method.published_als:
+            assert p.al >= 1, f"{method.name}: {p}"
+            if p.window is not None:
+                assert p.al <= p.window, f"{method.name}: AL {p.al} > window {p.window}"
+
+
+def test_every_method_has_an_official_al_or_says_why_not(ref: Reference) -> None:
+    for method in ref.methods:
+        if not method.official_als():
+            assert "official" in (method.notes or "").lower(), method.name
+
+
+def test_dflash_official_als_give_the_seed_honest_range(ref: Reference) -> None:
+    # SPEC section 7: low = ceiling x 0.6 x lowest official AL, high = ceiling x highest official AL;
+    # for the seed (1792 GB/s / 13.9 GB) this is about 340-700 tok/s.
+    dflash = ref.method("DFlash")
+    assert dflash is not None
+    official = dflash.official_als()
+    assert sorted(official) == [4.39, 4.79, 5.28, 5.46]
+    ceiling = 1792 / 13.9
+    assert ceiling * 0.6 * min(official) == pytest.approx(340, abs=5)
+    assert ceiling * max(official) == pytest.approx(704, abs=5)
+    assert dflash.best_published_al().al == 8.24  # type: ignore[union-attr]
+    assert dflash.published_windows == [8, 16]
+
+
+# ---- a user's own file merged over the packaged tables ------------------------------------------
+
+
+def write(tmp_path: Path, data: object, name: str = "mine.json") -> Path:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_user_file_replaces_a_row_by_name_and_adds_new_ones(ref: Reference, tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        {
+            "hardware": [
+                a_gpu("RTX 5090", memory_gb=32, bandwidth_gbs=1700, tdp_w=600, source="my card"),
+                a_gpu("My Lab Card", aliases=["labcard"], bandwidth_gbs=500),
+            ]
+        },
+    )
+    merged = load_reference(path)
+    assert merged.origin == ["packaged checks/data", str(path)]
+    assert len(merged.hardware) == len(ref.hardware) + 1
+    replaced = merged.gpu("GeForce RTX 5090")
+    assert replaced is not None and replaced.bandwidth_gbs == 1700 and replaced.source == "my card"
+    assert merged.gpu("labcard").name == "My Lab Card"  # type: ignore[union-attr]
+    # the row keeps its place; other tables are untouched
+    assert [g.name for g in merged.hardware].index("RTX 5090") == [
+        g.name for g in ref.hardware
+    ].index("RTX 5090")
+    assert merged.models == ref.models
+
+
+def test_later_user_files_win(tmp_path: Path) -> None:
+    first = write(tmp_path, {"hardware": [a_gpu("Box", bandwidth_gbs=100)]}, "a.json")
+    second = write(tmp_path, {"hardware": [a_gpu("Box", bandwidth_gbs=200)]}, "b.json")
+    assert load_reference(first, second).gpu("Box").bandwidth_gbs == 200  # type: ignore[union-attr]
+
+
+def test_invalid_json_names_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, '{"hardware": [ {"name": "x", }')
+    with pytest.raises(ReferenceError, match=re.escape(str(path))) as exc:
+        load_reference(path)
+    assert "not valid JSON" in str(exc.value)
+
+
+def test_unknown_table_names_the_file_and_the_table(tmp_path: Path) -> None:
+    path = write(tmp_path, {"gpus": []})
+    with pytest.raises(ReferenceError, match=re.escape(str(path))) as exc:
+        load_reference(path)
+    assert "gpus" in str(exc.value)
+
+
+def test_row_without_source_names_the_file_and_the_field(tmp_path: Path) -> None:
+    row = a_gpu("No Source Card")
+    del row["source"]
+    path = write(tmp_path, {"hardware": [row]})
+    with pytest.raises(ReferenceError, match=re.escape(str(path))) as exc:
+        load_reference(path)
+    assert "hardware[0]" in str(exc.value)
+    assert "'source'" in str(exc.value)
+
+
+def test_published_al_without_source_is_rejected(tmp_path: Path) -> None:
+    method = {
+        "name": "My Method",
+        "window_convention": "draft tokens + 1",
+        "published_als": [{"task": "GSM8K", "al": 3.0, "official": True}],
+        "source": "me",
+        "checked": "2026-11-29",
+    }
+    path = write(tmp_path, {"methods": [method]})
+    with pytest.raises(ReferenceError, match="published_als.0.source"):
+        load_reference(path)
+
+
+def test_missing_file_is_a_reference_error(tmp_path: Path) -> None:
+    with pytest.raises(ReferenceError, match="cannot read reference file"):
+        load_reference(tmp_path / "nope.json")
