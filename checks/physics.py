@@ -200,7 +200,18 @@ def _is_moe(claim: Claim, model: ModelRow | None) -> bool | None:
     return None
 
 
+# A size quoted in a post ("27B dense") is the model's rounded name, not a parameter count: when
+# the model row agrees with it to within this fraction, the row's exact count is used instead.
+SIZE_LABEL_TOLERANCE = 0.05
+
+
 def _total(claim: Claim, model: ModelRow | None) -> Derived | None:
+    if claim.params_total_b and model is not None and claim.params_total_b != model.params_total_b:
+        if abs(claim.params_total_b - model.params_total_b) / model.params_total_b <= SIZE_LABEL_TOLERANCE:
+            return Derived(model.params_total_b, "B params", (
+                f"{model.cite()}: {num(model.params_total_b)}B params total "
+                f"(the claim's {num(claim.params_total_b)}B, {claim.source_of('params_total_b')}, "
+                "is read as the model's rounded size)",))
     if claim.params_total_b:
         return Derived(claim.params_total_b, "B params",
                        (f"{claim.source_of('params_total_b')} = {num(claim.params_total_b)}B params",))

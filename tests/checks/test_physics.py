@@ -240,3 +240,19 @@ def test_peak_is_the_formats_family_times_count(ref: Reference) -> None:
 def test_num_prints_figures_as_reports_do() -> None:
     assert [num(1792.0), num(128.92), num(13.9), num(0.6128), num(3186.9)] == [
         "1792", "128.9", "13.9", "0.61", "3187"]
+
+
+def test_a_rounded_size_label_defers_to_the_model_row(ref: Reference) -> None:
+    from checks.physics import params_per_token
+
+    claim = headline_claim(params_total_b=27.0)
+    got = params_per_token(claim, ref.model("Qwen3.6-27B"))
+    assert got.value == 27.8  # type: ignore[union-attr]
+    assert "rounded size" in " ".join(got.basis)  # type: ignore[union-attr]
+
+
+def test_a_different_size_than_the_model_row_is_kept(ref: Reference) -> None:
+    from checks.physics import params_per_token
+
+    claim = headline_claim(params_total_b=14.0)
+    assert params_per_token(claim, ref.model("Qwen3.6-27B")).value == 14.0  # type: ignore[union-attr]
