@@ -1,19 +1,132 @@
-"""PLACEHOLDER: generic_board format, to be written."""
+"""Any leaderboard dump: a records array read through the alias table or a board mapping entry.
+
+Shape (SPEC §8 "generic leaderboard adapter"): a JSON document holding a list of records — a
+top-level list, or a list under `results`, `data`, `runs`, `records`, `items`, … (found by
+`records.find_records`) — where at least one record has a throughput and a hardware or model name
+under ordinary spellings (`records.FIELD_ALIASES`). Boards with other spellings are described by an
+entry in `extractors/data/boards.json` (or a caller's own mapping file), not by code.
+
+Quirks:
+- Matching is by shape, never by host: a self-hosted copy of a board on another address parses
+  to the same claims (only the provenance source differs). A mapping's `url_pattern` breaks ties.
+- This adapter is last in the table: every specific leaderboard shape is tried first.
+- One claim per record, also for records with no readable throughput, so a sweep keeps its count;
+  values of the wrong kind are skipped and counted in one warning on the document.
+- A single-record endpoint (`/api/records/r-56`) is a board of one.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, ClassVar
 
 from checks.models import Claim, SourceKind
+from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
+from extractors.errors import InvalidInput
+from extractors.formats.board_mapping import BoardMapping, load_board_mappings
+from extractors.formats.records import (
+    TARGETS,
+    BadValue,
+    RecordSet,
+    apply_target,
+    find_records,
+    get_path,
+    looks_like_claim,
+    map_record,
+)
+
+__all__ = ["GenericBoard"]
+
+_SNIFF_ROWS = 500  # enough to find one usable record in any real dump
+
+
+def _json(doc: RawDocument) -> Any:
+    try:
+        return doc.json()
+    except Exception:  # noqa: BLE001 - an unreadable document is simply not ours
+        return None
 
 
 class GenericBoard:
     name: ClassVar[str] = "generic_board"
     kind: ClassVar[SourceKind] = "record"
 
+    def __init__(self, mappings: Iterable[BoardMapping] | None = None,
+                 mapping_files: Iterable[Path | str] = ()) -> None:
+        """`mappings` replaces the packaged entries; `mapping_files` are merged over them."""
+        if mappings is None:
+            self.mappings: tuple[BoardMapping, ...] = load_board_mappings(*mapping_files)
+        else:
+            self.mappings = tuple(mappings)
+
     def sniff(self, doc: RawDocument) -> bool:
-        return False
+        data = _json(doc)
+        if not isinstance(data, (dict, list)):
+            return False
+        if self.mapping_for(doc, data) is not None:
+            return True
+        found = find_records(data)
+        return found is not None and any(looks_like_claim(r) for r in found.rows[:_SNIFF_ROWS])
+
+    def mapping_for(self, doc: RawDocument, data: Any) -> BoardMapping | None:
+        """The board entry for this document: by shape (URL breaks ties), else by URL alone."""
+        by_shape = [m for m in self.mappings if m.matches_shape(data)]
+        if by_shape:
+            return next((m for m in by_shape if m.matches_url(doc.source)), by_shape[0])
+        return next((m for m in self.mappings if m.matches_url(doc.source)), None)
 
     def parse(self, doc: RawDocument) -> list[Claim]:
-        raise NotImplementedError("generic_board")
+        data = doc.json()  # a document nested too deeply raises InvalidInput saying so
+        if not isinstance(data, (dict, list)):
+            raise InvalidInput(f"{doc.source}: not a JSON leaderboard document")
+        mapping = self.mapping_for(doc, data)
+        if mapping is not None:
+            rows = mapping.records(data)
+            if not rows:
+                raise InvalidInput(f"{doc.source}: board '{mapping.name}' keeps its records at "
+                                   f"'{mapping.records_path or '(top level)'}', and there is no "
+                                   "list of records there")
+            single = isinstance(get_path(data, mapping.records_path), dict)
+            found = RecordSet(mapping.records_path, rows, single=single)
+        else:
+            found = find_records(data)
+            if found is None:
+                raise InvalidInput(f"{doc.source}: no records array found (looked for a list "
+                                   "at the top level or under results/data/runs/records/items/…)")
+        problems: list[str] = []
+        claims = [self._claim(doc, row, found.row_path(i), mapping, problems)
+                  for i, row in enumerate(found.rows)]
+        claims = [c for c in claims if c is not None]
+        if not any(c.tok_s is not None for c in claims):
+            where = f"board '{mapping.name}'" if mapping else "the records"
+            detail = f" ({problems[0]})" if problems else ""
+            raise InvalidInput(f"{doc.source}: {len(found.rows)} record(s) in {where}, none with "
+                               f"a readable throughput (tok/s){detail}")
+        if problems:
+            doc.warnings.append(f"{doc.source}: {len(problems)} field value(s) could not be read "
+                                f"and were skipped, e.g. {problems[0]}")
+        return claims
+
+    def _claim(self, doc: RawDocument, row: Any, path: str, mapping: BoardMapping | None,
+               problems: list[str]) -> Claim | None:
+        if not isinstance(row, dict):
+            problems.append(f"{path or 'record'}: not an object")
+            return None
+        b = ClaimBuilder(doc.source)
+        if mapping is not None:
+            for target in TARGETS:
+                hit = mapping.lookup(row, target) if target in mapping.fields else None
+                if hit is None:
+                    continue
+                rel, value = hit
+                full = f"{path}.{rel}" if path else rel
+                try:
+                    apply_target(b, target, value, full, rel.rsplit(".", 1)[-1])
+                except BadValue as exc:
+                    problems.append(f"{full}: {exc}")
+            for field, value in mapping.constants.items():
+                b.set(field, value, field=f"board mapping '{mapping.name}' constants.{field}")
+        map_record(row, path, b, problems)
+        return b.build()

@@ -1,11 +1,88 @@
-"""PLACEHOLDER: mlperf format, to be written."""
+"""MLPerf Inference results (MLCommons): result summaries, summary records and system files.
+
+Shapes (shared/research/leaderboards.md §1.4):
+- `…/<Scenario>/performance/result_summary.json` of the newer LLM harness: `tps, qps,
+  duration_ns, ttft{median,…}, tpot{median,…}, output_sequence_lengths{total,…},
+  run_config{load_pattern{type, target_concurrency}}` (intel-ai-tce/inference_results_v6.1,
+  closed/Atlas_Inference/results/DGX_Spark_GB10/qwen3.6-27b/SingleStream);
+- summary records, as the submission checker's CSV (`Organization, SystemName, Scenario, Result,
+  Units, accelerator_model_name, accelerators_per_node, framework, notes, weight_data_types, …`)
+  or `generate_final_report.py`'s `_results.json` (columns renamed: `Submitter, System,
+  Accelerator, a#, Software, Notes, Model, UsedModel, Performance_Result, Performance_Units,
+  Power_Result, Power_Units, …`; mlcommons/inference `tools/submission/generate_final_report.py`);
+- `systems/<system>.json` (`system_name, accelerator_model_name, accelerators_per_node,
+  number_of_nodes, framework, sw_notes, …`): a configuration with no number;
+- loadgen's `mlperf_log_summary.txt` ("MLPerf Results Summary", `Scenario : …`,
+  `Tokens per second : …` or `Completed tokens per second : …`, TTFT percentiles in ns).
+
+Quirks:
+- Latencies are nanoseconds; TTFT is stored in ms.
+- Only token-rate results are speed claims: records in samples/s, queries/s or ms are skipped
+  (a summary of only those is "no claim found"). Offline and Server results are the whole
+  system's tokens/s ("aggregate"); a single-stream rate is end-to-end output ("output").
+- `result_summary.json` names neither model nor system; the results tree does
+  (`results/<system>/<model>/<Scenario>/`), so the model is read from the source path when present.
+- The hardware count is accelerators per node × nodes; `sw_notes` is where spec decoding shows up,
+  so it goes to the notes.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+import csv
+import io
+import re
+from typing import Any, ClassVar
 
 from checks.models import Claim, SourceKind
+from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
+from extractors.errors import InvalidInput, NoClaimFound
+from extractors.formats.records import (
+    BadValue,
+    find_records,
+    fold,
+    to_float,
+    to_int,
+    to_rate,
+    to_text,
+)
+
+__all__ = ["MLPerf"]
+
+_SUMMARY_KEYS = {"tps", "ttft", "tpot", "run_config"}
+_SYSTEM_KEYS = {"accelerator_model_name", "accelerators_per_node"}
+_LOG_HEAD = re.compile(r"MLPerf Results Summary", re.IGNORECASE)
+_PATH_MODEL = re.compile(r"/results/([^/]+)/([^/]+)/(SingleStream|MultiStream|Offline|Server|"
+                         r"Interactive)/", re.IGNORECASE)
+
+
+def _is_record(row: Any) -> bool:
+    if not isinstance(row, dict):
+        return False
+    keys = set(row)
+    return (bool(keys & {"Organization", "Submitter"}) and bool(keys & {"SystemName", "System"})
+            and "Scenario" in keys and bool(keys & {"Result", "Performance_Result"}))
+
+
+def _is_summary(obj: Any) -> bool:
+    return (isinstance(obj, dict) and _SUMMARY_KEYS <= obj.keys()
+            and isinstance(obj.get("ttft"), dict) and isinstance(obj.get("run_config"), dict))
+
+
+def _is_system(obj: Any) -> bool:
+    return isinstance(obj, dict) and _SYSTEM_KEYS <= obj.keys() and (
+        "system_name" in obj or "submitter" in obj)
+
+
+def _csv_rows(text: str) -> list[dict[str, str]] | None:
+    head = text.lstrip("\ufeff").split("\n", 1)[0]
+    if not all(k in head for k in ("Scenario", "Result", "Units")):
+        return None
+    try:
+        rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
+    except csv.Error:
+        return None
+    return rows if rows and _is_record(rows[0]) else None
 
 
 class MLPerf:
@@ -13,7 +90,200 @@ class MLPerf:
     kind: ClassVar[SourceKind] = "record"
 
     def sniff(self, doc: RawDocument) -> bool:
-        return False
+        try:
+            return self._shape(doc)[0] is not None
+        except Exception:  # noqa: BLE001 - sniffing never raises
+            return False
+
+    def _shape(self, doc: RawDocument) -> tuple[str | None, Any]:
+        data = doc.json() if doc.looks_like_json() else None
+        if data is not None:
+            if _is_summary(data):
+                return "summary", data
+            if _is_system(data):
+                return "system", data
+            found = find_records(data)
+            if found and any(_is_record(r) for r in found.rows[:200]):
+                return "records", found
+            return None, None
+        text = doc.text
+        if _LOG_HEAD.search(text[:2000]) and re.search(r"^\s*Scenario\s*:", text, re.MULTILINE):
+            return "log", text
+        rows = _csv_rows(text)
+        if rows is not None:
+            return "csv", rows
+        return None, None
 
     def parse(self, doc: RawDocument) -> list[Claim]:
-        raise NotImplementedError("mlperf")
+        shape, data = self._shape(doc)
+        try:
+            if shape == "summary":
+                return [_parse_summary(doc.source, data)]
+            if shape == "system":
+                return [_parse_system(doc.source, data)]
+            if shape == "log":
+                return [_parse_log(doc.source, data)]
+            if shape == "records":
+                return _parse_records(doc, data.rows, data.row_path)
+            if shape == "csv":
+                return _parse_records(doc, data, lambda i: f"row {i + 2}")
+        except BadValue as exc:
+            raise InvalidInput(f"{doc.source}: MLPerf {shape}: {exc}") from None
+        raise InvalidInput(f"{doc.source}: not an MLPerf result summary, summary table, system "
+                           "description or loadgen log")
+
+
+def _get(obj: dict[str, Any], key: str, conv: Any, path: str) -> Any:
+    value = obj.get(key)
+    if value is None or value == "":
+        return None
+    try:
+        return conv(value)
+    except BadValue as exc:
+        raise BadValue(f"'{path}' {exc}") from None
+
+
+def _parse_summary(source: str, s: dict[str, Any]) -> Claim:
+    b = ClaimBuilder(source)
+    tps = _get(s, "tps", to_rate, "tps")
+    if tps is None:
+        raise BadValue("'tps' is missing: the summary has no token rate")
+    span = "output tokens per second over the run"
+    tpot = s.get("tpot")
+    t = _get(tpot, "median", to_float, "tpot.median") if isinstance(tpot, dict) else None
+    if t:
+        span += f"; per stream 1/median TPOT = {1e9 / t:.1f} tok/s"
+    b.set("tok_s", tps, field="tps", span=span)
+    b.set("tok_s_kind", "output", field="tps")
+    osl = s.get("output_sequence_lengths")
+    if isinstance(osl, dict):
+        b.set("tokens_generated", _get(osl, "total", to_int, "output_sequence_lengths.total"),
+              field="output_sequence_lengths.total")
+    dur = _get(s, "duration_ns", to_float, "duration_ns")
+    if dur is not None:
+        b.set("wall_seconds", dur / 1e9, field="duration_ns")
+    ttft = _get(s["ttft"], "median", to_float, "ttft.median")
+    if ttft is not None:
+        b.set("ttft_ms", ttft / 1e6, field="ttft.median", span=f"{ttft:.0f} ns")
+    lp = s["run_config"].get("load_pattern")
+    if isinstance(lp, dict):
+        conc = _get(lp, "target_concurrency", to_int, "run_config.load_pattern.target_concurrency")
+        if conc is not None:
+            b.set("concurrency", conc, field="run_config.load_pattern.target_concurrency")
+            if conc == 1:
+                b.set("batch", 1, field="run_config.load_pattern.target_concurrency",
+                      span="one request in flight")
+    m = _PATH_MODEL.search(source.replace("\\", "/"))
+    if m:
+        b.set("model", m.group(2), field="(source path)", span=m.group(0))
+    return b.build()
+
+
+def _parse_system(source: str, s: dict[str, Any]) -> Claim:
+    b = ClaimBuilder(source)
+    b.set("hardware", _get(s, "accelerator_model_name", to_text, "accelerator_model_name"),
+          field="accelerator_model_name")
+    per_node = _get(s, "accelerators_per_node", to_int, "accelerators_per_node")
+    nodes = _get(s, "number_of_nodes", to_int, "number_of_nodes") or 1
+    if per_node is not None:
+        b.set("hardware_count", per_node * nodes, field="accelerators_per_node×number_of_nodes")
+    b.set("engine", _get(s, "framework", to_text, "framework"), field="framework")
+    b.set("submitter", _get(s, "submitter", to_text, "submitter"), field="submitter")
+    notes = [str(s[k]) for k in ("sw_notes", "hw_notes") if s.get(k)]
+    if notes:
+        b.set("notes", " | ".join(notes), field="sw_notes")
+    return b.build()
+
+
+_LOG_LINE = re.compile(r"^\s*([^:\n]+?)\s*:\s*(.+?)\s*$", re.MULTILINE)
+
+
+def _parse_log(source: str, text: str) -> Claim:
+    fields = {fold(k): (k, v) for k, v in _LOG_LINE.findall(text)}
+    b = ClaimBuilder(source)
+    for key in ("completed_tokens_per_second", "tokens_per_second"):
+        if key in fields:
+            raw_key, value = fields[key]
+            b.set("tok_s", _get({key: value}, key, to_rate, raw_key), field=raw_key, span=value)
+            break
+    else:
+        raise BadValue("no 'Tokens per second' line: the log holds no token rate")
+    scenario = fields.get("scenario", ("", ""))[1]
+    b.set("tok_s_kind", "output" if scenario.lower() == "singlestream" else "aggregate",
+          field="Scenario", span=scenario)
+    for key in ("50_00_percentile_first_token_latency_ns", "50_00_percentile_ttft_ns",
+                "mean_first_token_latency_ns"):
+        if key in fields:
+            raw_key, value = fields[key]
+            b.set("ttft_ms", _get({key: value}, key, to_float, raw_key) / 1e6, field=raw_key,
+                  span=value)
+            break
+    valid = fields.get("result_is")
+    sut = fields.get("sut_name")
+    notes = [f"SUT {sut[1]}" if sut else "", f"{scenario} result {valid[1]}" if valid else ""]
+    if any(notes):
+        b.set("notes", "; ".join(n for n in notes if n), field="Result is")
+    return b.build()
+
+
+def _parse_records(doc: RawDocument, rows: list[Any], where: Any) -> list[Claim]:
+    claims, skipped = [], 0
+    for i, row in enumerate(rows):
+        if not _is_record(row):
+            skipped += 1
+            continue
+        units = str(row.get("Performance_Units") or row.get("Units") or "")
+        if "token" not in units.lower():
+            skipped += 1
+            continue
+        claims.append(_parse_record(doc.source, row, str(where(i))))
+    if not claims:
+        raise NoClaimFound(f"{doc.source}: {len(rows)} MLPerf record(s), none in tokens/s")
+    if skipped:
+        doc.warnings.append(f"{doc.source}: {skipped} MLPerf record(s) not in tokens/s skipped")
+    return claims
+
+
+def _parse_record(source: str, r: dict[str, Any], path: str) -> Claim:
+    b = ClaimBuilder(source)
+
+    def pick(field: str, keys: tuple[str, ...], conv: Any) -> Any:
+        for key in keys:
+            value = _get(r, key, conv, f"{path}.{key}")
+            if value is not None:
+                b.set(field, value, field=f"{path}.{key}")
+                return value
+        return None
+
+    rkey = "Performance_Result" if "Performance_Result" in r else "Result"
+    ukey = "Performance_Units" if "Performance_Units" in r else "Units"
+    tok_s = _get(r, rkey, to_rate, f"{path}.{rkey}")
+    if tok_s is None:
+        raise BadValue(f"'{path}.{rkey}' is empty")
+    scenario = str(r.get("Scenario") or "")
+    b.set("tok_s", tok_s, field=f"{path}.{rkey}", span=f"{r[rkey]} {r.get(ukey)} ({scenario})")
+    b.set("tok_s_kind", "output" if scenario == "SingleStream" else "aggregate",
+          field=f"{path}.Scenario")
+    pick("hardware", ("accelerator_model_name", "Accelerator"), to_text)
+    per_node = _get(r, "accelerators_per_node", to_int, f"{path}.accelerators_per_node")
+    if per_node is None:
+        per_node = _get(r, "a#", to_int, f"{path}.a#")
+    nodes = _get(r, "number_of_nodes", to_int, f"{path}.number_of_nodes") or _get(
+        r, "Nodes", to_int, f"{path}.Nodes") or 1
+    if per_node:
+        b.set("hardware_count", per_node * nodes, field=f"{path}.accelerators_per_node",
+              span=f"{per_node} per node × {nodes} node(s)")
+    pick("engine", ("framework", "Software"), to_text)
+    pick("model", ("UsedModel", "Model", "MlperfModel"), to_text)
+    pick("weight_format", ("weight_data_types",), to_text)
+    pick("notes", ("notes", "Notes"), to_text)
+    pick("submitter", ("Organization", "Submitter"), to_text)
+    pick("record_id", ("ID", "PrivateID", "Unique ID (e.g. for Audit)"), to_text)
+    details = r.get("Details")
+    if isinstance(details, str) and details.startswith("http"):
+        b.set("source_url", details, field=f"{path}.Details")
+    is_watts = str(r.get("Power_Units") or "").lower() == "watts"
+    if is_watts and pick("power_w", ("Power_Result",), to_rate) is not None:
+        b.set("power_method", "MLPerf power measurement (whole system, at the wall)",
+              field=f"{path}.Power_Units")
+    return b.build()

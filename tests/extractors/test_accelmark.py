@@ -1,0 +1,139 @@
+"""AccelMark `result.json`: one claim per concurrency of the offline and speculative scenarios."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from extractors.document import RawDocument
+from extractors.errors import InvalidInput
+from extractors.formats import detect
+from extractors.formats.accelmark import AccelMark
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "accelmark"
+RESULT = "result_a100_sglang.json"
+SOURCE = ("results/community/nvidia_a100_sxm4_40gbx1_suite_A_nvidia_sglang_c43a8309_958afbbd/"
+          "result.json")
+
+
+def obj() -> dict:
+    return json.loads((FIXTURES / RESULT).read_text())
+
+
+def parse(value):
+    doc = RawDocument(json.dumps(value).encode(), source=SOURCE)
+    return AccelMark().parse(doc)
+
+
+def test_fixture_is_detected_as_accelmark():
+    assert detect(RawDocument((FIXTURES / RESULT).read_bytes(), source=RESULT)).name == "accelmark"
+
+
+def test_one_claim_per_measured_concurrency_and_oom_is_skipped():
+    claims = parse(obj())
+    assert [(c.concurrency, c.speculative) for c in claims] == [
+        (8, False), (32, False), (128, False), (8, True), (32, True), (128, True)]
+
+
+def test_offline_claim_fields():
+    c = parse(obj())[0]
+    assert (c.hardware, c.hardware_count) == ("NVIDIA A100-SXM4-40GB", 1)
+    assert (c.engine, c.engine_version) == ("SGLang", "0.5.6")
+    assert (c.model, c.params_total_b, c.is_moe, c.weight_format) == (
+        "meta-llama/Meta-Llama-3-8B-Instruct", 8.0, False, "BF16")
+    assert (c.tok_s, c.tok_s_kind) == (3144.73, "output")
+    assert (c.power_w, c.power_w_high) == (318.4, 341.0)
+    assert (c.repeats, c.submitter, c.date, c.record_id) == (3, "Gong-K", "2026-05-06", "958afbbd")
+    assert c.notes == "power sampled with nvidia-smi at 1 Hz"
+    assert c.launch_command is None  # reproduce_script is a path, not a command
+    assert c.acceptance_length is None and c.spec_window is None
+
+
+def test_offline_claim_provenance():
+    c = parse(obj())[1]
+    prov = c.provenance
+    assert prov["tok_s"].field == "metrics.offline.results_by_concurrency[1].throughput_tokens_per_sec"
+    assert prov["tok_s_kind"].field == "metrics.offline.results_by_concurrency[1]._throughput_note"
+    assert prov["power_w"].field == "metrics.offline.results_by_concurrency[1].power_watts_avg"
+    assert prov["hardware"].field == "chip.name"
+    assert prov["submitter"].field == "meta.submitted_by"
+    assert set(c.filled()) <= set(prov)
+
+
+def test_speculative_claim_reads_runtime_metrics():
+    c = parse(obj())[3]
+    assert (c.tok_s, c.concurrency, c.power_w) == (705.16, 8, 221.7)
+    assert (c.speculative, c.spec_method) == (True, "EAGLE")
+    assert (c.acceptance_length, c.acceptance_rate) == (2.96, 0.74)
+    assert c.spec_window == 5
+    assert c.spec_window_convention.startswith("num_speculative_tokens 4 + 1 bonus token")
+    assert c.drafter_model == "yuhuili/EAGLE-LLaMA3-Instruct-8B"
+    assert c.provenance["acceptance_length"].field == "task.runtime_metrics.mean_accepted_tokens"
+    assert c.provenance["spec_method"].field == "task.extra_config.speculative_algorithm"
+
+
+def test_single_scenario_speculative_submission_reports_under_offline():
+    r = obj()
+    del r["metrics"]["speculative"]
+    del r["task"]["scenarios_run"]
+    r["task"]["scenario"] = "speculative"
+    claims = parse(r)
+    assert len(claims) == 3 and all(c.speculative and c.acceptance_length == 2.96 for c in claims)
+
+
+def test_command_like_reproduce_script_and_flag():
+    r = obj()
+    r["meta"]["reproduce_script"] = "python -m sglang.launch_server --model-path x --tp 1"
+    r["meta"]["flagged"] = "throughput above chip ceiling"
+    c = parse(r)[0]
+    assert c.launch_command == "python -m sglang.launch_server --model-path x --tp 1"
+    assert c.notes.endswith("[flagged by AccelMark: throughput above chip ceiling]")
+
+
+def test_quantization_method_is_the_weight_format_when_given():
+    r = obj()
+    r["model"]["quantization_method"] = "awq"
+    r["model"]["precision"] = "W4A16"
+    assert parse(r)[0].weight_format == "awq"
+
+
+def test_results_inside_a_list():
+    claims = parse({"results": [obj(), obj()]})
+    assert len(claims) == 12
+    assert claims[6].provenance["tok_s"].field == (
+        "results[1].metrics.offline.results_by_concurrency[0].throughput_tokens_per_sec")
+
+
+# ------------------------------------------------------------------------------ broken content
+
+def test_results_by_concurrency_not_a_list_is_invalid_input():
+    r = obj()
+    r["metrics"]["offline"]["results_by_concurrency"] = {"8": 3144.73}
+    with pytest.raises(InvalidInput, match="'metrics.offline.results_by_concurrency' should be a list"):
+        parse(r)
+
+
+def test_unreadable_throughput_is_invalid_input_naming_the_path():
+    r = obj()
+    r["metrics"]["offline"]["results_by_concurrency"][1]["throughput_tokens_per_sec"] = "high"
+    with pytest.raises(InvalidInput,
+                       match=r"results_by_concurrency\[1\].throughput_tokens_per_sec' 'high'"):
+        parse(r)
+
+
+def test_no_throughput_anywhere_is_invalid_input():
+    r = obj()
+    r["metrics"] = {"online": r["metrics"]["online"]}
+    with pytest.raises(InvalidInput, match="no throughput in metrics.offline or metrics.speculative"):
+        parse(r)
+
+
+def test_missing_required_keys_is_not_accelmark():
+    r = obj()
+    del r["suite_id"]
+    doc = RawDocument(json.dumps(r).encode())
+    assert not AccelMark().sniff(doc)
+    with pytest.raises(InvalidInput, match="no AccelMark result"):
+        AccelMark().parse(doc)
