@@ -396,7 +396,10 @@ def batch_size(claim: Claim) -> int | None:
 
 
 def aggregate_tok_s(claim: Claim) -> Derived | Missing:
-    """The claim's tok/s as all streams together on all cards (per user × batch, per GPU × count)."""
+    """The claim's tok/s as all streams together on all cards (per user × batch, per GPU × count).
+
+    Only a rate labelled per user is multiplied by the batch: every other kind either already
+    counts all streams or is a single stream."""
     if claim.tok_s is None:
         return Missing(("tok/s",))
     t, src = claim.tok_s, claim.source_of("tok_s")
@@ -404,8 +407,12 @@ def aggregate_tok_s(claim: Claim) -> Derived | Missing:
     if claim.tok_s_kind == "per_gpu":
         count = claim.hardware_count or 1
         return Derived(t * count, "tok/s", (f"{src} = {t:g} tok/s per GPU × {count} = {num(t * count)} tok/s",))
-    if claim.tok_s_kind in ("aggregate", "total", "prefill"):
-        return Derived(t, "tok/s", (f"{src} = {t:g} tok/s ({claim.tok_s_kind})",))
+    if claim.tok_s_kind != "per_user":
+        # End-to-end output throughput at concurrency N (vLLM output_throughput, AccelMark, GuideLLM)
+        # already counts every stream; an unlabelled rate is read the same way, the reading that
+        # favours the claim.
+        kind = f" ({claim.tok_s_kind})" if claim.tok_s_kind else ""
+        return Derived(t, "tok/s", (f"{src} = {t:g} tok/s{kind}",))
     if batch and batch > 1:
         return Derived(t * batch, "tok/s", ((f"{src} = {t:g} tok/s per stream × batch {batch} = "
                                              f"{num(t * batch)} tok/s aggregate"),))

@@ -44,14 +44,15 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
 
     Signals, any of which is enough:
     - the record's TTFT field exists and is empty (`ttft_empty`), or TTFT is recorded as 0 ms;
-    - the record marks prefill as cached (`prefill_cached`);
+    - the record marks prefill as cached (`prefill_cached`) and the rate is not decode-only;
     - the notes say so: "prefill (came) from cache", "cached prefill", "prefix cache hit 100%",
       "TTFT excluded", "excluding the first token", "prefill skipped" (a "no"/"not" just before the
       phrase disarms it).
 
     Statuses:
     - `flag`: a signal is present ("input processing never entered the denominator").
-    - `ok`: a TTFT is recorded (or prefill is marked not cached) and nothing says it was excluded.
+    - `ok`: a TTFT is recorded (or prefill is marked not cached) and nothing says it was excluded;
+      or the rate is decode-only (prefill is outside it by definition) and only the cache marker is set.
     - `unanswerable`: no TTFT, no cache marker and no note either way (`missing` = ttft_ms).
 
     Reference rows: none; only the record's own fields.
@@ -67,7 +68,11 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
     if c.ttft_ms is not None and c.ttft_ms <= 0:
         reasons.append(f"TTFT is recorded as {c.ttft_ms:g} ms")
         basis.append(f"{c.source_of('ttft_ms')} = {c.ttft_ms:g} ms")
-    if c.prefill_cached:
+    # A decode-only rate (TPOT-based, llama-server's predicted_per_second) leaves prefill out by
+    # definition, so a cached prompt alone does not inflate it; it still counts for a rate that
+    # reads as end-to-end.
+    cached_matters = c.prefill_cached and c.tok_s_kind not in ("decode", "prefill")
+    if cached_matters:
         reasons.append("the record marks prefill as cached")
         basis.append(f"{c.source_of('prefill_cached')} = true")
     phrases = _note_phrases(c.notes or "")
@@ -83,6 +88,14 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             basis=basis,
             figures={"signals": float(len(reasons))},
             summary=f"{said}: input processing never entered the denominator of {number}",
+        )
+    if c.prefill_cached and c.tok_s_kind == "decode":
+        return Answer(
+            key="prefill_excluded",
+            status="ok",
+            basis=[f"{c.source_of('prefill_cached')} = true", f"{c.source_of('tok_s_kind')} = decode"],
+            summary=f"{number} is a decode-only rate, which leaves prefill out by definition; the "
+            "cached prompt does not inflate it (quote it as decode speed, not end-to-end)",
         )
     if c.ttft_ms is not None:
         return Answer(

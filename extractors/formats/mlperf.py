@@ -179,6 +179,25 @@ def _parse_summary(source: str, s: dict[str, Any]) -> Claim:
     return b.build()
 
 
+# MLPerf's framework field lists the whole stack ("TensorRT 10.11, CUDA 12.9, TensorRT-LLM 1.0.0");
+# the inference engine is the part that names one, not the first library mentioned.
+_ENGINE_IN_STACK = re.compile(
+    r"\b(tensorrt-llm|trt-llm|vllm|sglang|llama\.cpp|lmdeploy|text-generation-inference|mlc-llm)"
+    r"(?:\s+v?(\d[\w.+-]*))?", re.IGNORECASE)
+
+
+def _set_engine(b: ClaimBuilder, framework: str | None, field: str) -> None:
+    if not framework:
+        return
+    for part in framework.split(","):
+        m = _ENGINE_IN_STACK.search(part)
+        if m:
+            b.set("engine", m.group(1), field=field, span=framework)
+            b.set("engine_version", m.group(2), field=field, span=part.strip())
+            return
+    b.set("engine", framework, field=field)
+
+
 def _parse_system(source: str, s: dict[str, Any]) -> Claim:
     b = ClaimBuilder(source)
     b.set("hardware", _get(s, "accelerator_model_name", to_text, "accelerator_model_name"),
@@ -187,7 +206,7 @@ def _parse_system(source: str, s: dict[str, Any]) -> Claim:
     nodes = _get(s, "number_of_nodes", to_int, "number_of_nodes") or 1
     if per_node is not None:
         b.set("hardware_count", per_node * nodes, field="accelerators_per_node×number_of_nodes")
-    b.set("engine", _get(s, "framework", to_text, "framework"), field="framework")
+    _set_engine(b, _get(s, "framework", to_text, "framework"), "framework")
     b.set("submitter", _get(s, "submitter", to_text, "submitter"), field="submitter")
     notes = [str(s[k]) for k in ("sw_notes", "hw_notes") if s.get(k)]
     if notes:
@@ -273,7 +292,10 @@ def _parse_record(source: str, r: dict[str, Any], path: str) -> Claim:
     if per_node:
         b.set("hardware_count", per_node * nodes, field=f"{path}.accelerators_per_node",
               span=f"{per_node} per node × {nodes} node(s)")
-    pick("engine", ("framework", "Software"), to_text)
+    for key in ("framework", "Software"):
+        if key in r:
+            _set_engine(b, _get(r, key, to_text, f"{path}.{key}"), f"{path}.{key}")
+            break
     pick("model", ("UsedModel", "Model", "MlperfModel"), to_text)
     pick("weight_format", ("weight_data_types",), to_text)
     pick("notes", ("notes", "Notes"), to_text)

@@ -266,6 +266,17 @@ class VllmBench:
             extra = f", {fmt(drafted / drafts)} draft tokens per pass" if drafted else ""
             notes.add(f"{drafts} verify passes (spec_decode_num_drafts){extra}",
                       join_path(prefix, "spec_decode_num_drafts"))
+            # vLLM drafts num_speculative_tokens per pass, so a whole quotient is that setting and
+            # the window (the most tokens one pass can emit) is one more.
+            if drafted and drafted % drafts == 0:
+                k = drafted // drafts
+                b.set("spec_window", k + 1,
+                      field=join_path(prefix, "spec_decode_draft_tokens") + " ÷ "
+                      + join_path(prefix, "spec_decode_num_drafts"),
+                      span=f"{drafted} ÷ {drafts} = {k} draft tokens per pass")
+                b.set("spec_window_convention",
+                      f"vLLM num_speculative_tokens {k} (draft tokens ÷ drafts) + 1 = window {k + 1}",
+                      field=join_path(prefix, "spec_decode_num_drafts"))
         per_pos = rec.get("spec_decode_per_position_acceptance_rates")
         if isinstance(per_pos, list) and per_pos:
             vals = [number(v) for v in per_pos]

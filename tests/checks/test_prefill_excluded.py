@@ -21,7 +21,7 @@ def test_seed_empty_ttft_and_cached_prefill_is_flagged(ref: Reference) -> None:
     assert "input processing never entered the denominator" in a.summary
     assert "TTFT field is empty" in a.summary and "prefill from cache" in a.summary
     assert "2103.6 tok/s" in a.summary
-    assert a.figures["signals"] == 3.0
+    assert a.figures["signals"] == 2.0  # the cache marker alone does not count for a decode-only rate
 
 
 def test_recorded_ttft_without_cache_note_is_ok(ref: Reference) -> None:
@@ -85,3 +85,15 @@ def test_nothing_known_is_unanswerable(ref: Reference) -> None:
     a = _run(ref, tok_s=79.0)
     assert a.status == "unanswerable"
     assert a.missing == ["ttft_ms"]
+
+
+def test_cached_prompt_under_a_decode_only_rate_is_ok(ref: Reference) -> None:
+    claim = Claim(tok_s=32.2, tok_s_kind="decode", prefill_cached=True, ttft_ms=40.0)
+    a = prefill_excluded(Evidence(claim=claim, kind="tool-output"), ref, {})
+    assert a.status == "ok" and "decode-only" in a.summary
+
+
+def test_cached_prompt_under_an_end_to_end_rate_is_flagged(ref: Reference) -> None:
+    claim = Claim(tok_s=32.2, tok_s_kind="output", prefill_cached=True, ttft_ms=40.0)
+    a = prefill_excluded(Evidence(claim=claim, kind="tool-output"), ref, {})
+    assert a.status == "flag"

@@ -33,8 +33,10 @@ def test_fixture_is_detected_as_accelmark():
 
 def test_one_claim_per_measured_concurrency_and_oom_is_skipped():
     claims = parse(obj())
+    # Offline: the engine batches internally, so client_concurrency is kept out of the cell.
     assert [(c.concurrency, c.speculative) for c in claims] == [
-        (8, False), (32, False), (128, False), (8, True), (32, True), (128, True)]
+        (None, False), (None, False), (None, False), (8, True), (32, True), (128, True)]
+    assert "client_concurrency 8" in (claims[0].provenance["tok_s"].span or "")
 
 
 def test_offline_claim_fields():
@@ -43,7 +45,7 @@ def test_offline_claim_fields():
     assert (c.engine, c.engine_version) == ("SGLang", "0.5.6")
     assert (c.model, c.params_total_b, c.is_moe, c.weight_format) == (
         "meta-llama/Meta-Llama-3-8B-Instruct", 8.0, False, "BF16")
-    assert (c.tok_s, c.tok_s_kind) == (3144.73, "output")
+    assert (c.tok_s, c.tok_s_kind) == (3144.73, "aggregate")
     assert (c.power_w, c.power_w_high) == (318.4, 341.0)
     assert (c.repeats, c.submitter, c.date, c.record_id) == (3, "Gong-K", "2026-05-06", "958afbbd")
     assert c.notes == "power sampled with nvidia-smi at 1 Hz"

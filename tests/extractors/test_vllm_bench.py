@@ -148,3 +148,10 @@ def test_sglang_and_inferencex_shapes_are_not_claimed():
     agg = fixture_obj()
     agg["tput_per_gpu"] = 1200.0
     assert not VllmBench().sniff(doc_of(agg))
+
+
+def test_window_is_draft_tokens_per_pass_plus_one() -> None:
+    doc = RawDocument((FIXTURES / "llama31_8b_eagle3_conc4.json").read_bytes(), source="f.json")
+    c = VllmBench().parse(doc)[0]
+    assert c.spec_window == 4  # 21300 draft tokens over 7100 passes = 3 per pass, + 1
+    assert "num_speculative_tokens 3" in (c.spec_window_convention or "")
