@@ -1,0 +1,120 @@
+"""Read a speed claim out of plain text: a post, pasted notes, a launch command or a log.
+
+`parse_text(doc, ref)` runs three readers over the sanitised text, in this order, and the first
+value set for a field wins:
+1. `launch` — launch and benchmark commands and env assignments ("launch_command", "env");
+2. `logs` — engine log lines and benchmark printouts ("vllm_log", "sglang_log", "llama_log",
+   "dflash_benchmark", "bench_one_batch");
+3. `freetext` — prose ("free_text"), over the text left once commands, log lines and URLs are
+   blanked out, so no statement is read twice.
+
+`kind` is "log" when log lines were read and the prose quotes no tok/s figure of its own,
+"config" when a command was found and the rest is at most a few words quoting no tok/s figure,
+else "post". `numbers` lists every tok/s figure seen, prose first, for matching a post's
+number to a record. Nothing here raises on input: a reader that fails is reported in `warnings`
+and the others still run.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from checks.models import Claim
+from checks.reference import Reference
+from checks.text import sanitise
+from extractors.builder import ClaimBuilder
+from extractors.document import RawDocument
+from extractors.text.freetext import FreeTextReading, read_free_text
+from extractors.text.launch import LaunchReading, read_launch
+from extractors.text.logs import LogReading, read_logs
+
+__all__ = ["TextReading", "find_links", "parse_text"]
+
+MAX_TEXT = 4_000_000  # characters; a pasted log larger than this is read in part
+MAX_LINKS = 100
+CONFIG_MAX_WORDS = 30  # prose around a pasted command before it counts as a post
+Kind = Literal["log", "config", "post"]
+_URL = re.compile(r"https?://[^\s<>\"'`\[\]{}()|\\^]+", re.IGNORECASE)
+
+
+class TextReading(BaseModel):
+    """What one piece of text says: the claim, which readers matched, links and tok/s figures."""
+
+    claim: Claim
+    found: list[str] = Field(default_factory=list)
+    links: list[str] = Field(default_factory=list)
+    kind: Kind = "post"
+    numbers: list[float] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+
+
+def find_links(text: str) -> list[str]:
+    """http(s) URLs in order of appearance, trailing punctuation trimmed, duplicates dropped."""
+    out: list[str] = []
+    for m in _URL.finditer(text):
+        url = m.group(0).rstrip(".,;:!?*_~'\"")
+        if url not in out and len(url) > len("https://"):
+            out.append(url)
+        if len(out) >= MAX_LINKS:
+            break
+    return out
+
+
+def parse_text(doc: RawDocument, ref: Reference) -> TextReading:
+    """The claim a text makes, with provenance for every field; never raises on input."""
+    warnings: list[str] = []
+    try:
+        raw = doc.text
+    except Exception as exc:  # noqa: BLE001 - a document we cannot decode is an empty reading
+        return TextReading(claim=Claim(), warnings=[f"text could not be decoded: {exc}"])
+    if len(raw) > MAX_TEXT:
+        warnings.append(f"text longer than {MAX_TEXT:,} characters; read the first part only")
+    text = sanitise(raw[: MAX_TEXT + 1], limit=MAX_TEXT)
+    b = ClaimBuilder(doc.source)
+    links = _safely(lambda: find_links(text), [], "links", warnings)
+    launch = _safely(lambda: read_launch(text, b, ref), LaunchReading(), "launch", warnings)
+    logs = _safely(lambda: read_logs(text, b, ref), LogReading(), "logs", warnings)
+    rest = _blank(text, [*launch.spans, *logs.spans, *_url_spans(text)])
+    free = _safely(lambda: read_free_text(rest, b, ref), FreeTextReading(), "free text", warnings)
+    found = [*launch.found, *logs.found] + (["free_text"] if free.found else [])
+    numbers = list(dict.fromkeys([*free.numbers, *logs.numbers]))
+    claim = _safely(b.build, Claim(), "claim", warnings)
+    return TextReading(
+        claim=claim, found=found, links=links, kind=_kind(launch, logs, free, rest),
+        numbers=numbers, warnings=[*warnings, *launch.warnings, *logs.warnings],
+    )
+
+
+def _safely(fn, default, what: str, warnings: list[str]):  # type: ignore[no-untyped-def]
+    try:
+        return fn()
+    except Exception as exc:  # noqa: BLE001 - one reader's bug must not cost the others
+        warnings.append(f"the {what} reader failed on this text ({type(exc).__name__}); skipped")
+        return default
+
+
+def _url_spans(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _URL.finditer(text)]
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with each span replaced by spaces (newlines kept), so offsets stay valid."""
+    chars = list(text)
+    for start, end in spans:
+        for i in range(max(0, start), min(end, len(chars))):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+def _kind(launch: LaunchReading, logs: LogReading, free: FreeTextReading, rest: str) -> Kind:
+    if logs.found and not free.numbers:
+        return "log"
+    if "launch_command" in launch.found and not free.numbers:
+        words = re.findall(r"[A-Za-z]{2,}", re.sub(r"(?m)^[ \t]*(?:```|~~~).*$", "", rest))
+        if len(words) <= CONFIG_MAX_WORDS:
+            return "config"
+    return "post"

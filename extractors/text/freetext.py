@@ -1,0 +1,235 @@
+"""Speed claims written in prose: posts, titles, record notes (SPEC §8 "Free text").
+
+This module reads the figures (tok/s, tokens in seconds, AL, acceptance rate, a/b ratios, power);
+`names.py` reads hardware, model and format names and `statements.py` the cell and the method.
+
+Each reader below looks for one kind of statement and sets the claim field with the matched text
+as its span ("2103.6 tok/s", "AL=56.0", "99–100 W"); the first value set for a field wins, and a
+launch command or log read earlier outranks the prose.
+
+Choosing among several numbers:
+- tok/s: every figure goes into `numbers`. The primary is the largest figure that is not
+  presented as a baseline (a cue such as "baseline", "normally", "autoregressive", "vs" between
+  the previous number in its sentence and the figure) and not a prefill / prompt-processing
+  speed; failing that the largest non-prefill figure; failing that the largest. Viral claims
+  are the big number; prefill speeds are bigger still and are not generation speed.
+- spec method, window, AL, tokens-in-seconds: the mention on the same line as the primary tok/s
+  figure, else the first in the text.
+- power: the first figure that is not a board-power / TDP / power-limit statement and not a
+  baseline's; power limits go to `power_profile`.
+- "32k context" is read as 32 × 1024 tokens (context sizes are powers of two in practice).
+Anything that is not a finite positive number is dropped; an AL below 1 is impossible and dropped
+without a guess.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from checks.reference import Reference
+from extractors.builder import ClaimBuilder
+from extractors.text.names import read_names
+from extractors.text.scan import Scan
+from extractors.text.statements import read_statements
+from extractors.text.units import (
+    NUM,
+    NUM_BODY,
+    RANGE_SEP,
+    fraction,
+    parse_int,
+    parse_number,
+    parse_positive,
+    seconds,
+    with_suffix,
+)
+
+__all__ = ["FreeTextReading", "read_free_text"]
+
+_I = re.IGNORECASE
+_BASELINE = re.compile(r"(?i)\b(?:baseline|normal(?:ly)?|auto-?regressive|AR|no[- ]spec\w*|"
+                       r"without\s+spec\w*|plain|vanilla|control|vs\.?|versus|compared\s+(?:to|"
+                       r"with)|instead\s+of|real\s+(?:\w+\s+)?decode|stock)\b")
+_PREFILL = re.compile(r"(?i)\b(?:prefill|pre-fill|prompt\s+(?:processing|eval\w*)|pp\d*|"
+                      r"input\s+throughput|prompt\s+throughput)\b")
+_KIND = [
+    (re.compile(r"(?i)/\s*(?:user|stream|request|req)\b|per\s+(?:user|stream|request)"),
+     "per_user"),
+    (re.compile(r"(?i)/\s*(?:gpu|card)\b|per\s+(?:gpu|card)"), "per_gpu"),
+    (re.compile(r"(?i)\b(?:aggregate|total\s+throughput|system\s+throughput)\b"), "aggregate"),
+    (re.compile(r"(?i)\b(?:end[- ]to[- ]end|e2e)\b"), "output"),
+    (re.compile(r"(?i)\b(?:decode|decoding|generation|tg\d*)\b"), "decode"),
+]
+_TOKS = re.compile(
+    rf"(?:(?P<lo>{NUM})\s*(?P<lok>[kK])?{RANGE_SEP}(?P<hi>{NUM_BODY})|(?P<num>{NUM}))"
+    r"\s*(?P<k>[kK](?![a-zA-Z]))?"
+    r"\s*(?<![A-Za-z])(?P<unit>(?:tokens?|toks?|tk|t)\s*/\s*s(?:ec(?:ond)?s?)?(?![A-Za-z])|"
+    r"tokens?\s+(?:per|a)\s+sec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
+    r"(?P<tail>\s*(?:/|per)\s*(?:user|gpu|stream|request|req|card)\b)?", _I)
+
+
+# tqdm progress bars ("100%|████| 128/128 [21:13<00:00]") hold a/b counts that are not statistics.
+_PROGRESS = re.compile(r"(?m)^[^\n]*?\d%\|[^\n]*$")
+
+
+@dataclass
+class FreeTextReading:
+    found: bool = False
+    numbers: list[float] = field(default_factory=list)
+    primary: float | None = None
+
+
+@dataclass
+class _Mention:
+    value: float
+    start: int
+    end: int
+    span: str
+    baseline: bool
+    prefill: bool
+    kind: str | None
+
+
+def read_free_text(text: str, b: ClaimBuilder, ref: Reference | None = None) -> FreeTextReading:
+    """Fill `b` from prose; return the tok/s figures quoted and which one is the claim."""
+    s = Scan(_PROGRESS.sub(lambda m: " " * len(m.group(0)), text), b, ref)
+    mentions, primary = _tok_s(s)
+    out = FreeTextReading(numbers=[m.value for m in mentions], primary=primary)
+    for reader in (_tokens_in_seconds, _acceptance, _ratios, _power, read_names, read_statements):
+        reader(s)
+    out.found = s.found or bool(mentions)
+    return out
+
+
+# ---- tok/s -------------------------------------------------------------------------------------
+
+def _tok_s(s: Scan) -> tuple[list[_Mention], float | None]:
+    mentions: list[_Mention] = []
+    numbers = [m.start() for m in re.finditer(NUM, s.text)]
+    for m in s.finditer(_TOKS):
+        value = with_suffix(parse_positive(m.group("num") or m.group("hi")), m.group("k"))
+        if value is None:
+            continue
+        start, end = s.clause(m.start())
+        i = bisect.bisect_left(numbers, m.start())
+        prev = numbers[i - 1] if i > 0 and numbers[i - 1] >= start else start
+        before = s.text[prev:m.start()]
+        after = s.text[m.end():min(end, m.end() + 30)]
+        near = s.text[max(start, m.start() - 40):m.start()]
+        kind = next((k for pat, k in _KIND if pat.search(m.group(0) + after)), None)
+        kind = kind or next((k for pat, k in _KIND[2:] if pat.search(near)), None)
+        prefill = bool(_PREFILL.search(before + " " + after)) or kind == "prefill"
+        low = with_suffix(parse_positive(m.group("lo")), m.group("lok") or m.group("k"))
+        if low is not None:
+            mentions.append(_Mention(low, m.start(), m.end(), m.group(0), True, prefill, kind))
+        mentions.append(_Mention(value, m.start(), m.end(), m.group(0),
+                                 bool(_BASELINE.search(before)), prefill, kind))
+    if not mentions:
+        return mentions, None
+    pool = ([m for m in mentions if not m.baseline and not m.prefill]
+            or [m for m in mentions if not m.prefill] or mentions)
+    best = max(pool, key=lambda m: m.value)
+    s.primary_line = s.line_of(best.start)
+    s.set("tok_s", best.value, best.span)
+    s.set("tok_s_kind", "prefill" if best.prefill else best.kind, best.span)
+    return mentions, best.value
+
+
+_TOKENS_IN = re.compile(rf"(?P<tok>{NUM})\s*(?:output\s+|generated\s+|new\s+|decode\s+)?"
+                        rf"tok(?:en)?s?\s+(?:in|over|within)\s+(?P<sec>{NUM})\s*"
+                        r"(?P<unit>ms|milliseconds?|s|secs?|seconds?)\b", _I)
+
+
+def _tokens_in_seconds(s: Scan) -> None:
+    m = s.pick(list(s.finditer(_TOKENS_IN)))
+    if not m:
+        return
+    tokens = parse_int(m.group("tok"))
+    wall = seconds(parse_positive(m.group("sec")), m.group("unit"))
+    if tokens and wall:
+        s.set("tokens_generated", tokens, m.group(0))
+        s.set("wall_seconds", wall, m.group(0))
+
+
+# ---- speculative statistics --------------------------------------------------------------------
+
+_AL = re.compile(rf"(?:\bAL\b|τ|\btau\b|(?i:\bacceptance[ _-]length|\baccept(?:ed)?[ _-]len(?:gth)?"
+                 rf"|\bmean\s+accepted\s+tokens))\s*(?:(?:[:=≈~(]|of|is|was|at|around|about)\s*)*"
+                 rf"(?P<lo>{NUM})(?:{RANGE_SEP}(?P<hi>{NUM_BODY}))?")
+_RATE = [
+    re.compile(rf"(?P<p>{NUM})\s*(?P<pct>%)\s*(?:draft\s+)?(?:acceptance|accepted|accept(?:ance)?"
+               r"\s+rate|hit\s+rate)\b", _I),
+    re.compile(rf"\b(?:draft\s+)?accept(?:ance)?\s+rate\s*(?:(?:[:=≈~]|of|is|was)\s*)*"
+               rf"(?P<p>{NUM})\s*(?P<pct>%)?", _I),
+]
+_RATIO = re.compile(r"(?<![\d./,])(\d{1,12})\s*/\s*(\d{1,12})(?![\d./]|,\d)")
+
+
+def _acceptance(s: Scan) -> None:
+    m = s.pick(list(s.finditer(_AL)))
+    if m:
+        lo, hi = parse_number(m.group("lo")), parse_number(m.group("hi"))
+        if lo is not None and hi is not None and 1 <= lo <= hi:
+            s.set("acceptance_length_low", lo, m.group(0))
+            s.set("acceptance_length_high", hi, m.group(0))
+        elif lo is not None and lo >= 1:
+            s.set("acceptance_length", lo, m.group(0) if hi is None else f"AL {m.group('lo')}")
+    for pattern in _RATE:
+        for m in s.finditer(pattern):
+            rate = fraction(parse_number(m.group("p")), percent=bool(m.group("pct")))
+            if rate is not None:
+                s.set("acceptance_rate", rate, m.group(0))
+                return
+
+
+def _ratios(s: Scan) -> None:
+    pairs: list[tuple[int, int]] = []
+    spans = []
+    for m in s.finditer(_RATIO):
+        a, d = parse_int(m.group(1)), parse_int(m.group(2))
+        if a is not None and d and (a, d) not in pairs and len(pairs) < 100:
+            pairs.append((a, d))
+            spans.append(m.group(0))
+    if pairs:
+        s.set("ratios", pairs, "; ".join(spans))
+
+
+# ---- power -------------------------------------------------------------------------------------
+
+_POWER = re.compile(rf"(?P<lo>{NUM})(?:{RANGE_SEP}(?P<hi>{NUM_BODY}))?\s*(?:W\b|(?i:watts?)\b)")
+_NOT_DRAW = re.compile(r"(?i)\b(?:TDP|TGP|board\s+power|power\s+limit\w*|limit\w*|cap(?:ped)?|"
+                       r"rated|max(?:imum)?|PSU|power\s+supply)\b")
+_LIMIT = re.compile(rf"(?i)(?:power[- ]limit(?:ed)?|capped)\s*(?:to|at|of|:|=)?\s*{NUM}\s*W\b|"
+                    rf"{NUM}\s*W\s*(?:power[- ]limit|cap)\b")
+_METER = [(re.compile(r"(?i)nvidia-smi|nvml"), "nvidia-smi"),
+          (re.compile(r"(?i)at\s+the\s+wall|wall\s+(?:power|meter|socket)|kill-?a-?watt"), "wall"),
+          (re.compile(r"(?i)board\s+power\s+draw|GPU\s+power\s+draw"), "board")]
+
+
+def _power(s: Scan) -> None:
+    chosen = None
+    for m in s.finditer(_POWER):
+        start, end = s.clause(m.start())
+        before = s.text[max(start, m.start() - 25):m.start()]
+        after = s.text[m.end():min(end, m.end() + 25)]
+        if not _NOT_DRAW.search(before + " " + after) and not _BASELINE.search(
+                s.text[start:m.start()]):
+            chosen = m
+            break
+    if limit := _LIMIT.search(s.text):
+        s.set("power_profile", limit.group(0), limit.group(0))
+    if chosen is None:
+        return
+    lo, hi = parse_positive(chosen.group("lo")), parse_positive(chosen.group("hi"))
+    if lo is None:
+        return
+    s.set("power_w", lo, chosen.group(0))
+    if hi is not None and hi >= lo:
+        s.set("power_w_high", hi, chosen.group(0))
+    for pattern, method in _METER:
+        if meter := pattern.search(s.text):
+            s.set("power_method", method, meter.group(0))
+            break
+
+

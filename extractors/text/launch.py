@@ -1,0 +1,275 @@
+"""Launch commands and environment variables quoted in a post, a record's notes or a config.
+
+Recognised programs (SPEC §8 "Launch commands"; flag spellings from
+research/leaderboards.md §2.1 and §2.3):
+- SGLang `python -m sglang.launch_server`, `sglang serve`, `python -m sglang.bench_one_batch`;
+- vLLM `vllm serve MODEL`, `python -m vllm.entrypoints.openai.api_server`;
+- llama.cpp `llama-server`, `llama-cli`, `llama-speculative`, `llama-bench`;
+- TensorRT-LLM `trtllm-serve`; ATOM `python -m atom.entrypoints.openai_server`;
+- benchmark clients (`sglang.bench_serving`, `vllm bench serve`, `dflash.benchmark`), read after
+  the servers so a server's flags win.
+
+Quirks, each for a reason:
+- Commands span lines with `\\` continuations and sit in markdown fences or inline backticks.
+- `shlex` refuses unbalanced quotes; such a command is tokenised leniently and the fact noted,
+  never raised: a stranger's paste is not ours to reject.
+- What each flag means, and the draft-window conventions, live in `flags.py`.
+- Env assignments are read three ways: `KEY=VALUE cmd` prefixes, `export KEY=VALUE` lines and
+  `docker run -e`; a bare `UPPER_KEY=value` in prose counts too (not `AL=56.0`, a statistic).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from checks.models import Claim
+from checks.reference import Reference
+from checks.text import sanitise
+from extractors.builder import ClaimBuilder
+from extractors.text.flags import Program, apply_flags, canonical_method, parse_flags
+
+__all__ = [
+    "Command",
+    "LaunchReading",
+    "find_commands",
+    "parse_launch_command",
+    "read_env",
+    "read_launch",
+    "split_command",
+]
+
+_PY = r"(?<![\w./-])(?:[\w./-]*/)?python[\d.]*(?:\s+-[A-Za-z]+)*\s+-m\s+"
+_BIN = r"(?<![\w./-])(?:[\w./-]*/)?"
+# (pattern, engine, role); role orders the commands: servers first, then in-process benches.
+_PROGRAMS: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(_PY + r"sglang\.launch_server\b"), "sglang", "server"),
+    (re.compile(r"(?<![\w.-])sglang\s+serve\b"), "sglang", "server"),
+    (re.compile(_PY + r"vllm\.entrypoints\.openai\.api_server\b"), "vllm", "server"),
+    (re.compile(r"(?<![\w.-])vllm\s+serve\b"), "vllm", "server"),
+    (re.compile(_BIN + r"llama-server\b"), "llama.cpp", "server"),
+    (re.compile(r"(?<![\w.-])trtllm-serve(?:\s+serve)?\b"), "tensorrt-llm", "server"),
+    (re.compile(_PY + r"atom\.entrypoints\.[\w.]+"), "atom", "server"),
+    (re.compile(_PY + r"sglang\.bench_one_batch\b"), "sglang", "bench"),
+    (re.compile(_BIN + r"llama-(?:cli|bench|speculative(?:-simple)?)\b"), "llama.cpp", "bench"),
+    (re.compile(_PY + r"sglang\.bench_serving\b"), "", "client"),
+    (re.compile(r"(?<![\w.-])vllm\s+bench\s+\w+"), "", "client"),
+    (re.compile(_PY + r"dflash\.benchmark\b"), "", "client"),
+]
+_ROLE_ORDER = {"server": 0, "bench": 1, "client": 2}
+_HINT = re.compile(r"sglang|vllm|llama-|trtllm|atom\.|dflash\.")  # one cheap test per line
+_SHELL_STOP = {"|", "||", "&&", ";", "&", "\\"}
+_ENV_TOKEN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
+# A bare `KEY=VALUE` in prose or on its own line counts only with an upper-case key holding an
+# underscore: "AL=56.0" is a statistic, "SGLANG_SIMULATE_ACC_LEN=56" is an environment variable.
+_BARE_ENV = re.compile(r"(?<![\w$-])([A-Z][A-Z0-9]*_[A-Z0-9_]+)="
+                       r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s`'\",;)]*)")
+_EXPORT = re.compile(r"^[ \t]*(?:export|set|setenv|ENV)\s+(.+)$", re.MULTILINE)
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~).*$")
+_PROMPT = re.compile(r"^\s*(?:[-*>]\s+|\$\s+|#\s+|\w[\w.-]*@[\w.-]+:\S*[$#]\s+)+")
+
+
+@dataclass
+class Command:
+    """One launch or benchmark command found in text."""
+
+    raw: str  # as written, continuations kept
+    engine: str  # "sglang", "vllm", "llama.cpp", "tensorrt-llm", "atom" or "" for a client
+    role: str  # "server", "bench" or "client"
+    program: str  # the matched program words, e.g. "vllm serve"
+    args: list[str]  # tokens after the program
+    env: dict[str, str]  # KEY=VALUE prefixes and docker -e pairs
+    image: str | None  # container image when launched through `docker run`
+    start: int  # character span in the searched text
+    end: int
+    lenient: bool  # quotes were unbalanced; tokenised leniently
+
+
+@dataclass
+class LaunchReading:
+    found: list[str] = field(default_factory=list)  # "launch_command", "env"
+    spans: list[tuple[int, int]] = field(default_factory=list)  # consumed text, for free text
+    commands: list[Command] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def split_command(command: str) -> tuple[list[str], bool]:
+    """Shell words of a command; (tokens, lenient). Never raises on unbalanced quotes."""
+    text = command.replace("\\\r\n", " ").replace("\\\n", " ")
+    try:
+        return _drop_comment(shlex.split(text)), False
+    except ValueError:
+        pass
+    for closing in ('"', "'"):
+        try:
+            return _drop_comment(shlex.split(text + closing)), True
+        except ValueError:
+            continue
+    words = re.findall(r"'[^']*'?|\"[^\"]*\"?|\S+", text)
+    return _drop_comment([w.strip("'\"") for w in words]), True
+
+
+def _drop_comment(tokens: list[str]) -> list[str]:
+    for i, tok in enumerate(tokens):
+        if tok.startswith("#"):
+            return tokens[:i]
+    return tokens
+
+
+def _logical_lines(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, joined) for each line, `\\` continuations joined into one line."""
+    out: list[tuple[int, int, str]] = []
+    pos = 0
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        start = pos
+        parts = [lines[i]]
+        pos += len(lines[i]) + 1
+        while parts[-1].rstrip().endswith("\\") and i + 1 < len(lines):
+            i += 1
+            parts.append(lines[i])
+            pos += len(lines[i]) + 1
+        out.append((start, min(pos - 1, len(text)), "\n".join(parts)))
+        i += 1
+    return out
+
+
+def find_commands(text: str) -> list[Command]:
+    """Every recognised command in text, servers first, then in order of appearance."""
+    found: list[Command] = []
+    for start, end, line in _logical_lines(text):
+        if _FENCE.match(line) or not _HINT.search(line):
+            continue
+        hits = [(m, eng, role) for pat, eng, role in _PROGRAMS if (m := pat.search(line))]
+        if not hits:
+            continue
+        match, engine, role = min(hits, key=lambda h: h[0].start())
+        found.append(_command(line, start, end, match, engine, role))
+    found.sort(key=lambda c: (_ROLE_ORDER[c.role], c.start))
+    return found
+
+
+def _command(line: str, start: int, end: int, match: re.Match[str], engine: str,
+             role: str) -> Command:
+    head, body, cut = line[: match.start()], line[match.end():], (0, len(line))
+    if head.count("`") % 2 == 1:  # inline code: the command ends at the closing backtick
+        opening = head.rfind("`")
+        head = head[opening + 1:]
+        close = body.find("`")
+        cut = (opening, match.end() + close + 1 if close >= 0 else len(line))
+        body = body[:close] if close >= 0 else body
+    else:
+        head = _PROMPT.sub("", head)
+    raw = (head + match.group(0) + body).strip()
+    body_tokens, lenient = split_command(body)
+    head_tokens, lenient_head = split_command(head)
+    args: list[str] = []
+    for tok in body_tokens:
+        if tok in _SHELL_STOP or re.match(r"^\d?>", tok):
+            break
+        args.append(tok)
+    env, image = _prefix(head_tokens)
+    return Command(raw=raw, engine=engine, role=role, program=" ".join(match.group(0).split()),
+                   args=args, env=env, image=image, start=start + cut[0], end=start + cut[1],
+                   lenient=lenient or lenient_head)
+
+
+def _prefix(tokens: list[str]) -> tuple[dict[str, str], str | None]:
+    """Env assignments and a docker image from the words before the program."""
+    env: dict[str, str] = {}
+    image = None
+    docker = any(t in ("docker", "podman") for t in tokens)
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if docker and tok in ("-e", "--env") and i + 1 < len(tokens):
+            m = _ENV_TOKEN.match(tokens[i + 1])
+            if m:
+                env[m.group(1)] = m.group(2)
+            i += 2
+            continue
+        m = _ENV_TOKEN.match(tok)
+        if m and not tok.startswith("-"):
+            env[m.group(1)] = m.group(2)
+        elif docker and not tok.startswith("-") and ("/" in tok or ":" in tok) and "=" not in tok:
+            image = tok
+        i += 1
+    return env, image
+
+
+def read_env(text: str) -> tuple[dict[str, str], list[str]]:
+    """`export KEY=VALUE` lines and bare `UPPER_KEY=value` assignments anywhere in text."""
+    env: dict[str, str] = {}
+    spans: list[str] = []
+    for m in _EXPORT.finditer(text):
+        tokens, _ = split_command(m.group(1))
+        for tok in tokens:
+            e = _ENV_TOKEN.match(tok)
+            if e and e.group(1) not in env:
+                env[e.group(1)] = e.group(2)
+                spans.append(f"export {tok}")
+    for m in _BARE_ENV.finditer(text):
+        if m.group(1) not in env:
+            env[m.group(1)] = m.group(2).strip("'\"")
+            spans.append(m.group(0))
+    return env, spans
+
+
+def read_launch(text: str, b: ClaimBuilder, ref: Reference | None = None) -> LaunchReading:
+    """Fill `b` from every command and env assignment in text; first value wins."""
+    out = LaunchReading()
+    commands = find_commands(text)
+    env: dict[str, str] = {}
+    env_spans: list[str] = []
+    for cmd in commands:
+        out.commands.append(cmd)
+        out.spans.append((cmd.start, cmd.end))
+        if cmd.lenient:
+            out.warnings.append(f"unbalanced quotes in a {cmd.program} command; read leniently")
+        _apply(cmd, b, ref, out.warnings)
+        for key, value in cmd.env.items():
+            if key not in env:
+                env[key] = value
+                env_spans.append(f"{key}={value}")
+    more, spans = read_env(text)
+    for (key, value), span in zip(more.items(), spans):
+        if key not in env:
+            env[key] = value
+            env_spans.append(span)
+    if commands:
+        out.found.append("launch_command")
+    if env:
+        clean = {sanitise(k, limit=200): sanitise(v, limit=500) for k, v in list(env.items())[:200]}
+        b.set("env", clean, field="env", span="; ".join(env_spans)[:200])
+        out.found.append("env")
+    return out
+
+
+def parse_launch_command(command: str, ref: Reference | None = None,
+                         source: str = "text") -> Claim:
+    """The Claim one pasted command describes (a convenience for tests and the CLI)."""
+    b = ClaimBuilder(source)
+    read_launch(command, b, ref)
+    return b.build()
+
+
+def _apply(cmd: Command, b: ClaimBuilder, ref: Reference | None, warnings: list[str]) -> None:
+    flags, positionals = parse_flags(cmd.args)
+    if cmd.engine and cmd.role != "client":
+        b.set("engine", cmd.engine, field="program", span=cmd.program)
+    if cmd.role == "server" or (cmd.role == "bench" and not b.has("launch_command")):
+        b.set("launch_command", cmd.raw, field="launch command", span=cmd.raw[:200])
+    if cmd.image:
+        b.set("container_image", cmd.image, field="docker run", span=cmd.image)
+    serve = cmd.program.startswith(("vllm serve", "trtllm-serve"))
+    if serve and positionals and cmd.args and not cmd.args[0].startswith("-"):
+        b.set("model", cmd.args[0], field=f"{cmd.program} MODEL",
+              span=f"{cmd.program} {cmd.args[0]}")
+    if "dflash.benchmark" in cmd.program:
+        b.set("speculative", True, field="dflash.benchmark", span=cmd.program)
+        b.set("spec_method", canonical_method("dflash", ref), field="dflash.benchmark",
+              span=cmd.program)
+    program = Program(cmd.engine, cmd.role, cmd.program)
+    warnings.extend(apply_flags(b, ref, program, flags))

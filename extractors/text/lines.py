@@ -1,0 +1,107 @@
+"""Line-oriented helpers shared by the log and printout readers: find the lines a shape matches,
+read the number after a label, keep only sane values, and record what was consumed."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from statistics import fmean
+
+from extractors.text.units import parse_number
+
+__all__ = [
+    "MAX_NUMBERS",
+    "Line",
+    "LogReading",
+    "N",
+    "al_or_none",
+    "group_after",
+    "keep_tok_s",
+    "lines_matching",
+    "mark",
+    "mean",
+    "number_after",
+    "span_of",
+    "tidy",
+]
+
+N = r"(\d[\d,]*(?:\.\d+)?|nan|inf)"  # a logged number; nan/inf are matched so they can be refused
+MAX_NUMBERS = 500  # tok/s figures kept per text for matching a post's number
+
+
+@dataclass
+class LogReading:
+    """What the log and printout readers found: which shapes, the lines read, tok/s figures."""
+
+    found: list[str] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)  # consumed lines
+    numbers: list[float] = field(default_factory=list)  # every tok/s figure, in order
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Line:
+    start: int
+    end: int
+    text: str
+
+
+def lines_matching(text: str, needle: re.Pattern[str]) -> Iterator[tuple[Line, re.Match[str]]]:
+    """Each line `needle` matches, with its offsets in text (searched line by line, so no
+    pattern can run across lines)."""
+    pos = 0
+    for raw in text.split("\n"):
+        m = needle.search(raw)
+        if m:
+            yield Line(pos, pos + len(raw), raw), m
+        pos += len(raw) + 1
+
+
+def number_after(pattern: str, line: str) -> float | None:
+    """The finite number captured by `pattern`'s first group, else None."""
+    m = re.search(pattern, line)
+    return parse_number(m.group(1)) if m else None
+
+
+def group_after(pattern: str, line: str) -> str | None:
+    m = re.search(pattern, line)
+    return m.group(1) if m else None
+
+
+def al_or_none(value: float | None) -> float | None:
+    """An acceptance length, or None: below 1 is impossible (the verify pass emits a token)."""
+    return value if value is not None and value >= 1.0 else None
+
+
+def tidy(x: float) -> float:
+    """Ten significant digits: 214.1, not 214.10000000000002; never rounds a rate to zero."""
+    return float(f"{x:.10g}")
+
+
+def mean(values: list[float]) -> float | None:
+    try:
+        value = fmean(values)
+    except (OverflowError, ValueError):
+        return None
+    return tidy(value) if math.isfinite(value) else None
+
+
+def span_of(line: str) -> str:
+    return line.strip()[:200]
+
+
+def mark(out: LogReading, name: str, line: Line) -> None:
+    """Record that shape `name` read `line` (the free-text reader then skips it)."""
+    if name not in out.found:
+        out.found.append(name)
+    out.spans.append((line.start, line.end))
+
+
+def keep_tok_s(out: LogReading, value: float | None) -> float | None:
+    """Keep a positive tok/s figure for matching and return it; None otherwise."""
+    if value is not None and value > 0:
+        out.numbers.append(value)
+        return value
+    return None

@@ -1,0 +1,59 @@
+"""The text a free-text reader walks: where its sentences and lines break, and the claim being
+filled. Readers take a `Scan` so they share one copy of the text (blanked as statements are read)
+and one rule for choosing among repeated mentions (`pick`)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from checks.reference import Reference
+from extractors.builder import ClaimBuilder
+
+__all__ = ["Scan"]
+
+_SEP = re.compile(r"\n|[;!?]|\.(?=\s|$)")
+
+
+class Scan:
+    """The text, where its sentences break, and the builder being filled."""
+
+    def __init__(self, text: str, b: ClaimBuilder, ref: Reference | None) -> None:
+        self.text, self.b, self.ref = text, b, ref
+        self.seps = [m.start() for m in _SEP.finditer(text)]
+        self.lines = [m.start() for m in re.finditer(r"\n", text)]
+        self.primary_line: int | None = None
+        self.found = False
+
+    def clause(self, pos: int) -> tuple[int, int]:
+        i = bisect.bisect_right(self.seps, pos)
+        start = self.seps[i - 1] + 1 if i > 0 else 0
+        end = self.seps[i] if i < len(self.seps) else len(self.text)
+        return start, end
+
+    def line_of(self, pos: int) -> int:
+        return bisect.bisect_right(self.lines, pos)
+
+    def set(self, name: str, value: Any, span: str, *, field_: str | None = None) -> None:
+        if value is None:
+            return
+        before = self.b.has(name)
+        self.b.set(name, value, field=field_, span=" ".join(span.split())[:200])
+        self.found = self.found or not before
+
+    def pick(self, matches: list[re.Match[str]]) -> re.Match[str] | None:
+        """The match on the primary figure's line, else the first."""
+        if self.primary_line is not None:
+            for m in matches:
+                if self.line_of(m.start()) == self.primary_line:
+                    return m
+        return matches[0] if matches else None
+
+    def finditer(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        return pattern.finditer(self.text)
+
+    def blank(self, start: int, end: int) -> None:
+        self.text = self.text[:start] + " " * (end - start) + self.text[end:]
+

@@ -1,0 +1,295 @@
+"""Statements about the cell and the method, in prose: batch, concurrency, serving, TTFT, sampling,
+repeats, cooldown, prefix caching, model size, engine and version, speculative decoding, method,
+draft window, context length and speedup (SPEC §8 "Free text").
+
+Each is a small pattern; the first statement of a kind sets the field (a method, window or engine
+on the primary tok/s figure's line wins over an earlier one). Negations are read first and
+blanked ("no speculative decoding" is not a mention of speculative decoding); an engine's version
+string is blanked once read ("+dflash.a91f3e" is a build suffix, not a method).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from extractors.text.flags import canonical_method
+from extractors.text.names import finder
+from extractors.text.scan import Scan
+from extractors.text.units import (
+    NUM,
+    WORD_NUM,
+    parse_count,
+    parse_int,
+    parse_number,
+    parse_positive,
+    seconds,
+    with_suffix,
+)
+
+__all__ = ["read_statements"]
+
+
+def read_statements(s: Scan) -> None:
+    """Every statement reader, in an order where earlier blanking helps later readers."""
+    for reader in (_cell, _params, _engine, _speculative, _window, _flags_in_prose, _method,
+                   _context, _speedup):
+        reader(s)
+
+
+_COUNT = rf"(?:\d{{1,6}}|{WORD_NUM})"
+_CELL: list[tuple[str, re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
+    ("batch", re.compile(r"(?i)\b(?:batch(?:[\s_-]?size)?|bs)\s*(?:[:=]|of|is)?\s*[-]?\s*"
+                         r"(\d{1,6})(?![\d.])"), lambda m: parse_int(m.group(1)) or None),
+    ("concurrency", re.compile(r"(?i)\b(?:concurrency|conc\.?)\s*(?:[:=]|of|is|at)?\s*"
+                               r"(\d{1,6})(?![\d.])|\bc\s*=\s*(\d{1,6})\b|(?<![\w.])(\d{1,6})"
+                               r"\s+concurrent\s+(?:users|requests|streams|sessions|clients)"),
+     lambda m: parse_int(next(g for g in m.groups() if g)) or None),
+    ("concurrency", re.compile(r"(?i)\bsingle[- ](?:stream|user|request)\b"), lambda m: 1),
+    ("serving_claim", re.compile(r"(?i)\bmulti[- ]?(?:user|tenant)\s+serving\b|\bproduction\s+"
+                                 r"serving\b|\bserv(?:e|es|ing)\s+\d[\d,]*\+?\s+(?:concurrent\s+)?"
+                                 r"(?:users|requests|clients|customers)\b|\bmulti[- ]tenant\b"),
+     lambda m: True),
+    ("ttft_empty", re.compile(r"(?i)\bTTFT\b[^.\n]{0,30}?\b(?:empty|blank|missing|null)\b|"
+                              r"\bempty\s+(?:TTFT|time[- ]to[- ]first[- ]token)\b"),
+     lambda m: True),
+    ("prefill_cached", re.compile(r"(?i)\bprefill\s+(?:(?:came|comes|was|is|served|read)\s+)?"
+                                  r"from\s+(?:the\s+)?(?:prefix\s+|KV\s+)?cache\b|\bprefill\s+"
+                                  r"(?:was\s+|is\s+)?cached\b|\bcached\s+prefill\b"),
+     lambda m: True),
+    ("ttft_ms", re.compile(rf"(?i)\bTTFT\s*(?:(?:[:=~≈]|of|is|was|median|mean|avg)\s*)*(?P<v>{NUM})"
+                           r"\s*(?P<u>ms|s|sec|seconds?)\b|(?P<v2>" + NUM + r")\s*(?P<u2>ms|s)\s+"
+                           r"(?:median\s+|mean\s+|avg\s+|average\s+)?TTFT\b"), lambda m: _ttft(m)),
+    # Sampling temperatures stay within 0-5; "GPU temp 65°C" is the card's, not the sampler's.
+    ("temperature", re.compile(rf"(?i)\b(?:temperature|temp)\s*(?:(?:[:=]|of|at|is|was|set\s+to)"
+                               rf"\s*)*(?P<v>{NUM})(?!\s*(?:°|º|C\b|F\b|deg))"),
+     lambda m: _bounded(m.group("v"), 0, 5)),
+    ("repeats", re.compile(rf"(?i)\bbest\s+of\s+({_COUNT})\b|\b(?:median|mean|average|avg)\s+of"
+                           rf"\s+({_COUNT})\s+runs\b|\b({_COUNT})\s+(?:runs|repeats|repetitions|"
+                           rf"trials)\b|\brepeated\s+({_COUNT})\s+times\b"),
+     lambda m: parse_count(next(g for g in m.groups() if g))),
+    ("cooldown_s", re.compile(rf"(?i)(?P<v>{NUM}|{WORD_NUM})[\s-]*(?P<u>ms|s|secs?|seconds?|mins?|"
+                              rf"minutes?)[\s-]+cool[- ]?downs?\b|\bcool[- ]?downs?\s*(?:(?:of|:|="
+                              rf"|between\s+runs\s+of)\s*)?(?P<v2>{NUM})\s*(?P<u2>ms|s|secs?|"
+                              r"seconds?|mins?|minutes?)\b"), lambda m: _cooldown(m)),
+    ("prefix_caching", re.compile(r"(?i)\bprefix[- ]cach(?:e|ing)\s*(?:[:=]|is|was)?\s*(?:on|"
+                                  r"enabled|true|yes)\b|\b(?:with|enabled?)\s+prefix[- ]caching\b"),
+     lambda m: True),
+    ("prefix_caching", re.compile(r"(?i)\bprefix[- ]cach(?:e|ing)\s*(?:[:=]|is|was)?\s*(?:off|"
+                                  r"disabled|false|no)\b|\b(?:no|without|disabled?)\s+prefix[- ]"
+                                  r"caching\b|\bradix[- ]cache\s+(?:disabled|off)\b"),
+     lambda m: False),
+]
+
+
+def _bounded(text: str | None, low: float, high: float) -> float | None:
+    value = parse_number(text)
+    return value if value is not None and low <= value <= high else None
+
+
+def _ttft(m: re.Match[str]) -> float | None:
+    value = parse_positive(m.group("v") or m.group("v2"))
+    unit = m.group("u") or m.group("u2")
+    secs = seconds(value, unit)
+    return secs * 1000.0 if secs is not None else None
+
+
+def _cooldown(m: re.Match[str]) -> float | None:
+    raw = m.group("v") or m.group("v2")
+    value = parse_count(raw) if raw and raw.isalpha() else parse_positive(raw)
+    return seconds(float(value), m.group("u") or m.group("u2")) if value else None
+
+
+_NEGATED = re.compile(r"(?i)\b(?:not|cannot|can't|no|never|nothing|isn't|doesn't|without)\b")
+
+
+def _cell(s: Scan) -> None:
+    for name, pattern, convert in _CELL:
+        for m in s.finditer(pattern):
+            before = s.text[s.clause(m.start())[0]:m.start()]
+            if name == "serving_claim" and _NEGATED.search(before):
+                continue  # "cannot support a conclusion about multi-user serving"
+            value = convert(m)
+            if value is not None:
+                s.set(name, value, m.group(0))
+                break
+    if not s.b.has("temperature") and (greedy := re.search(r"(?i)\bgreedy\b", s.text)):
+        s.set("temperature", 0.0, greedy.group(0))
+
+
+_MOE = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*B[-\s]?A(?P<a>\d{1,4}(?:\.\d+)?)B\b")
+_DENSE = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*B[\s-]+dense\b")
+_PARAMS = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*(?:B|billion)[\s-]+"
+                     r"(?:(?P<act>active)\s+)?param(?:eter)?s?\b")
+_BITS = re.compile(rf"(?i)(?P<v>{NUM})\s*(?:(?P<bits>bpw|bits?\s*(?:per|/)\s*(?:weight|param\w*))|"
+                   r"(?:B|bytes?)\s*(?:per|/)\s*param\w*)\b")
+
+
+def _params(s: Scan) -> None:
+    if m := _MOE.search(s.text):
+        s.set("params_total_b", parse_positive(m.group("t")), m.group(0))
+        s.set("params_active_b", parse_positive(m.group("a")), m.group(0))
+        s.set("is_moe", True, m.group(0))
+    if m := _DENSE.search(s.text):
+        s.set("params_total_b", parse_positive(m.group("t")), m.group(0))
+        s.set("is_moe", False, m.group(0))
+    for m in s.finditer(_PARAMS):
+        s.set("params_active_b" if m.group("act") else "params_total_b",
+              parse_positive(m.group("t")), m.group(0))
+    if m := re.search(r"(?<!not )(?<!non-)\bMoE\b", s.text):
+        s.set("is_moe", True, m.group(0))
+    if m := _BITS.search(s.text):
+        value = parse_positive(m.group("v"))
+        bits = value if m.group("bits") or value is None else value * 8
+        s.set("bits_per_weight", bits if bits is not None and 1 <= bits <= 32 else None,
+              m.group(0))
+
+
+_ENGINE = re.compile(
+    r"(?i)(?<![\w.-])(?P<e>BeeLlama\.cpp|ik_llama\.cpp|llama\.cpp|llama-cpp|SGLang|vLLM|"
+    r"TensorRT-LLM|TRT-LLM|trtllm|ExLlamaV[23]|MLX-LM|MLX|Ollama|LM\s+Studio|LMDeploy|TGI|"
+    r"KTransformers)(?![\w-])(?:\s*(?:\(|version\s*|ver\.?\s*|build\s*)?\s*"
+    r"(?P<v>v?\d+\.\d+[\w.+\-]*|b\d{3,6}\b[\w.+\-]*)"
+    r"(?!\s*(?:tok|t/s|tps|tokens|%|x\b|×|W\b|ms\b|s\b|GB)))?")
+_ENGINES = {"sglang": "sglang", "vllm": "vllm", "llama.cpp": "llama.cpp", "llama-cpp": "llama.cpp",
+            "tensorrt-llm": "tensorrt-llm", "trt-llm": "tensorrt-llm", "trtllm": "tensorrt-llm"}
+
+
+def _engine(s: Scan) -> None:
+    if m := s.pick(list(s.finditer(_ENGINE))):
+        name = m.group("e")
+        s.set("engine", _ENGINES.get(name.lower(), name), m.group(0))
+        if m.group("v"):
+            version = m.group("v").rstrip(".,;:)")
+            version = version[1:] if version[:1] in "vV" and version[1:2].isdigit() else version
+            s.set("engine_version", version, m.group(0))
+        s.blank(m.start(), m.end())  # "+dflash.a91f3e" is a build suffix, not a method
+    elif m := re.search(r"(?<![\w-])ATOM(?![\w-])", s.text):
+        s.set("engine", "atom", m.group(0))
+
+
+_NOT_SPEC = re.compile(r"(?i)\b(?:auto-?regressive|no[- ]spec(?:ulative)?(?:[- ]decod(?:e|ing))?|"
+                       r"without\s+spec(?:ulative)?(?:[- ]decod(?:e|ing))?|spec(?:ulative)?[- ]"
+                       r"decod(?:e|ing)\s*[:=]?\s*(?:none|off|disabled|no)\b|(?:plain|vanilla)"
+                       r"\s+decod(?:e|ing))")
+_SPEC = re.compile(r"(?i)\bspec(?:ulative)?[- ](?:decod(?:e|ing)|window|draft)|\bspeculative\b|"
+                   r"\bdraft(?:er|\s+model)\b")
+_METHOD = (r"EAGLE[- ]?[123]?|DFlash\d?|MTP\d*|Medusa|N-?gram|prompt[- ]lookup|"
+           r"lookahead\s+decoding|"
+           r"DSpark|NextN")
+
+
+def _speculative(s: Scan) -> None:
+    negatives = list(s.finditer(_NOT_SPEC))
+    for m in negatives:
+        s.blank(m.start(), m.end())
+    hit = _SPEC.search(s.text) or re.search(rf"(?i)(?<![\w-])(?:{_METHOD})(?![\w-])", s.text)
+    if hit:
+        s.set("speculative", True, hit.group(0))
+    elif negatives:
+        s.set("speculative", False, negatives[0].group(0))
+
+
+_SPEC_CONTEXT = re.compile(r"(?i)decod|speculat|draft")
+
+
+def _method(s: Scan) -> None:
+    """Distinctive names (DFlash, EAGLE-3, MTP, Medusa, n-gram) count anywhere; the reference
+    table's other aliases ("suffix", "REST", "lookahead") are ordinary words too, so they count
+    only in a sentence that speaks of decoding, speculation or drafting."""
+    distinctive = re.compile(rf"(?i)(?<![\w-])(?:{_METHOD})(?![\w-])")
+    found = [(m.start(), m.group(0)) for m in s.finditer(distinctive)]
+    for name in finder(s.ref, "methods").finditer(s.text):
+        start, end = s.clause(name.start)
+        if _SPEC_CONTEXT.search(s.text[start:end]):
+            found.append((name.start, name.raw))
+    if not found:
+        return
+    found.sort()
+    on_line = [f for f in found if s.line_of(f[0]) == s.primary_line]
+    raw = (on_line or found)[0][1]
+    raw = re.sub(r"(?i)^MTP\d+$", "MTP", raw)
+    s.set("spec_method", canonical_method(raw, s.ref), raw)
+    s.set("speculative", True, raw)
+
+
+_WINDOWS: list[tuple[re.Pattern[str], int, str]] = [
+    (re.compile(r"(?i)\bblock[\s_-]?size\s*(?:[:=]|of|is)?\s*(\d{1,6})(?![\d.])"), 0,
+     "DFlash block size '{span}' = window {n}"),
+    (re.compile(r"(?i)\bnum[_\s-]draft[_\s-]tokens\s*[:=]?\s*(\d{1,6})(?![\d.])"), 0,
+     "SGLang num_draft_tokens '{span}' = window {n}"),
+    (re.compile(r"(?i)\bnum[_\s-]spec(?:ulative)?[_\s-]tokens\s*[:=]?\s*(\d{1,6})(?![\d.])"), 1,
+     "vLLM num_speculative_tokens '{span}' + 1 = window {n}"),
+    (re.compile(r"(?i)\bdraft[\s_-]max\s*[:=]?\s*(\d{1,6})(?![\d.])"), 1,
+     "llama.cpp draft max '{span}' + 1 = window {n}"),
+    (re.compile(r"(?i)(?<![\w-])(?:(?:spec(?:ulative)?|draft|verify|speculation)\s+)?window"
+                r"(?:\s+(?:size|width))?\s*(?:[:=]|of|is)?\s*-?\s*(\d{1,6})(?![\d.])"), 0,
+     "stated window '{span}' = window {n}"),
+    (re.compile(r"(?i)(?<![\w.])(?:width\s+)?(\d{1,6})[\s-]*(?:token[\s-]+)?(?:wide\s+)?"
+                r"(?:(?:spec(?:ulative)?|draft|verify)\s+)window\b"), 0,
+     "stated window '{span}' = window {n}"),
+]
+_NOT_WINDOW = re.compile(r"(?i)\b(?:context|sliding|attention|rolling|time|moving)\s*$")
+
+
+def _window(s: Scan) -> None:
+    """Patterns are in priority order (a DFlash block size beats a draft-token count, as in
+    launch.py); the primary figure's line wins over priority."""
+    found = []
+    for priority, (pattern, plus, convention) in enumerate(_WINDOWS):
+        for m in s.finditer(pattern):
+            if not _NOT_WINDOW.search(s.text[max(0, m.start() - 12):m.start()]):
+                found.append((priority, m, plus, convention))
+    found.sort(key=lambda f: (f[0], f[1].start()))
+    chosen = s.pick([m for _, m, _, _ in found])
+    if chosen is None:
+        return
+    plus, convention = next((p, c) for _, m, p, c in found if m is chosen)
+    n = parse_int(chosen.group(1))
+    if not n:
+        return
+    span = " ".join(chosen.group(0).split())
+    s.set("spec_window", n + plus, span)
+    s.set("spec_window_convention", convention.format(span=span, n=n + plus), span)
+    s.set("speculative", True, span)
+
+
+def _flags_in_prose(s: Scan) -> None:
+    """Threshold flags quoted in notes outside a recognised command."""
+    for m in s.finditer(re.compile(r"--speculative-accept-threshold-(?:single|acc)[\s=]+(" + NUM +
+                                   ")")):
+        value = _bounded(m.group(1), 0, 1)
+        s.set("accept_threshold", value, m.group(0))
+
+
+_CONTEXT = [
+    re.compile(rf"(?i)(?P<v>{NUM})\s*(?P<k>[kKmM])?\s*(?:-?\s*tokens?\s+)?(?:context|ctx)\b"),
+    re.compile(rf"(?i)\b(?:context(?:\s+(?:length|size|window))?|ctx(?:[-_ ]?size)?|n_ctx|"
+               rf"max[-_ ]model[-_ ]len)\s*(?:[:=]|of|is)?\s*(?P<v>{NUM})\s*(?P<k>[kKmM])?\b"),
+]
+_IO = [("input_tokens", re.compile(rf"(?i)\b(?:ISL|input\s+len(?:gth)?)\s*[:=]?\s*({NUM})")),
+       ("output_tokens", re.compile(rf"(?i)\b(?:OSL|output\s+len(?:gth)?)\s*[:=]?\s*({NUM})"))]
+
+
+def _context(s: Scan) -> None:
+    for pattern in _CONTEXT:
+        if m := pattern.search(s.text):
+            value = with_suffix(parse_positive(m.group("v")), m.group("k"), binary_k=True)
+            if value is not None and value == int(value) and value < 1e9:
+                s.set("context_length", int(value), m.group(0))
+                break
+    for name, pattern in _IO:
+        if m := pattern.search(s.text):
+            s.set(name, parse_int(m.group(1)) or None, m.group(0))
+
+
+_SPEEDUP = re.compile(rf"(?i)(?P<v>{NUM})\s*[x×]\s*(?:(?:lossless\s+)?speed-?up|faster|"
+                      rf"acceleration)\b|\bspeed-?up\s*(?:(?:[:=≈~]|of|is|was|up\s+to)\s*)*"
+                      rf"(?P<v2>{NUM})\s*[x×]?")
+
+
+def _speedup(s: Scan) -> None:
+    if m := s.pick(list(s.finditer(_SPEEDUP))):
+        s.set("speedup", parse_positive(m.group("v") or m.group("v2")), m.group(0))
+

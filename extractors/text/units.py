@@ -1,0 +1,127 @@
+"""Numbers and units in untrusted text: "2,103.6", "2.1k", "99–100", "0.969 s", "83.1%".
+
+Every helper returns None rather than a number it cannot vouch for: inf and NaN (a "1e309 tok/s"
+post), negative values, digit strings too long to mean anything, and fractions outside 0..1.
+The checks divide by these figures, so a non-finite value would poison every ratio downstream.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = [
+    "GGUF_QUANT",
+    "NUM",
+    "NUMBER_WORDS",
+    "NUM_BODY",
+    "RANGE_SEP",
+    "WORD_NUM",
+    "fraction",
+    "parse_count",
+    "parse_int",
+    "parse_number",
+    "parse_positive",
+    "seconds",
+    "with_suffix",
+]
+
+# A plain decimal, optionally with thousands separators or an exponent. The exponent is matched
+# so that "1e309" is read whole (and rejected as inf) instead of as "309". NUM refuses a number
+# glued to a word or a minus sign ("x2", "-5"); NUM_BODY is the bare form for a range's upper end.
+NUM_BODY = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?(?!\d)"
+NUM = r"(?<![\w.\-\u2212])" + NUM_BODY
+# Range separators: hyphen, en dash, "to", and an em dash only when unspaced ("AL 231–292",
+# "99-100W", "4 to 6"); a spaced em dash is prose punctuation ("AL 5.2 — 2103.6 tok/s").
+RANGE_SEP = r"(?:\s*(?:-|\u2013)\s*|\u2014|\s+to\s+)"
+
+# GGUF quantisation type names as they appear in file names and posts ("UD-Q4_K_XL", "Q8_0").
+GGUF_QUANT = (r"(?<![A-Za-z0-9])(?:UD-)?(?:I?Q[1-8]_(?:K_)?(?:XXS|XS|XL|NL|S|M|L|[01])"
+              r"|Q[1-8]_K|I?Q[1-8]_K)(?![A-Za-z0-9])")
+
+NUMBER_WORDS = {
+    "one": 1, "single": 1, "two": 2, "dual": 2, "three": 3, "triple": 3, "four": 4, "quad": 4,
+    "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
+    "twelve": 12, "fifteen": 15, "sixteen": 16, "twenty": 20, "thirty": 30,
+}
+WORD_NUM = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+
+_MAX_DIGITS = 15  # int() of a longer digit run is slow or refused (PEP 651 str-int limit)
+
+
+def parse_number(text: str | None) -> float | None:
+    """'2,103.6' -> 2103.6; None for anything not a finite number."""
+    if text is None:
+        return None
+    s = str(text).strip().replace(",", "").replace("\u2212", "-")
+    if not s or len(s) > 64:
+        return None
+    try:
+        value = float(s)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def parse_positive(text: str | None) -> float | None:
+    """A finite number strictly above zero, else None."""
+    value = parse_number(text)
+    return value if value is not None and value > 0 else None
+
+
+def parse_int(text: str | None) -> int | None:
+    """A non-negative integer of at most 15 digits ('2,048' -> 2048), else None."""
+    if text is None:
+        return None
+    s = str(text).strip().replace(",", "")
+    if not s.isdigit() or not s.isascii() or len(s) > _MAX_DIGITS:
+        return None
+    return int(s)
+
+
+def parse_count(text: str | None) -> int | None:
+    """A positive integer written as digits or a word ('2', 'two', 'dual'), else None."""
+    if text is None:
+        return None
+    s = str(text).strip().lower()
+    if s in NUMBER_WORDS:
+        return NUMBER_WORDS[s]
+    value = parse_int(s)
+    return value if value else None
+
+
+def with_suffix(value: float | None, suffix: str | None, *, binary_k: bool = False) -> float | None:
+    """Apply a 'k'/'M' multiplier: '2.1k' tok/s -> 2100. Context lengths use binary_k
+    ('32k context' -> 32768), as model cards and llama.cpp do."""
+    if value is None:
+        return None
+    if not suffix:
+        return value
+    k = 1024 if binary_k else 1000
+    mult = {"k": k, "m": k * k}.get(suffix.lower())
+    if mult is None:
+        return value
+    out = value * mult
+    return out if math.isfinite(out) else None
+
+
+def seconds(value: float | None, unit: str | None) -> float | None:
+    """A duration in seconds from a value and its unit ('969 ms' -> 0.969)."""
+    if value is None or value <= 0:
+        return None
+    u = (unit or "s").lower()
+    if u.startswith(("ms", "milli")):
+        return value / 1000.0
+    if u.startswith("min"):
+        return value * 60.0
+    if u in ("h", "hr", "hrs") or u.startswith("hour"):
+        return value * 3600.0
+    return value
+
+
+def fraction(value: float | None, *, percent: bool) -> float | None:
+    """An acceptance rate as 0..1: '83.1%' -> 0.831, '0.83' -> 0.83; None when out of range."""
+    if value is None:
+        return None
+    if percent:
+        value = value / 100.0
+    return value if 0.0 <= value <= 1.0 else None
