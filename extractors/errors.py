@@ -2,6 +2,7 @@
 
     ExtractError                      base: anything from outside that could not be used
     ├── UnusableInput                 input we cannot read as a claim (CLI exit 2)
+    │   ├── UsageError                the command was given nothing usable to work on
     │   ├── UnrecognisedInput         no adapter recognises the shape
     │   ├── InvalidInput              the shape is recognised but the content is broken
     │   └── NoClaimFound              readable, but holds no speed claim
@@ -25,6 +26,7 @@ __all__ = [
     "NoClaimFound",
     "UnrecognisedInput",
     "UnusableInput",
+    "UsageError",
 ]
 
 
@@ -33,6 +35,10 @@ class ExtractError(Exception):
 
 
 class UnusableInput(ExtractError):
+    pass
+
+
+class UsageError(UnusableInput):
     pass
 
 

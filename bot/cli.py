@@ -1,0 +1,181 @@
+"""The `claimcheck` command line: the offline, scriptable face of the audit pipeline.
+
+Exit codes: 0 a report was printed (whatever the verdict); 2 unusable input (one line on stderr,
+never a traceback); 3 a URL could not be fetched or was refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Sequence, TextIO
+
+from checks.models import Report
+from checks.reference import Reference, ReferenceError, load_reference
+from extractors.errors import ExtractError, FetchError, UsageError
+
+__all__ = ["main", "build_parser"]
+
+EXIT_OK, EXIT_UNUSABLE, EXIT_FETCH = 0, 2, 3
+
+DESCRIPTION = """\
+Audit a viral LLM-inference speed claim: follow it to the record behind it and answer the
+eight questions (evidence, config, cell, fork, AL/window, power, roofline, what to measure)
+with figures and their sources.
+
+examples:
+  claimcheck audit --example                        the seed's 2103.6 tok/s claim, offline
+  claimcheck audit "Llama 3.1 8B on one H100, batch 1, 150 tok/s"
+  claimcheck audit results.json                     a vLLM/SGLang/llama-bench/... output
+  claimcheck audit post.txt board.json              a post and the record it points at
+  claimcheck audit https://www.reddit.com/r/LocalLLaMA/comments/...
+  claimcheck compare a.json b.json                  the difference table before any conclusion
+  claimcheck sweep board_dump.json                  audit every record of a leaderboard dump
+  claimcheck reference gpu "RTX 5090"               the constants and their sources
+"""
+
+
+def _example_paths() -> list[Path]:
+    base = resources.files("bot") / "examples"
+    return [Path(str(base / "headline_post.txt")), Path(str(base / "headline_board.json"))]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="claimcheck", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--reference", action="append", default=[], metavar="FILE",
+                        help="a JSON file of reference rows merged over the packaged tables (repeatable)")
+        sp.add_argument("--boards", action="append", default=[], metavar="FILE",
+                        help="a JSON file of leaderboard mappings (repeatable)")
+        sp.add_argument("--allow-host", action="append", default=[], metavar="HOST[:PORT]",
+                        help="let this host through the address and port rules (self-hosted boards, tests)")
+        sp.add_argument("--cache", metavar="PATH", help="SQLite file for fetched pages (default: user data dir)")
+        sp.add_argument("--no-cache", action="store_true", help="keep fetched pages in memory only")
+
+    a = sub.add_parser("audit", help="audit one claim (a URL, a file, - for stdin, or text)",
+                       description="Audit one claim. Several INPUTs are read as one claim: e.g. a post and its record.")
+    a.add_argument("inputs", nargs="*", metavar="INPUT", help="URL, file path, - (stdin) or literal text")
+    a.add_argument("--example", action="store_true", help="audit the bundled example (the seed's headline claim)")
+    fmt = a.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the report as JSON (schema claimcheck.report/1)")
+    fmt.add_argument("--markdown", action="store_true", help="print the report as Markdown")
+    a.add_argument("--brief", action="store_true", help="leave out figures and basis lines")
+    common(a)
+
+    c = sub.add_parser("compare", help="two claims side by side: the difference table (seed §6)")
+    c.add_argument("a", metavar="A")
+    c.add_argument("b", metavar="B")
+    c.add_argument("--json", action="store_true")
+    common(c)
+
+    s = sub.add_parser("sweep", help="audit every record of a leaderboard dump or tool output")
+    s.add_argument("source", metavar="FILE|URL")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--top", type=int, default=20, help="rows in the ranked summary (default 20)")
+    common(s)
+
+    r = sub.add_parser("reference", help="show reference rows with their sources")
+    r.add_argument("table", choices=["gpu", "model", "format", "method", "power"])
+    r.add_argument("name", nargs="?")
+    r.add_argument("--reference", action="append", default=[], metavar="FILE")
+    r.add_argument("--json", action="store_true")
+    return p
+
+
+def _colour(stream: TextIO) -> bool:
+    return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
+
+
+def _print_report(report: Report, args: argparse.Namespace, out: TextIO) -> None:
+    from bot.render import render_markdown, render_terminal
+
+    if getattr(args, "json", False):
+        out.write(report.to_json() + "\n")
+    elif getattr(args, "markdown", False):
+        out.write(render_markdown(report))
+    else:
+        out.write(render_terminal(report, colour=_colour(out), details=not getattr(args, "brief", False)))
+
+
+def _cmd_audit(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
+    from bot.pipeline import audit_inputs
+
+    inputs = list(args.inputs)
+    if args.example:
+        inputs = [str(p) for p in _example_paths()] + inputs
+    if not inputs:
+        raise UsageError("nothing to audit: give a URL, a file, - for stdin or the claim's text (or --example)")
+    report = audit_inputs(inputs, ref, args)
+    _print_report(report, args, out)
+    return EXIT_OK
+
+
+def _cmd_compare(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
+    from bot.pipeline import compare_inputs
+    from bot.render.compare import render_comparison
+
+    comparison = compare_inputs(args.a, args.b, ref, args)
+    if args.json:
+        out.write(comparison.model_dump_json(indent=2) + "\n")
+    else:
+        out.write(render_comparison(comparison))
+    return EXIT_OK
+
+
+def _cmd_sweep(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
+    from bot.pipeline import sweep_source
+    from bot.render.sweep import render_sweep
+
+    result = sweep_source(args.source, ref, args)
+    if args.json:
+        out.write(result.model_dump_json(indent=2, by_alias=True) + "\n")
+    else:
+        out.write(render_sweep(result, top=args.top))
+    return EXIT_OK
+
+
+def _cmd_reference(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
+    from bot.render.reference import render_reference
+
+    text, payload = render_reference(ref, args.table, args.name)
+    out.write(json.dumps(payload, indent=2) + "\n" if args.json else text)
+    return EXIT_OK
+
+
+_COMMANDS = {"audit": _cmd_audit, "compare": _cmd_compare, "sweep": _cmd_sweep, "reference": _cmd_reference}
+
+
+def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help(out)
+        return EXIT_UNUSABLE
+    try:
+        ref = load_reference(*args.reference)
+        return _COMMANDS[args.command](args, ref, out)
+    except FetchError as exc:
+        err.write(f"claimcheck: {exc}\n")
+        return EXIT_FETCH
+    except (ExtractError, ReferenceError) as exc:
+        err.write(f"claimcheck: {exc}\n")
+        return EXIT_UNUSABLE
+    except KeyboardInterrupt:
+        err.write("claimcheck: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""`claimcheck reference`: the reference rows, each with its source and the date it was checked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from checks.reference import Reference
+from extractors.errors import UsageError
+
+__all__ = ["render_reference"]
+
+_TABLES = {"gpu": "hardware", "model": "models", "format": "formats", "method": "methods", "power": "power_bands"}
+_LOOKUP = {"gpu": "gpu", "model": "model", "format": "format", "method": "method"}
+
+
+def _summary(table: str, row: Any) -> str:
+    if table == "hardware":
+        tdp = f"{row.tdp_w:g} W" if row.tdp_w else "no board power"
+        return f"{row.bandwidth_gbs:g} GB/s, {row.memory_gb:g} GB, {tdp}, {row.kind}"
+    if table == "models":
+        kind = f"MoE, {row.params_active_b:g}B active" if row.moe and row.params_active_b else "dense"
+        return f"{row.params_total_b:g}B params, {kind}"
+    if table == "formats":
+        return f"{row.nominal_bits:g} bits nominal, {row.effective_bits:g} effective ({row.family})"
+    if table == "methods":
+        official = row.official_als()
+        best = row.best_published_al()
+        rng = f"official AL {min(official):g}–{max(official):g}" if official else "no official AL"
+        return f"{rng}; best published {best.al:g}" if best else rng
+    return f"{row.low:.0%}–{row.high:.0%} of board power at batch-1 decode"
+
+
+def render_reference(ref: Reference, which: str, name: str | None) -> tuple[str, Any]:
+    table = _TABLES[which]
+    if name:
+        row = getattr(ref, _LOOKUP[which])(name) if which in _LOOKUP else next(
+            (r for r in ref.power_bands if r.name.lower() == name.lower()), None)
+        if row is None:
+            known = ", ".join(r.name for r in ref.table(table))
+            raise UsageError(f"no {which} named {name!r} in the reference tables; known: {known}")
+        data = row.model_dump(exclude_none=True)
+        lines = [f"{row.name}: {_summary(table, row)}"]
+        for k, v in data.items():
+            if k != "name":
+                lines.append(f"  {k}: {v}")
+        return "\n".join(lines) + "\n", data
+    rows = ref.table(table)
+    lines = [f"{len(rows)} {table} rows (sources: claimcheck reference {which} NAME)"]
+    for row in rows:
+        flag = "  [unverified: " + ", ".join(row.unverified) + "]" if row.unverified else ""
+        lines.append(f"  {row.name:<28} {_summary(table, row)}{flag}")
+    return "\n".join(lines) + "\n", [r.model_dump(exclude_none=True) for r in rows]

@@ -1,0 +1,171 @@
+"""Turning documents (files, stdin, pasted text, fetched bodies) into Evidence for the checks.
+
+Each document is read once: by the structured format that recognises its shape, or else as text
+(free text, launch commands, engine logs). A post's text supplies the number being claimed and
+its links; records supply the details. When both are given, the record matching the post's
+number is primary and the post fills only what the record leaves empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from checks.models import Claim, Evidence, InputKind, PostInfo, Provenance, Source
+from checks.reference import Reference
+from checks.text import sanitise
+from extractors.document import RawDocument
+from extractors.errors import InvalidInput, NoClaimFound, UnrecognisedInput
+from extractors.formats import FORMATS, detect
+from extractors.links import is_evidence_link, is_image_link
+from extractors.select import pick_primary, siblings_of
+from extractors.text import TextReading, parse_text
+
+__all__ = ["Reading", "build_evidence", "evidence_per_record", "merge_claims", "read_document"]
+
+
+@dataclass
+class Reading:
+    """What one document held."""
+
+    source: Source
+    records: list[Claim] = field(default_factory=list)  # from a structured format
+    text: TextReading | None = None  # from the text readers
+    excerpt: str | None = None  # the text as given, sanitised and capped, for the report
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def is_post(self) -> bool:
+        return self.text is not None and self.text.kind == "post"
+
+
+def read_document(doc: RawDocument, ref: Reference, source: Source | None = None) -> Reading:
+    """Parse one document by shape. Raises UnusableInput subclasses with a user-facing sentence."""
+    src = source or Source(url=doc.source, kind="file" if doc.source not in ("text", "stdin") else "text")
+    if not doc.data.strip():
+        raise NoClaimFound(f"{doc.source}: the input is empty")
+    fmt = detect(doc)
+    if fmt is not None:
+        records = fmt.parse(doc)
+        if not records:
+            raise NoClaimFound(f"{doc.source}: recognised as {fmt.name} but it holds no records")
+        src = src.model_copy(update={"format": fmt.name, "kind": fmt.kind})
+        if doc.warnings:
+            src = src.model_copy(update={"note": "; ".join(doc.warnings)})
+        return Reading(source=src, records=records, warnings=list(doc.warnings))
+    if doc.json() is not None:
+        known = ", ".join(f.name for f in FORMATS)
+        raise UnrecognisedInput(
+            f"{doc.source}: this JSON is not a format claimcheck reads (known: {known}; "
+            "a new leaderboard can be mapped in a boards config file)"
+        )
+    reading = parse_text(doc, ref)
+    src = src.model_copy(update={"format": "text", "kind": reading.kind if reading.kind != "post" else src.kind})
+    return Reading(source=src, text=reading, excerpt=sanitise(doc.text, limit=2000),
+                   warnings=list(doc.warnings))
+
+
+def merge_claims(primary: Claim, extra: Claim) -> Claim:
+    """Fill the primary's empty fields from another reading of the same claim (keeping provenance)."""
+    values = primary.model_dump(exclude={"provenance"})
+    provenance: dict[str, Provenance] = dict(primary.provenance)
+    for name, value in extra.model_dump(exclude={"provenance"}).items():
+        if values.get(name) in (None, [], {}) and value not in (None, [], {}):
+            values[name] = value
+            if name in extra.provenance:
+                provenance[name] = extra.provenance[name]
+    return Claim(**values, provenance=provenance)
+
+
+def _with_derived_rate(claim: Claim) -> Claim:
+    """A post saying only "2048 tokens in 0.969 s" claims tokens ÷ seconds; say it was derived."""
+    if claim.tok_s is None and claim.tokens_generated and claim.wall_seconds:
+        rate = claim.tokens_generated / claim.wall_seconds
+        prov = dict(claim.provenance)
+        prov["tok_s"] = Provenance(source="formula", field="tokens_generated ÷ wall_seconds")
+        return claim.model_copy(update={"tok_s": round(rate, 2), "provenance": prov})
+    return claim
+
+
+def _is_claim(c: Claim) -> bool:
+    return c.tok_s is not None or c.speedup is not None
+
+
+def _post_info(readings: Sequence[Reading]) -> PostInfo | None:
+    posts = [r for r in readings if r.is_post and r.text is not None]
+    if not posts:
+        return None
+    text = "\n".join(r.excerpt or "" for r in posts) or None
+    links = [u for r in posts if r.text for u in r.text.links]
+    return PostInfo(
+        text=text,
+        links=[u for u in links if not is_image_link(u)],
+        evidence_links=[u for u in links if is_evidence_link(u)],
+        image_count=sum(1 for u in links if is_image_link(u)),
+        quotes_launch_command=any(
+            r.text is not None and "launch_command" in r.text.found for r in posts
+        ),
+    )
+
+
+def build_evidence(readings: Sequence[Reading], ref: Reference) -> Evidence:
+    """One Evidence from every document given for one claim (e.g. a post and its record)."""
+    records = [c for r in readings for c in r.records]
+    texts = [r.text for r in readings if r.text is not None]
+    numbers = [n for t in texts for n in t.numbers]
+    text_claim: Claim | None = None
+    for t in texts:
+        text_claim = t.claim if text_claim is None else merge_claims(text_claim, t.claim)
+
+    if records:
+        i = pick_primary(records, numbers)
+        primary = records[i]
+        others = records[:i] + records[i + 1:]
+        siblings = siblings_of(primary, others)
+        if text_claim is not None:
+            primary = merge_claims(primary, text_claim)
+    elif text_claim is not None:
+        primary, siblings = text_claim, []
+    else:
+        raise NoClaimFound("no claim found in the input")
+
+    primary = _with_derived_rate(primary)
+    if not _is_claim(primary):
+        raise NoClaimFound(
+            "no speed claim found: expected a tok/s figure (e.g. '2103.6 tok/s' or "
+            "'2048 tokens in 0.969 s'), a benchmark tool's JSON output or a leaderboard record"
+        )
+    post = _post_info(readings)
+    kind: InputKind
+    if post is not None:
+        kind = "post"
+    else:
+        first = readings[0].source.kind
+        kind = first if first in ("record", "tool-output", "log", "config") else "post"  # type: ignore[assignment]
+    return Evidence(
+        claim=primary,
+        kind=kind,
+        post=post,
+        sources=[r.source for r in readings],
+        siblings=siblings,
+        warnings=[w for r in readings for w in r.warnings],
+    )
+
+
+def evidence_per_record(reading: Reading, ref: Reference) -> list[Evidence]:
+    """`sweep`: one Evidence per record of a dump, each with its own siblings."""
+    if not reading.records:
+        raise InvalidInput(f"{reading.source.url}: sweep needs a file of records (a leaderboard dump or tool output)")
+    out = []
+    for i, claim in enumerate(reading.records):
+        others = reading.records[:i] + reading.records[i + 1:]
+        out.append(
+            Evidence(
+                claim=_with_derived_rate(claim),
+                kind=reading.source.kind if reading.source.kind in ("record", "tool-output", "log", "config") else "record",  # type: ignore[arg-type]
+                sources=[reading.source],
+                siblings=siblings_of(claim, others),
+                warnings=reading.warnings,
+            )
+        )
+    return out

@@ -1,0 +1,60 @@
+"""What a command-line INPUT is: a URL, a file path, `-` for stdin, or literal text."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Literal
+
+from extractors.document import RawDocument
+from extractors.errors import InvalidInput
+
+__all__ = ["InputSpec", "classify_input", "read_local", "MAX_LOCAL_BYTES"]
+
+MAX_LOCAL_BYTES = 64 * 1024 * 1024  # a leaderboard dump is a few MB; refuse to slurp a disk image
+_FILE_LIKE = (".json", ".jsonl", ".txt", ".log", ".csv", ".md", ".sh")
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    kind: Literal["url", "file", "stdin", "text"]
+    value: str
+
+
+def classify_input(arg: str) -> InputSpec:
+    stripped = arg.strip()
+    if stripped == "-":
+        return InputSpec("stdin", "-")
+    if stripped.lower().startswith(("http://", "https://")) and not any(c.isspace() for c in stripped):
+        return InputSpec("url", stripped)
+    if "\n" not in arg and len(arg) < 4096:
+        try:
+            if Path(arg).is_file():
+                return InputSpec("file", arg)
+        except OSError:
+            pass
+        if not any(c.isspace() for c in stripped) and stripped.lower().endswith(_FILE_LIKE):
+            raise InvalidInput(f"no such file: {stripped}")
+    return InputSpec("text", arg)
+
+
+def read_local(spec: InputSpec, stdin: BinaryIO | None = None) -> RawDocument:
+    """The bytes of a file, stdin or literal text. URLs are fetched elsewhere."""
+    if spec.kind == "text":
+        return RawDocument.from_text(spec.value, source="text")
+    if spec.kind == "stdin":
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        data = stream.read(MAX_LOCAL_BYTES + 1)
+        if len(data) > MAX_LOCAL_BYTES:
+            raise InvalidInput(f"stdin is larger than {MAX_LOCAL_BYTES // 2**20} MiB")
+        return RawDocument(data, source="stdin")
+    if spec.kind == "file":
+        path = Path(spec.value)
+        try:
+            if path.stat().st_size > MAX_LOCAL_BYTES:
+                raise InvalidInput(f"{path}: larger than {MAX_LOCAL_BYTES // 2**20} MiB")
+            return RawDocument(path.read_bytes(), source=str(path))
+        except OSError as exc:
+            raise InvalidInput(f"cannot read {path}: {exc.strerror}") from None
+    raise InvalidInput(f"{spec.value} is a URL; it must be fetched")
