@@ -61,14 +61,16 @@ def _short(a: Answer) -> str:
     return fn(a) if fn else a.summary.split(":")[0].rstrip(".")
 
 
-def _setup(ev: Evidence) -> str:
+def _setup(ev: Evidence, roof: Answer | None) -> str:
     c = ev.claim
-    what = " ".join(
-        x for x in (f"{c.params_total_b:g}B" if c.params_total_b else None, c.weight_format) if x
-    )
+    if not c.hardware:
+        return ""
     count = c.hardware_count or 1
     card = f"one {c.hardware}" if count == 1 else f"{count}× {c.hardware}"
-    return f" of {card}" + (f" ({what} weights)" if what else "") if c.hardware else ""
+    gb = roof.figures.get("weights_gb") if roof is not None else None
+    if gb:
+        return f" of {card} ({gb:.1f} GB of {c.weight_format or 'assumed 4-bit'} weights)"
+    return f" of {card}"
 
 
 def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answer], ev: Evidence) -> str:
@@ -82,7 +84,7 @@ def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answe
         decisive = [a for a in answers if a.status == "stop"]
         parts = []
         if ratio is not None and ratio > 1:
-            parts.append(f"{number} is {ratio:.1f}× the batch-1 ceiling{_setup(ev)}")
+            parts.append(f"{number} is {ratio:.1f}× the batch-1 ceiling{_setup(ev, roof)}")
         parts += [_short(a) for a in decisive if a.key != "roofline" or not parts]
         text = "implausible — " + "; ".join(dict.fromkeys(parts))
     elif v == "suspicious":
@@ -95,7 +97,7 @@ def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answe
         need = ", ".join(dict.fromkeys(missing)) or "hardware and model"
         text = f"insufficient — too little to judge {number}; missing: {need}"
     elif ratio is not None:
-        text = f"consistent — {number} is {ratio:.2f} of the generous batch-1 ceiling{_setup(ev)}"
+        text = f"consistent — {number} is {ratio:.2f} of the generous batch-1 ceiling{_setup(ev, roof)}"
     else:
         text = f"consistent — nothing in the record contradicts {number}"
     notes = _provenance_notes(questions)
