@@ -40,10 +40,14 @@ def drafter_regime(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) ->
     if not c.spec_method:
         return Answer(key="drafter_regime", status="unanswerable", missing=["speculative method"],
                       figures={"window": float(window)},
+                      basis=[f"{c.source_of('spec_window')} = {window}"],
                       summary=f"Window {window}, but the speculative method is not named.")
     method = ref.method(c.spec_method)
     if method is None or not method.published_windows:
         return Answer(key="drafter_regime", status="unanswerable", figures={"window": float(window)},
+                      basis=[f"{c.source_of('spec_window')} = {window}",
+                             f"{method.cite()}: no published windows" if method else
+                             f"'{c.spec_method}' is not in the methods table"],
                       missing=[f"published draft windows for '{c.spec_method}'"],
                       summary=f"Window {window}, but the reference has no published windows for "
                               f"{c.spec_method}.")

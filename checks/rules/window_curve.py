@@ -140,6 +140,8 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
             key="window_curve",
             status="n/a",
             figures={"runs": float(len(runs))},
+            basis=[f"runs with a window and a tok/s: the claim and {len(ev.siblings)} sibling "
+                   f"record(s) by the same submitter on the same setup; {len(runs)} usable"],
             missing=["sibling runs at different windows"],
             summary=f"needs ≥ {MIN_RUNS} runs by the same submitter at different windows "
             f"(found {len(runs)})",

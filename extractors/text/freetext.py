@@ -209,14 +209,21 @@ _METER = [(re.compile(r"(?i)nvidia-smi|nvml"), "nvidia-smi"),
 
 def _power(s: Scan) -> None:
     chosen = None
+    draws = []
     for m in s.finditer(_POWER):
         start, end = s.clause(m.start())
         before = s.text[max(start, m.start() - 25):m.start()]
         after = s.text[m.end():min(end, m.end() + 25)]
-        if not _NOT_DRAW.search(before + " " + after) and not _BASELINE.search(
-                s.text[start:m.start()]):
+        if _NOT_DRAW.search(before + " " + after):
+            continue
+        draws.append(m)
+        if not _BASELINE.search(s.text[start:m.start()]):
             chosen = m
             break
+    # A lone draw figure in a "plain decode: 146 tok/s at 310 W" post belongs to the claim: there
+    # is no other run for it to describe.
+    if chosen is None and len(draws) == 1:
+        chosen = draws[0]
     if limit := _LIMIT.search(s.text):
         s.set("power_profile", limit.group(0), limit.group(0))
     if chosen is None:

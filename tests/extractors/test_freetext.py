@@ -381,3 +381,19 @@ def test_free_text_reader_reports_its_primary(ref: Reference) -> None:
 def test_empty_text_gives_an_empty_claim(ref: Reference) -> None:
     r = parse("", ref)
     assert r.claim.filled() == {} and r.found == [] and r.kind == "post"
+
+
+def test_a_lone_power_figure_in_a_plain_decode_post_is_the_claims(ref) -> None:  # type: ignore[no-untyped-def]
+    from extractors.document import RawDocument
+    from extractors.text import parse_text
+
+    text = "Llama 3.1 8B BF16 on one H100 SXM, batch 1, plain decode: 146 tok/s at 310 W"
+    assert parse_text(RawDocument.from_text(text), ref).claim.power_w == 310.0
+
+
+def test_a_baseline_power_figure_does_not_become_the_claims(ref) -> None:  # type: ignore[no-untyped-def]
+    from extractors.document import RawDocument
+    from extractors.text import parse_text
+
+    text = "Normally 79 tok/s at 575 W; this run did 2103.6 tok/s at 99 W"
+    assert parse_text(RawDocument.from_text(text), ref).claim.power_w == 99.0
