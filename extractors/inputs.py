@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,7 @@ from extractors.errors import InvalidInput
 __all__ = ["InputSpec", "classify_input", "read_local", "MAX_LOCAL_BYTES"]
 
 MAX_LOCAL_BYTES = 64 * 1024 * 1024  # a leaderboard dump is a few MB; refuse to slurp a disk image
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _FILE_LIKE = (".json", ".jsonl", ".txt", ".log", ".csv", ".md", ".sh")
 
 
@@ -26,7 +28,9 @@ def classify_input(arg: str) -> InputSpec:
     stripped = arg.strip()
     if stripped == "-":
         return InputSpec("stdin", "-")
-    if stripped.lower().startswith(("http://", "https://")) and not any(c.isspace() for c in stripped):
+    # Any scheme:// is a URL, so that file://, ftp:// and the like reach the URL policy and are
+    # refused there with its reason, instead of being read as a sentence.
+    if _SCHEME.match(stripped) and not any(c.isspace() for c in stripped):
         return InputSpec("url", stripped)
     if "\n" not in arg and len(arg) < 4096:
         try:

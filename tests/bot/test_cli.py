@@ -206,3 +206,10 @@ def test_reference_lists_a_table() -> None:
 def test_help_is_there_for_a_newcomer() -> None:
     code, out, _ = run()
     assert code == 2 and "audit --example" in out
+
+
+@pytest.mark.parametrize("url", ["file:///etc/passwd", "gopher://example.com/", "ftp://example.com/x.json"])
+def test_other_schemes_are_refused_as_urls_not_read_as_text(url: str) -> None:
+    code, _, err = run("audit", "--no-cache", url)
+    assert code == 3
+    assert "only http and https" in err
