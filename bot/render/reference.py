@@ -25,9 +25,18 @@ def _summary(table: str, row: Any) -> str:
     if table == "methods":
         official = row.official_als()
         best = row.best_published_al()
-        rng = f"official AL {min(official):g}–{max(official):g}" if official else "no official AL"
+        lo, hi = (min(official), max(official)) if official else (0.0, 0.0)
+        rng = ("no official AL" if not official else
+               f"official AL {lo:g}" if lo == hi else f"official AL {lo:g}–{hi:g}")
         return f"{rng}; best published {best.al:g}" if best else rng
     return f"{row.low:.0%}–{row.high:.0%} of board power at batch-1 decode"
+
+
+def _row_line(item: dict[str, Any]) -> str:
+    """One nested row (a published AL, a recipe) on one line, its source last."""
+    source = item.get("source")
+    rest = ", ".join(f"{k} {v}" for k, v in item.items() if k != "source" and v is not None)
+    return f"{rest} ({source})" if source else rest
 
 
 def render_reference(ref: Reference, which: str, name: str | None) -> tuple[str, Any]:
@@ -41,8 +50,16 @@ def render_reference(ref: Reference, which: str, name: str | None) -> tuple[str,
         data = row.model_dump(exclude_none=True)
         lines = [f"{row.name}: {_summary(table, row)}"]
         for k, v in data.items():
-            if k != "name":
-                lines.append(f"  {k}: {v}")
+            if k == "name" or v in ([], {}):
+                continue
+            if isinstance(v, list) and v and isinstance(v[0], dict):
+                lines.append(f"  {k}:")
+                lines += [f"    - {_row_line(item)}" for item in v]
+            elif isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()):
+                lines.append(f"  {k}:")
+                lines += [f"    - {name}: {_row_line(item)}" for name, item in v.items()]
+            else:
+                lines.append(f"  {k}: {', '.join(map(str, v)) if isinstance(v, list) else v}")
         return "\n".join(lines) + "\n", data
     rows = ref.table(table)
     lines = [f"{len(rows)} {table} rows (sources: claimcheck reference {which} NAME)"]
