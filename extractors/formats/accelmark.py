@@ -33,7 +33,8 @@ from checks.models import Claim, SourceKind
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
-from extractors.formats.records import BadValue, find_records, to_float, to_int, to_rate, to_text
+from extractors.formats.records import find_records
+from extractors.formats.values import BadValue, to_float, to_int, to_rate, to_text
 
 __all__ = ["AccelMark"]
 

@@ -28,13 +28,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from checks.models import Claim, SourceKind
-from extractors.formats.records import (
-    TARGETS,
-    THROUGHPUT_TARGETS,
-    BadValue,
-    get_path,
-    to_float,
-)
+from extractors.formats.aliases import TARGETS, THROUGHPUT_TARGETS
+from extractors.formats.records import get_path
+from extractors.formats.values import BadValue, to_float
 
 __all__ = ["BoardMapping", "BoardMappingError", "load_board_mappings"]
 

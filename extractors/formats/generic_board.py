@@ -25,17 +25,16 @@ from checks.models import Claim, SourceKind
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
+from extractors.formats.aliases import TARGETS, apply_target
 from extractors.formats.board_mapping import BoardMapping, load_board_mappings
 from extractors.formats.records import (
-    TARGETS,
-    BadValue,
     RecordSet,
-    apply_target,
     find_records,
     get_path,
     looks_like_claim,
     map_record,
 )
+from extractors.formats.values import BadValue
 
 __all__ = ["GenericBoard"]
 

@@ -35,17 +35,8 @@ from checks.models import Claim, SourceKind
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
-from extractors.formats.records import (
-    BadValue,
-    RecordSet,
-    find_records,
-    scaled,
-    to_bool,
-    to_float,
-    to_int,
-    to_rate,
-    to_text,
-)
+from extractors.formats.records import RecordSet, find_records
+from extractors.formats.values import BadValue, scaled, to_bool, to_float, to_int, to_rate, to_text
 
 __all__ = ["DB_MODEL_TO_DISPLAY", "InferenceX"]
 

@@ -37,15 +37,9 @@ from checks.models import Claim, SourceKind
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput, NoClaimFound
-from extractors.formats.records import (
-    BadValue,
-    find_records,
-    fold,
-    to_float,
-    to_int,
-    to_rate,
-    to_text,
-)
+from extractors.formats.aliases import fold
+from extractors.formats.records import find_records
+from extractors.formats.values import BadValue, to_float, to_int, to_rate, to_text
 
 __all__ = ["MLPerf"]
 

@@ -15,23 +15,14 @@ from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import ExtractError
 from extractors.formats.accelmark import AccelMark
+from extractors.formats.aliases import ALIAS_INDEX, FIELD_ALIASES, TARGETS, fold
 from extractors.formats.board_mapping import BoardMapping, BoardMappingError, load_board_mappings
 from extractors.formats.generic_board import GenericBoard
 from extractors.formats.inferencex import InferenceX
 from extractors.formats.localscore import LocalScore
 from extractors.formats.mlperf import MLPerf
-from extractors.formats.records import (
-    ALIAS_INDEX,
-    FIELD_ALIASES,
-    TARGETS,
-    BadValue,
-    find_records,
-    fold,
-    get_path,
-    looks_like_claim,
-    map_record,
-    to_float,
-)
+from extractors.formats.records import find_records, get_path, looks_like_claim, map_record
+from extractors.formats.values import BadValue, to_float
 
 
 def claim_of(record: dict, prefix: str = "records[0]") -> tuple[Claim, list[str]]:

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import cast
 
 import aiohttp
 import pytest
@@ -34,7 +35,8 @@ from extractors.errors import (
     FetchTooLarge,
 )
 from extractors.fetch import FetchPolicy, SafeFetcher, open_session
-from extractors.fetch.safe_fetch import _GUARDS, USER_AGENT, _AddressRefused
+from extractors.fetch.fetch_policy import USER_AGENT
+from extractors.fetch.guards import GuardedConnector, _AddressRefused
 from extractors.storage import MemoryRawStore, RawStore, StoredBody
 
 MiB = 1024 * 1024
@@ -523,7 +525,7 @@ async def test_socket_factory_lets_the_allow_listed_address_through(
     server: Server, make_rig: MakeRig
 ) -> None:
     rig = await make_rig()
-    guard = _GUARDS[rig.session]
+    guard = cast(GuardedConnector, rig.session.connector).guard
     info = (socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("127.0.0.1", server.port))
     guard.socket_factory(info).close()
     with pytest.raises(_AddressRefused, match="port"):

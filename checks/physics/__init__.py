@@ -1,0 +1,68 @@
+"""Shared decode physics: bytes read per token, KV bytes, bandwidth and compute ceilings.
+
+Used by Q7 roofline, fits_memory and compute_ceiling (and by anything that draws the ceilings).
+Each function returns a `Derived` (the figure, the formula written out with its numbers, the
+reference rows it read, the constants it assumed and the caveats a summary must carry) or a
+`Missing` naming exactly what the record or the tables lack. Units: GB = 1e9 bytes, GB/s = 1e9 B/s,
+TFLOPS = 1e12 FLOP/s (reference-data.md legend).
+
+Two byte counts, on purpose (SPEC §4 Q7):
+- **generous**: the record's own file size, else params × *nominal* bits / 8; no KV reads. Every
+  assumption favours the claim, so a claim that breaks it is robustly broken.
+- **realistic**: a published mixed-precision recipe for this model and format, else the file size,
+  else params × *effective* bits (with scale overhead) / 8; plus recurrent state and KV reads at the
+  stated context; streamed at an achievable fraction of the theoretical bandwidth.
+
+The modules: `figures` (`Derived`, `Missing`, `num`), `weights` (the weight format and weight bytes
+per token), `kv` (KV-cache bytes), `ceilings` (bandwidth, roofline ceilings and compute peaks).
+"""
+
+from checks.physics.ceilings import (
+    ACHIEVABLE_BANDWIDTH_FRACTION,
+    Ceilings,
+    aggregate_tok_s,
+    bandwidth,
+    batch_size,
+    hardware_row,
+    peak_tflops,
+    required_tflops,
+    roofline_ceilings,
+)
+from checks.physics.figures import GB, GIB, Derived, Missing, num
+from checks.physics.kv import context_tokens, kv_bytes_per_token, kv_gb_per_sequence
+from checks.physics.weights import (
+    WeightFormat,
+    generous_weight_gb,
+    params_per_token,
+    params_resident,
+    realistic_weight_gb,
+    resident_weight_gb,
+    resolve_format,
+)
+
+__all__ = [
+    "ACHIEVABLE_BANDWIDTH_FRACTION",
+    "GB",
+    "GIB",
+    "Ceilings",
+    "Derived",
+    "Missing",
+    "WeightFormat",
+    "aggregate_tok_s",
+    "bandwidth",
+    "batch_size",
+    "context_tokens",
+    "generous_weight_gb",
+    "hardware_row",
+    "kv_bytes_per_token",
+    "kv_gb_per_sequence",
+    "num",
+    "params_per_token",
+    "params_resident",
+    "peak_tflops",
+    "realistic_weight_gb",
+    "required_tflops",
+    "resident_weight_gb",
+    "resolve_format",
+    "roofline_ceilings",
+]

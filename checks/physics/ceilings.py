@@ -1,0 +1,186 @@
+"""Decode ceilings: the hardware row, bandwidth, the claim's aggregate rate, roofline and compute.
+
+`roofline_ceilings` combines the weight bytes (`weights`) and KV bytes (`kv`) with the card's
+bandwidth: generous at the theoretical bandwidth, realistic at an achievable fraction of it, plus
+recurrent state and KV reads at the stated context. `peak_tflops` and `required_tflops` give the
+compute side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from checks.models import Assumption, Claim
+from checks.physics.figures import Derived, Missing, join_parts, num
+from checks.physics.kv import kv_gb_per_sequence
+from checks.physics.weights import (
+    WeightFormat,
+    generous_weight_gb,
+    realistic_weight_gb,
+    resolve_format,
+)
+from checks.reference import HardwareRow, ModelRow, Reference
+
+__all__ = [
+    "ACHIEVABLE_BANDWIDTH_FRACTION",
+    "Ceilings",
+    "aggregate_tok_s",
+    "bandwidth",
+    "batch_size",
+    "hardware_row",
+    "peak_tflops",
+    "required_tflops",
+    "roofline_ceilings",
+]
+
+# Large-buffer copies reach 0.89-0.91 of spec bandwidth: A800 1727/1935 GB/s, RTX 4090 918-924/1008
+# GB/s (reference-data.md §2.2). The top of what a decode kernel can stream, so the realistic
+# ceiling is still an upper bound (aiconfigurator's 0.8 would be a typical, not a best, figure).
+ACHIEVABLE_BANDWIDTH_FRACTION = 0.90
+
+_A_BW = Assumption(
+    name="achievable bandwidth fraction", value=ACHIEVABLE_BANDWIDTH_FRACTION, unit="of spec",
+    source="reference-data.md §2.2: large-buffer copies 0.89 (A800) to 0.91 (RTX 4090) of spec",
+)
+
+
+# ---- the card, bandwidth, the cell, the ceilings --------------------------------------------
+
+
+def hardware_row(claim: Claim, ref: Reference) -> HardwareRow | Missing:
+    if not claim.hardware:
+        return Missing(("hardware",))
+    row = ref.gpu(claim.hardware)
+    if row is None:
+        return Missing((f"reference row for hardware '{claim.hardware}'",))
+    return row
+
+
+def bandwidth(claim: Claim, hw: HardwareRow) -> Derived:
+    """Theoretical memory bandwidth, × card count (tensor parallel: each card streams its share)."""
+    count = claim.hardware_count or 1
+    how = f" = {hw.bandwidth_derivation}" if hw.bandwidth_derivation else ""
+    basis = [f"{hw.cite()}: {num(hw.bandwidth_gbs)} GB/s{how}"]
+    if count > 1:
+        basis.append(f"{num(hw.bandwidth_gbs)} GB/s × {count} cards (tensor parallel) = "
+                     f"{num(hw.bandwidth_gbs * count)} GB/s")
+    notes = ("card count not stated: one card assumed",) if claim.hardware_count is None else ()
+    return Derived(hw.bandwidth_gbs * count, "GB/s", tuple(basis), notes=notes)
+
+
+def batch_size(claim: Claim) -> int | None:
+    """Sequences decoded together: the batch, else the concurrency."""
+    return claim.batch or claim.concurrency
+
+
+def aggregate_tok_s(claim: Claim) -> Derived | Missing:
+    """The claim's tok/s as all streams together on all cards (per user × batch, per GPU × count).
+
+    Only a rate labelled per user is multiplied by the batch: every other kind either already
+    counts all streams or is a single stream."""
+    if claim.tok_s is None:
+        return Missing(("tok/s",))
+    t, src = claim.tok_s, claim.source_of("tok_s")
+    batch = batch_size(claim)
+    if claim.tok_s_kind == "per_gpu":
+        count = claim.hardware_count or 1
+        return Derived(t * count, "tok/s", (f"{src} = {t:g} tok/s per GPU × {count} = {num(t * count)} tok/s",))
+    if claim.tok_s_kind != "per_user":
+        # End-to-end output throughput at concurrency N (vLLM output_throughput, AccelMark, GuideLLM)
+        # already counts every stream; an unlabelled rate is read the same way, the reading that
+        # favours the claim.
+        kind = f" ({claim.tok_s_kind})" if claim.tok_s_kind else ""
+        return Derived(t, "tok/s", (f"{src} = {t:g} tok/s{kind}",))
+    if batch and batch > 1:
+        return Derived(t * batch, "tok/s", ((f"{src} = {t:g} tok/s per stream × batch {batch} = "
+                                             f"{num(t * batch)} tok/s aggregate"),))
+    return Derived(t, "tok/s", (f"{src} = {t:g} tok/s",))
+
+
+@dataclass(frozen=True)
+class Ceilings:
+    """Decode ceilings for one claim's cell (aggregate tok/s over all streams)."""
+
+    generous: Derived  # theoretical bandwidth ÷ generous bytes, batch-aware
+    realistic: Derived  # achievable bandwidth ÷ realistic bytes (+ state, + KV)
+    bandwidth: Derived
+    weights_gb: Derived  # generous weight bytes per pass
+    batch: int
+    fmt: WeightFormat
+    cards: int = 1  # bandwidth is per card × cards (tensor parallel)
+    kv_gb: float = 0.0  # generous KV GB per sequence (batch > 1 only)
+    model: ModelRow | None = field(default=None)
+
+
+def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1) -> Ceilings | Missing:
+    """Bound = batch × bandwidth ÷ (weights + batch × KV per sequence), generous and realistic."""
+    hw = hardware_row(claim, ref)
+    model = ref.model(claim.model)
+    fmt = resolve_format(claim, ref)
+    weights = generous_weight_gb(claim, model, fmt)
+    missing = [m for x in (hw, weights) if isinstance(x, Missing) for m in x.what]
+    if missing:
+        return Missing(tuple(missing))
+    assert isinstance(hw, HardwareRow) and isinstance(weights, Derived)
+    bw = bandwidth(claim, hw)
+    kv = kv_gb_per_sequence(claim, model, generous=True) if batch > 1 else Derived(0.0, "GB")
+    denom = weights.value + batch * kv.value
+    value = batch * bw.value / denom
+    if batch > 1:
+        formula = (f"generous ceiling = {batch} × {num(bw.value)} GB/s ÷ ({num(weights.value)} GB + "
+                   f"{batch} × {num(kv.value)} GB KV) = {num(value)} tok/s")
+    else:
+        formula = (f"generous ceiling = {num(bw.value)} GB/s ÷ {num(weights.value)} GB = {num(value)} tok/s "
+                   "(theoretical bandwidth, nominal bits, no KV reads)")
+    b, a, n = join_parts(bw, weights, kv)
+    generous = Derived(value, "tok/s", (*b, formula), a, n)
+
+    real_w = realistic_weight_gb(claim, model, fmt)
+    if isinstance(real_w, Missing):  # unreachable in practice: generous found params or a file
+        real_w = weights
+    real_kv = kv_gb_per_sequence(claim, model, generous=False)
+    state = model.state_gb_per_token if model is not None and model.state_gb_per_token else 0.0
+    per_seq = state + real_kv.value
+    real_bw = ACHIEVABLE_BANDWIDTH_FRACTION * bw.value
+    real_value = batch * real_bw / (real_w.value + batch * per_seq)
+    parts = [f"{num(real_w.value)} GB weights"]
+    if state:
+        parts.append(f"{num(state)} GB recurrent state ({model.name if model else ''})")
+    if real_kv.value:
+        parts.append(f"{num(real_kv.value)} GB KV")
+    per = " per sequence" if batch > 1 else ""
+    b, a, n = join_parts(real_w, real_kv)
+    realistic = Derived(real_value, "tok/s", (*b, (
+        f"realistic ceiling = {batch} × " if batch > 1 else "realistic ceiling = ")
+        + f"{ACHIEVABLE_BANDWIDTH_FRACTION} × {num(bw.value)} GB/s ÷ ({' + '.join(parts)}{per}) = "
+        f"{num(real_value)} tok/s"), (_A_BW, *a), n)
+    return Ceilings(generous=generous, realistic=realistic, bandwidth=bw, weights_gb=weights,
+                    batch=batch, fmt=fmt, cards=claim.hardware_count or 1, kv_gb=kv.value, model=model)
+
+
+# ---- compute --------------------------------------------------------------------------------
+
+
+def required_tflops(params_b: float, tok_s: float) -> float:
+    """2 FLOPs per weight per token (one multiply-add): 2 × params × tok/s, in TFLOPS."""
+    return 2 * params_b * 1e9 * tok_s / 1e12
+
+
+def peak_tflops(claim: Claim, hw: HardwareRow, fmt: WeightFormat) -> Derived | Missing:
+    """The card's dense tensor peak for the format's family (× count); unknown format: its best."""
+    count = claim.hardware_count or 1
+    if fmt.family is not None:
+        peak = hw.peak_tflops.get(fmt.family)
+        if peak is None:
+            return Missing((f"dense {fmt.family} peak TFLOPS of {hw.name}",))
+        family, note = fmt.family, ()  # type: tuple[str, tuple[str, ...]]
+    elif hw.peak_tflops:
+        family = max(hw.peak_tflops, key=lambda k: hw.peak_tflops[k])
+        peak = hw.peak_tflops[family]
+        note = (f"weight format unknown: the card's highest dense peak ({family}) used",)
+    else:
+        return Missing((f"dense peak TFLOPS of {hw.name}",))
+    basis = [f"{hw.cite()}: dense {family} peak {num(peak)} TFLOPS"]
+    if count > 1:
+        basis.append(f"{num(peak)} TFLOPS × {count} cards = {num(peak * count)} TFLOPS")
+    return Derived(peak * count, f"{family} TFLOPS", tuple(basis), notes=note)

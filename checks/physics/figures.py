@@ -1,0 +1,59 @@
+"""The small types every physics figure is made of: `Derived`, `Missing` and their formatting.
+
+A `Derived` carries the figure, the formula written out with its numbers, the reference rows it
+read, the constants it assumed and the caveats a summary must carry; a `Missing` names exactly what
+the record or the tables lack. Units: GB = 1e9 bytes, GB/s = 1e9 B/s, TFLOPS = 1e12 FLOP/s
+(reference-data.md legend).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from checks.models import Assumption
+
+__all__ = ["GB", "GIB", "Derived", "Missing", "join_parts", "num"]
+
+GB = 1e9
+GIB = 2**30
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A figure with the formula, rows and constants behind it."""
+
+    value: float
+    unit: str
+    basis: tuple[str, ...] = ()
+    assumptions: tuple[Assumption, ...] = ()
+    notes: tuple[str, ...] = ()  # caveats a summary must carry ("4-bit assumed: format not stated")
+
+
+@dataclass(frozen=True)
+class Missing:
+    """What the record or the reference tables lack, named exactly."""
+
+    what: tuple[str, ...]
+
+
+def num(x: float) -> str:
+    """Format a derived figure the way reports print it: 1792, 128.9, 13.9, 0.61."""
+    if x == int(x) and abs(x) < 1e6:
+        return str(int(x))
+    if abs(x) >= 1000:
+        return f"{x:.0f}"
+    if abs(x) >= 10:
+        return f"{x:.1f}"
+    return f"{x:.2f}"
+
+
+def join_parts(*parts: Derived) -> tuple[tuple[str, ...], tuple[Assumption, ...], tuple[str, ...]]:
+    """The basis, assumptions and notes of several figures, each once, in order."""
+    basis: list[str] = []
+    assumptions: list[Assumption] = []
+    notes: list[str] = []
+    for p in parts:
+        basis += [b for b in p.basis if b not in basis]
+        assumptions += [a for a in p.assumptions if a not in assumptions]
+        notes += [n for n in p.notes if n not in notes]
+    return tuple(basis), tuple(assumptions), tuple(notes)
