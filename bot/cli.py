@@ -10,15 +10,16 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import TextIO
 
 from checks.models import Report
 from checks.reference import Reference, ReferenceError, load_reference
 from extractors.errors import ExtractError, FetchError, UsageError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "main"]
 
 EXIT_OK, EXIT_UNUSABLE, EXIT_FETCH = 0, 2, 3
 

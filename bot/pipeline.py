@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from typing import Sequence
+from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 

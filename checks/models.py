@@ -14,6 +14,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "CAVEAT",
+    "REPORT_SCHEMA",
     "Answer",
     "Assumption",
     "Claim",
@@ -22,12 +24,10 @@ __all__ = [
     "Provenance",
     "Question",
     "Report",
-    "REPORT_SCHEMA",
     "Source",
     "Status",
     "TokSKind",
     "Verdict",
-    "CAVEAT",
 ]
 
 REPORT_SCHEMA = "claimcheck.report/1"

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -167,19 +168,19 @@ class Reference(BaseModel):
         return None
 
     def gpu(self, name: str | None) -> HardwareRow | None:
-        return self._find(self.hardware, name)  # type: ignore[no-any-return]
+        return self._find(self.hardware, name)
 
     def model(self, name: str | None) -> ModelRow | None:
-        return self._find(self.models, name)  # type: ignore[no-any-return]
+        return self._find(self.models, name)
 
     def format(self, name: str | None) -> FormatRow | None:
-        return self._find(self.formats, name)  # type: ignore[no-any-return]
+        return self._find(self.formats, name)
 
     def method(self, name: str | None) -> MethodRow | None:
-        return self._find(self.methods, name)  # type: ignore[no-any-return]
+        return self._find(self.methods, name)
 
     def power_band(self, hw: HardwareRow) -> PowerBand | None:
-        return self._find(self.power_bands, hw.power_band or hw.kind)  # type: ignore[no-any-return]
+        return self._find(self.power_bands, hw.power_band or hw.kind)
 
     def table(self, name: str) -> list[_Row]:
         return list(getattr(self, name))
@@ -249,4 +250,4 @@ def load_reference(*overrides: Path | str) -> Reference:
             if table in data:
                 tables[table] = _merge(tables[table], _rows(p, table, data[table]))
         origin.append(str(p))
-    return Reference(origin=origin, **tables)  # type: ignore[arg-type]
+    return Reference(origin=origin, **tables)

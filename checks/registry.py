@@ -8,8 +8,8 @@ Q5's, Q8 reads them all). A duplicate key or a question number outside 1-8 fails
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 from checks.models import Answer, Evidence
 from checks.reference import Reference
@@ -32,7 +32,7 @@ from checks.rules.roofline import roofline
 from checks.rules.token_accounting import token_accounting
 from checks.rules.window_curve import window_curve
 
-__all__ = ["CHECKS", "Check", "CheckFn", "PLAUSIBILITY_KEYS", "QUESTION_KEYS"]
+__all__ = ["CHECKS", "PLAUSIBILITY_KEYS", "QUESTION_KEYS", "Check", "CheckFn"]
 
 CheckFn = Callable[[Evidence, Reference, Mapping[str, Answer]], Answer]
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from checks.models import Answer, Assumption, Evidence, Question, Report
 from checks.reference import Reference
-from checks.registry import CHECKS
+from checks.registry import CHECKS, CheckFn
 from checks.verdict import headline, verdict
 
 __all__ = ["audit"]
 
 
-def _run_one(check_key: str, fn, ev: Evidence, ref: Reference, prior: dict[str, Answer]) -> Answer:  # type: ignore[no-untyped-def]
+def _run_one(check_key: str, fn: CheckFn, ev: Evidence, ref: Reference, prior: dict[str, Answer]) -> Answer:
     try:
         answer = fn(ev, ref, prior)
     except Exception as exc:  # noqa: BLE001 - any failure of a check is reported, never raised

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["sanitise", "TRUNCATION_MARK"]
+__all__ = ["TRUNCATION_MARK", "sanitise"]
 
 TRUNCATION_MARK = "…(truncated)"
 _STRIP = re.compile(

@@ -7,7 +7,7 @@ spirit of Community Notes' "needs more info".
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from checks.models import Answer, Evidence, Question, Verdict
 from checks.registry import PLAUSIBILITY_KEYS

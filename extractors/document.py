@@ -15,7 +15,7 @@ from typing import Any
 
 from extractors.errors import InvalidInput
 
-__all__ = ["RawDocument", "MAX_JSON_DEPTH"]
+__all__ = ["MAX_JSON_DEPTH", "RawDocument"]
 
 MAX_JSON_DEPTH = 200  # deeper than any real record; json.loads would raise RecursionError later
 _MISSING = object()
@@ -53,7 +53,7 @@ class RawDocument:
     _json: Any = field(default=_MISSING, repr=False)
 
     @classmethod
-    def from_text(cls, text: str, source: str = "text") -> "RawDocument":
+    def from_text(cls, text: str, source: str = "text") -> RawDocument:
         return cls(text.encode("utf-8"), source=source)
 
     @cached_property

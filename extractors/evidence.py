@@ -8,8 +8,8 @@ number is primary and the post fills only what the record leaves empty.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from checks.models import Claim, Evidence, InputKind, PostInfo, Provenance, Source
 from checks.reference import Reference
@@ -87,6 +87,14 @@ def _with_derived_rate(claim: Claim) -> Claim:
     return claim
 
 
+def _input_kind(kind: str, default: InputKind) -> InputKind:
+    """A source kind that is also an input kind, else the default (a page or text is a post)."""
+    for k in ("record", "tool-output", "log", "config"):
+        if kind == k:
+            return k
+    return default
+
+
 def _is_claim(c: Claim) -> bool:
     return c.tok_s is not None or c.speedup is not None
 
@@ -141,7 +149,7 @@ def build_evidence(readings: Sequence[Reading], ref: Reference) -> Evidence:
         kind = "post"
     else:
         first = readings[0].source.kind
-        kind = first if first in ("record", "tool-output", "log", "config") else "post"  # type: ignore[assignment]
+        kind = _input_kind(first, default="post")
     return Evidence(
         claim=primary,
         kind=kind,
@@ -162,7 +170,7 @@ def evidence_per_record(reading: Reading, ref: Reference) -> list[Evidence]:
         out.append(
             Evidence(
                 claim=_with_derived_rate(claim),
-                kind=reading.source.kind if reading.source.kind in ("record", "tool-output", "log", "config") else "record",  # type: ignore[arg-type]
+                kind=_input_kind(reading.source.kind, default="record"),
                 sources=[reading.source],
                 siblings=siblings_of(claim, others),
                 warnings=reading.warnings,

@@ -11,7 +11,7 @@ from typing import BinaryIO, Literal
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
 
-__all__ = ["InputSpec", "classify_input", "read_local", "MAX_LOCAL_BYTES"]
+__all__ = ["MAX_LOCAL_BYTES", "InputSpec", "classify_input", "read_local"]
 
 MAX_LOCAL_BYTES = 64 * 1024 * 1024  # a leaderboard dump is a few MB; refuse to slurp a disk image
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")

@@ -8,12 +8,12 @@ submitter's runs on the same setup: the window-curve check lines them up.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from checks.models import Claim
 from checks.reference import normalise_name
 
-__all__ = ["MATCH_TOLERANCE", "matching_number", "pick_primary", "siblings_of", "same_setup"]
+__all__ = ["MATCH_TOLERANCE", "matching_number", "pick_primary", "same_setup", "siblings_of"]
 
 MATCH_TOLERANCE = 0.005  # SPEC §8: "matches the post's number (within 0.5%)"
 

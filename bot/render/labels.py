@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from checks.models import Claim, Report
 
-__all__ = ["QUESTION_TITLES", "FINDING_TITLES", "STATUS_ORDER", "claim_line", "format_figure"]
+__all__ = ["FINDING_TITLES", "QUESTION_TITLES", "STATUS_ORDER", "claim_line", "format_figure"]
 
 QUESTION_TITLES = {
     "evidence": "Evidence in the post",

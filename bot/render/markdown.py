@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from checks.models import Report
 from bot.render.labels import FINDING_TITLES, QUESTION_TITLES, claim_line, format_figure
+from checks.models import Report
 
 __all__ = ["render_markdown"]
 

@@ -19,6 +19,7 @@ last transactions may roll back (never corrupt). That is fine for a bot's cache 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
@@ -135,10 +136,9 @@ class Store:
                 await self._conn.execute("COMMIT")
             except BaseException:
                 if self._conn.in_transaction:
-                    try:
+                    # Cancelled while COMMIT was queued: it committed after all.
+                    with contextlib.suppress(sqlite3.Error):
                         await self._conn.execute("ROLLBACK")
-                    except sqlite3.Error:
-                        pass  # cancelled while COMMIT was queued: it committed after all
                 raise
             return result
 

@@ -103,11 +103,12 @@ SIZE_LABEL_TOLERANCE = 0.05
 
 
 def _total(claim: Claim, model: ModelRow | None) -> Derived | None:
-    if claim.params_total_b and model is not None and claim.params_total_b != model.params_total_b:
-        if abs(claim.params_total_b - model.params_total_b) / model.params_total_b <= SIZE_LABEL_TOLERANCE:
-            return Derived(model.params_total_b, "B params", (
+    stated = claim.params_total_b
+    if (stated is not None and model is not None and stated != model.params_total_b
+            and abs(stated - model.params_total_b) / model.params_total_b <= SIZE_LABEL_TOLERANCE):
+        return Derived(model.params_total_b, "B params", (
                 f"{model.cite()}: {num(model.params_total_b)}B params total "
-                f"(the claim's {num(claim.params_total_b)}B, {claim.source_of('params_total_b')}, "
+                f"(the claim's {num(stated)}B, {claim.source_of('params_total_b')}, "
                 "is read as the model's rounded size)",))
     if claim.params_total_b:
         return Derived(claim.params_total_b, "B params",

@@ -18,7 +18,7 @@ and the others still run.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Callable, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -30,6 +30,8 @@ from extractors.document import RawDocument
 from extractors.text.freetext import FreeTextReading, read_free_text
 from extractors.text.launch import LaunchReading, read_launch
 from extractors.text.logs import LogReading, read_logs
+
+T = TypeVar("T")
 
 __all__ = ["TextReading", "find_links", "parse_text"]
 
@@ -74,7 +76,7 @@ def parse_text(doc: RawDocument, ref: Reference) -> TextReading:
         warnings.append(f"text longer than {MAX_TEXT:,} characters; read the first part only")
     text = sanitise(raw[: MAX_TEXT + 1], limit=MAX_TEXT)
     b = ClaimBuilder(doc.source)
-    links = _safely(lambda: find_links(text), [], "links", warnings)
+    links: list[str] = _safely(lambda: find_links(text), [], "links", warnings)
     launch = _safely(lambda: read_launch(text, b, ref), LaunchReading(), "launch", warnings)
     logs = _safely(lambda: read_logs(text, b, ref), LogReading(), "logs", warnings)
     rest = _blank(text, [*launch.spans, *logs.spans, *_url_spans(text)])
@@ -88,7 +90,7 @@ def parse_text(doc: RawDocument, ref: Reference) -> TextReading:
     )
 
 
-def _safely(fn, default, what: str, warnings: list[str]):  # type: ignore[no-untyped-def]
+def _safely(fn: Callable[[], T], default: T, what: str, warnings: list[str]) -> T:
     try:
         return fn()
     except Exception as exc:  # noqa: BLE001 - one reader's bug must not cost the others

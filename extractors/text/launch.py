@@ -234,7 +234,7 @@ def read_launch(text: str, b: ClaimBuilder, ref: Reference | None = None) -> Lau
                 env[key] = value
                 env_spans.append(f"{key}={value}")
     more, spans = read_env(text)
-    for (key, value), span in zip(more.items(), spans):
+    for (key, value), span in zip(more.items(), spans, strict=False):
         if key not in env:
             env[key] = value
             env_spans.append(span)

@@ -47,7 +47,7 @@ def table_sentences(rows: list[list[str]]) -> list[str]:
     header, out = rows[0], []
     for row in rows[1:]:
         parts = []
-        for name, value in zip(header[1:], row[1:]):
+        for name, value in zip(header[1:], row[1:], strict=False):
             m = _HEADER_UNIT.match(name or "")
             if m and _NUMBER.match(value.strip()):
                 label = m["name"].strip() or name
