@@ -9,19 +9,19 @@ are read by `extractors.text`, which runs when no structured format matches.
 from __future__ import annotations
 
 from extractors.document import RawDocument
-from extractors.formats.base import Format
-from extractors.formats.vllm_bench import VllmBench
-from extractors.formats.sglang_bench_serving import SglangBenchServing
-from extractors.formats.sglang_bench_one_batch import SglangBenchOneBatch
-from extractors.formats.llama_bench import LlamaBench
-from extractors.formats.llama_server import LlamaServerTimings
+from extractors.formats.accelmark import AccelMark
 from extractors.formats.aiperf import AiPerf
+from extractors.formats.base import Format
+from extractors.formats.generic_board import GenericBoard
 from extractors.formats.guidellm import GuideLLM
 from extractors.formats.inferencex import InferenceX
+from extractors.formats.llama_bench import LlamaBench
+from extractors.formats.llama_server import LlamaServerTimings
 from extractors.formats.localscore import LocalScore
-from extractors.formats.accelmark import AccelMark
 from extractors.formats.mlperf import MLPerf
-from extractors.formats.generic_board import GenericBoard
+from extractors.formats.sglang_bench_one_batch import SglangBenchOneBatch
+from extractors.formats.sglang_bench_serving import SglangBenchServing
+from extractors.formats.vllm_bench import VllmBench
 
 __all__ = ["FORMATS", "Format", "detect", "format_named"]
 

@@ -34,7 +34,7 @@ from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
 from extractors.formats.records import find_records
-from extractors.formats.values import BadValue, to_float, to_int, to_rate, to_text
+from extractors.formats.values import BadValue, read_key, to_float, to_int, to_rate, to_text
 
 __all__ = ["AccelMark"]
 
@@ -88,7 +88,7 @@ class AccelMark:
 
 def _parse_result(source: str, r: dict[str, Any], base: str) -> list[Claim]:
     metrics = r["metrics"]
-    task = r.get("task") if isinstance(r.get("task"), dict) else {}
+    task = r["task"] if isinstance(r.get("task"), dict) else {}
     only_spec = task.get("scenario") == "speculative"
     claims = []
     for scenario in _SCENARIOS:
@@ -119,13 +119,7 @@ def _put(b: ClaimBuilder, obj: Any, key: str, field: str, conv: Any, path: str,
          span: str | None = None) -> Any:
     if not isinstance(obj, dict):
         return None
-    value = obj.get(key)
-    if value is None or value == "":
-        return None
-    try:
-        out = conv(value)
-    except BadValue as exc:
-        raise BadValue(f"'{path}.{key}' {exc}") from None
+    out = read_key(obj, key, conv, f"{path}.{key}")
     b.set(field, out, field=f"{path}.{key}", span=span)
     return out
 
@@ -154,8 +148,8 @@ def _entry(b: ClaimBuilder, e: dict[str, Any], path: str) -> None:
 def _shared(b: ClaimBuilder, r: dict[str, Any], base: str, *, speculative: bool,
             explicit: bool) -> None:
     chip, sw, model = r.get("chip"), r.get("software"), r.get("model")
-    task = r.get("task") if isinstance(r.get("task"), dict) else {}
-    meta = r.get("meta") if isinstance(r.get("meta"), dict) else {}
+    task = r["task"] if isinstance(r.get("task"), dict) else {}
+    meta = r["meta"] if isinstance(r.get("meta"), dict) else {}
     _put(b, chip, "name", "hardware", to_text, _p(base, "chip"))
     _put(b, chip, "count", "hardware_count", to_int, _p(base, "chip"))
     _put(b, sw, "framework", "engine", to_text, _p(base, "software"))

@@ -30,21 +30,20 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from checks.models import Claim, SourceKind
+from checks.models import Claim
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
+from extractors.formats.base import ToolOutputFormat
 from extractors.formats.common import (
     MISSING,
     Notes,
     count,
     dig,
     fmt,
-    guarded,
     is_empty,
     number,
     positive,
-    safe_json,
     text,
 )
 
@@ -58,34 +57,24 @@ _TIME_TO_MS = {"ms": 1.0, "s": 1000.0, "sec": 1000.0, "seconds": 1000.0, "us": 1
 _POWER_TO_W = {"w": 1.0, "watts": 1.0, "watt": 1.0, "kw": 1000.0, "mw": 1e-3}
 
 
-def _metrics_root(data: Any) -> tuple[dict[str, Any], str] | None:
-    """The object holding metric -> stats, and its key path prefix."""
-    if not isinstance(data, dict) or "benchmarks" in data:
-        return None
-    for root, prefix in ((data, ""), (data.get("records"), "records.")):
-        if isinstance(root, dict) and any(
-            isinstance(root.get(m), dict) and any(s in root[m] for s in _STATS) for m in _METRICS
-        ):
-            return root, prefix
-    return None
-
-
-class AiPerf:
+class AiPerf(ToolOutputFormat):
     name: ClassVar[str] = "aiperf"
-    kind: ClassVar[SourceKind] = "tool-output"
+    label: ClassVar[str] = "AIPerf/GenAI-Perf"
+    not_ours: ClassVar[str] = "not an AIPerf or GenAI-Perf profile export"
 
-    def sniff(self, doc: RawDocument) -> bool:
-        try:
-            return _metrics_root(safe_json(doc)) is not None
-        except Exception:  # noqa: BLE001 - sniff never raises
-            return False
+    def _find(self, data: Any) -> tuple[dict[str, Any], str] | None:
+        """The object holding metric -> stats, and its key path prefix."""
+        if not isinstance(data, dict) or "benchmarks" in data:
+            return None
+        for root, prefix in ((data, ""), (data.get("records"), "records.")):
+            if isinstance(root, dict) and any(
+                isinstance(root.get(m), dict) and any(s in root[m] for s in _STATS)
+                for m in _METRICS
+            ):
+                return root, prefix
+        return None
 
-    @guarded("AIPerf/GenAI-Perf")
-    def parse(self, doc: RawDocument) -> list[Claim]:
-        data = safe_json(doc)
-        found = _metrics_root(data)
-        if found is None:
-            raise InvalidInput(f"{doc.source}: not an AIPerf or GenAI-Perf profile export")
+    def _claims(self, doc: RawDocument, data: Any, found: Any) -> list[Claim]:
         m, pre = found
         b = ClaimBuilder(doc.source)
         notes = Notes()

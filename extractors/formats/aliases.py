@@ -144,10 +144,21 @@ def _engine(v: Any, key: str) -> Pairs:
     return out
 
 
-_text = lambda f: _plain(f, to_text)
-_int = lambda f: _plain(f, to_int)
-_float = lambda f: _plain(f, to_float)
-_bool = lambda f: _plain(f, to_bool)
+def _text(field: str) -> Converter:
+    return _plain(field, to_text)
+
+
+def _int(field: str) -> Converter:
+    return _plain(field, to_int)
+
+
+def _float(field: str) -> Converter:
+    return _plain(field, to_float)
+
+
+def _bool(field: str) -> Converter:
+    return _plain(field, to_bool)
+
 
 # Canonical target → converter. Mapping-config `fields` keys are these names. Order matters: it
 # is the order values are applied, and the first value set for a claim field wins.

@@ -111,7 +111,9 @@ class BoardMapping(BaseModel):
         return None
 
     def matches_url(self, source: str) -> bool:
-        return bool(self.url_pattern) and re.search(self.url_pattern, source) is not None
+        if not self.url_pattern:
+            return False
+        return re.search(self.url_pattern, source) is not None
 
     def matches_shape(self, data: Any) -> bool:
         rows = self.records(data)

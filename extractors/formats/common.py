@@ -1,4 +1,4 @@
-"""Small helpers shared by the tool-output adapters: safe numbers, nested look-ups, notes.
+"""Small helpers shared by the tool-output adapters: safe numbers, look-ups, notes, run totals.
 
 Every number read from a stranger's JSON goes through `number`, `positive` or `count`:
 - a bool is not a number (``True`` would otherwise read as 1);
@@ -11,16 +11,15 @@ Every number read from a stranger's JSON goes through `number`, `positive` or `c
 
 from __future__ import annotations
 
-import functools
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from checks.models import Claim
+from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
-from extractors.errors import ExtractError, InvalidInput
+from extractors.errors import ExtractError
 
 __all__ = [
     "MISSING",
@@ -29,7 +28,6 @@ __all__ = [
     "dig",
     "engine_from_backend",
     "fmt",
-    "guarded",
     "has_any",
     "is_empty",
     "iso_from_epoch",
@@ -38,6 +36,7 @@ __all__ = [
     "positive",
     "record_list",
     "safe_json",
+    "set_request_totals",
     "text",
 ]
 
@@ -145,6 +144,27 @@ def safe_json(doc: RawDocument) -> Any:
         return None
 
 
+def set_request_totals(b: ClaimBuilder, rec: dict[str, Any], prefix: str) -> int | None:
+    """The run totals vLLM's and SGLang's bench_serving both write (SGLang's is adapted from
+    vLLM's): output tokens over `duration` as tokens_generated / wall_seconds, so the arithmetic
+    check can recompute the rate, and the mean input and output tokens per completed request.
+    Returns the total output tokens."""
+    completed = count(rec.get("completed"), allow_zero=False)
+    tokens_in = count(rec.get("total_input_tokens"))
+    tokens_out = count(rec.get("total_output_tokens"))
+    b.set("tokens_generated", tokens_out, field=join_path(prefix, "total_output_tokens"))
+    b.set("wall_seconds", positive(rec.get("duration")), field=join_path(prefix, "duration"))
+    if completed:
+        per_request = f"/{join_path(prefix, 'completed')}"
+        if tokens_in is not None:
+            b.set("input_tokens", round(tokens_in / completed),
+                  field=join_path(prefix, "total_input_tokens") + per_request)
+        if tokens_out is not None:
+            b.set("output_tokens", round(tokens_out / completed),
+                  field=join_path(prefix, "total_output_tokens") + per_request)
+    return tokens_out
+
+
 def fmt(x: float) -> str:
     """A compact figure for notes: 485.653, 2.87, 12000."""
     if x == int(x) and abs(x) < 1e15:
@@ -194,25 +214,3 @@ class Notes:
         if self.parts:
             builder.set("notes", "; ".join(self.parts),
                         field=", ".join(self.fields[:12]) or None)
-
-
-def guarded(label: str) -> Callable[[Callable[..., list[Claim]]], Callable[..., list[Claim]]]:
-    """Turn a stray KeyError/TypeError/... inside `parse` into InvalidInput naming the format:
-    a shape we recognised but could not read is the input's fault, never a traceback."""
-
-    def wrap(fn: Callable[..., list[Claim]]) -> Callable[..., list[Claim]]:
-        @functools.wraps(fn)
-        def inner(self: Any, doc: RawDocument) -> list[Claim]:
-            try:
-                return fn(self, doc)
-            except ExtractError:
-                raise
-            except (KeyError, TypeError, ValueError, AttributeError, IndexError,
-                    OverflowError, RecursionError) as exc:
-                raise InvalidInput(
-                    f"{doc.source}: {label} output could not be read ({type(exc).__name__})"
-                ) from None
-
-        return inner
-
-    return wrap

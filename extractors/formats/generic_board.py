@@ -90,14 +90,15 @@ class GenericBoard:
             single = isinstance(get_path(data, mapping.records_path), dict)
             found = RecordSet(mapping.records_path, rows, single=single)
         else:
-            found = find_records(data)
-            if found is None:
+            by_shape = find_records(data)
+            if by_shape is None:
                 raise InvalidInput(f"{doc.source}: no records array found (looked for a list "
                                    "at the top level or under results/data/runs/records/items/…)")
+            found = by_shape
         problems: list[str] = []
-        claims = [self._claim(doc, row, found.row_path(i), mapping, problems)
-                  for i, row in enumerate(found.rows)]
-        claims = [c for c in claims if c is not None]
+        read = [self._claim(doc, row, found.row_path(i), mapping, problems)
+                for i, row in enumerate(found.rows)]
+        claims = [c for c in read if c is not None]
         if not any(c.tok_s is not None for c in claims):
             where = f"board '{mapping.name}'" if mapping else "the records"
             detail = f" ({problems[0]})" if problems else ""

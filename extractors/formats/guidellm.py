@@ -30,22 +30,21 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from checks.models import Claim, SourceKind
+from checks.models import Claim
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
+from extractors.formats.base import ToolOutputFormat
 from extractors.formats.common import (
     MISSING,
     Notes,
     count,
     dig,
     fmt,
-    guarded,
     iso_from_epoch,
     join_path,
     number,
     positive,
-    safe_json,
     text,
 )
 
@@ -61,39 +60,28 @@ def _is_benchmark(item: Any) -> bool:
                                              for k in _METRIC_KEYS)
 
 
-def _benchmarks(data: Any) -> list[Any] | None:
-    if not isinstance(data, dict):
-        return None
-    items = data.get("benchmarks")
-    if isinstance(items, list) and items and _is_benchmark(items[0]):
-        return items
-    return None
-
-
-class GuideLLM:
+class GuideLLM(ToolOutputFormat):
     name: ClassVar[str] = "guidellm"
-    kind: ClassVar[SourceKind] = "tool-output"
+    label: ClassVar[str] = "GuideLLM"
+    not_ours: ClassVar[str] = "not a GuideLLM benchmarks report"
 
-    def sniff(self, doc: RawDocument) -> bool:
-        try:
-            return _benchmarks(safe_json(doc)) is not None
-        except Exception:  # noqa: BLE001 - sniff never raises
-            return False
+    def _find(self, data: Any) -> list[Any] | None:
+        if not isinstance(data, dict):
+            return None
+        items = data.get("benchmarks")
+        if isinstance(items, list) and items and _is_benchmark(items[0]):
+            return items
+        return None
 
-    @guarded("GuideLLM")
-    def parse(self, doc: RawDocument) -> list[Claim]:
-        data = safe_json(doc)
-        items = _benchmarks(data)
-        if items is None:
-            raise InvalidInput(f"{doc.source}: not a GuideLLM benchmarks report")
+    def _claims(self, doc: RawDocument, data: Any, items: Any) -> list[Claim]:
         claims = []
         for i, item in enumerate(items):
             if not _is_benchmark(item):
                 raise InvalidInput(f"{doc.source}: GuideLLM benchmark {i + 1} has no metrics")
-            claims.append(self._claim(doc, data, item, f"benchmarks[{i}]", i + 1))
+            claims.append(self._benchmark_claim(doc, data, item, f"benchmarks[{i}]", i + 1))
         return claims
 
-    def _claim(self, doc: RawDocument, report: dict[str, Any], bench: dict[str, Any],
+    def _benchmark_claim(self, doc: RawDocument, report: dict[str, Any], bench: dict[str, Any],
                prefix: str, n: int) -> Claim:
         b = ClaimBuilder(doc.source)
         notes = Notes()

@@ -31,12 +31,20 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from checks.models import Claim, SourceKind
+from checks.models import Claim
 from extractors.builder import ClaimBuilder
-from extractors.document import RawDocument
 from extractors.errors import InvalidInput
-from extractors.formats.records import RecordSet, find_records
-from extractors.formats.values import BadValue, scaled, to_bool, to_float, to_int, to_rate, to_text
+from extractors.formats.base import RecordsFormat
+from extractors.formats.values import (
+    BadValue,
+    read_key,
+    scaled,
+    to_bool,
+    to_float,
+    to_int,
+    to_rate,
+    to_text,
+)
 
 __all__ = ["DB_MODEL_TO_DISPLAY", "InferenceX"]
 
@@ -54,53 +62,29 @@ _POWER_METHOD = "mean GPU board power over the run (InferenceX aggregate_power.p
 
 
 def _is_api_row(row: Any) -> bool:
-    return isinstance(row, dict) and _API_KEYS <= row.keys() and isinstance(row["metrics"], dict)
+    return isinstance(row, dict) and row.keys() >= _API_KEYS and isinstance(row["metrics"], dict)
 
 
 def _is_agg_row(row: Any) -> bool:
-    return (isinstance(row, dict) and _AGG_KEYS <= row.keys()
+    return (isinstance(row, dict) and row.keys() >= _AGG_KEYS
             and ("spec_decoding" in row or "framework" in row))
 
 
-def _rows(data: Any) -> RecordSet | None:
-    if _is_api_row(data) or _is_agg_row(data):
-        return RecordSet("", [data], single=True)
-    found = find_records(data)
-    if found and any(_is_api_row(r) or _is_agg_row(r) for r in found.rows[:200]):
-        return found
-    return None
-
-
-class InferenceX:
+class InferenceX(RecordsFormat):
     name: ClassVar[str] = "inferencex"
-    kind: ClassVar[SourceKind] = "record"
+    label: ClassVar[str] = "InferenceX"
+    row_word: ClassVar[str] = "row"
+    not_found: ClassVar[str] = "no InferenceX benchmark rows found"
+    none_read: ClassVar[str] = "InferenceX rows could not be read"
 
-    def sniff(self, doc: RawDocument) -> bool:
-        try:
-            return _rows(doc.json()) is not None
-        except Exception:  # noqa: BLE001 - sniffing never raises
-            return False
+    def _is_row(self, row: Any) -> bool:
+        return _is_api_row(row) or _is_agg_row(row)
 
-    def parse(self, doc: RawDocument) -> list[Claim]:
-        found = _rows(doc.json())
-        if found is None:
-            raise InvalidInput(f"{doc.source}: no InferenceX benchmark rows found")
-        claims, errors = [], []
-        for i, row in enumerate(found.rows):
-            path = found.row_path(i)
-            try:
-                claims.append(_parse_row(doc.source, row, path))
-            except (BadValue, InvalidInput) as exc:
-                errors.append(f"row {path or 0}: {exc}")
-        if not claims:
-            raise InvalidInput(f"{doc.source}: InferenceX rows could not be read ({errors[0]})")
-        if errors:
-            doc.warnings.append(f"{doc.source}: skipped {len(errors)} unreadable InferenceX "
-                                f"row(s), e.g. {errors[0]}")
-        return claims
+    def _parse_row(self, source: str, row: Any, path: str) -> Claim:
+        return _read_row(source, row, path)
 
 
-def _parse_row(source: str, row: Any, path: str) -> Claim:
+def _read_row(source: str, row: Any, path: str) -> Claim:
     if _is_api_row(row):
         metrics, mpath, hw_key, spec_key = row["metrics"], _p(path, "metrics"), "hardware", "spec_method"
     elif _is_agg_row(row):
@@ -114,13 +98,7 @@ def _parse_row(source: str, row: Any, path: str) -> Claim:
 
     def put(field: str, key: str, conv: Any, obj: dict[str, Any] = row, base: str = path,
             span: str | None = None) -> Any:
-        value = obj.get(key)
-        if value is None or value == "":
-            return None
-        try:
-            out = conv(value)
-        except BadValue as exc:
-            raise BadValue(f"'{key}' {exc}") from None
+        out = read_key(obj, key, conv, key)
         b.set(field, out, field=_p(base, key), span=span)
         return out
 

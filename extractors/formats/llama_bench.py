@@ -37,21 +37,20 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from checks.models import Claim, SourceKind
+from checks.models import Claim
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
+from extractors.formats.base import ToolOutputFormat
 from extractors.formats.common import (
     Notes,
     count,
     fmt,
-    guarded,
     has_any,
     join_path,
     number,
     positive,
     record_list,
-    safe_json,
     text,
 )
 
@@ -61,11 +60,6 @@ _MODEL_TYPE = re.compile(r"^(?P<arch>\S+)\s+(?P<size>\S*\d\S*|\?B)\s+(?P<ftype>.
 _ACTIVE = re.compile(r"(?:^|[.\-_])A(\d+(?:\.\d+)?)B$")
 _EXPERTS = re.compile(r"^\d+x\d+(?:\.\d+)?[BM]$")
 _IK_KEYS = ("mla_attn", "fused_moe", "attn_max_batch", "ser", "rtr", "fused_up_gate")
-
-
-def _is_bench_row(rec: Any) -> bool:
-    return isinstance(rec, dict) and "avg_ts" in rec and has_any(rec, ("n_prompt", "n_gen")) \
-        and has_any(rec, ("model_type", "build_commit", "model_filename"))
 
 
 def split_model_type(model_type: str) -> tuple[str, str | None, bool | None, float | None]:
@@ -81,34 +75,26 @@ def split_model_type(model_type: str) -> tuple[str, str | None, bool | None, flo
     return f"{arch} {size}", ftype or None, moe, float(active[1]) if active else None
 
 
-class LlamaBench:
+class LlamaBench(ToolOutputFormat):
     name: ClassVar[str] = "llama_bench"
-    kind: ClassVar[SourceKind] = "tool-output"
+    label: ClassVar[str] = "llama-bench"
 
-    def sniff(self, doc: RawDocument) -> bool:
-        try:
-            got = record_list(safe_json(doc))
-            return got is not None and all(_is_bench_row(r) for r in got[0])
-        except Exception:  # noqa: BLE001 - sniff never raises
-            return False
+    def _is_record(self, rec: Any) -> bool:
+        return isinstance(rec, dict) and "avg_ts" in rec and has_any(rec, ("n_prompt", "n_gen")) \
+            and has_any(rec, ("model_type", "build_commit", "model_filename"))
 
-    @guarded("llama-bench")
-    def parse(self, doc: RawDocument) -> list[Claim]:
-        data = safe_json(doc)
+    def _why_not(self, data: Any) -> str:
         if isinstance(data, list) and not data:
-            raise InvalidInput(f"{doc.source}: llama-bench output holds no test rows")
+            return "llama-bench output holds no test rows"
         got = record_list(data)
         if got is None:
-            raise InvalidInput(f"{doc.source}: not llama-bench JSON output")
-        rows, is_list = got
-        for i, row in enumerate(rows):
-            if not _is_bench_row(row):
-                raise InvalidInput(f"{doc.source}: llama-bench row {i + 1} is not a test result "
-                                   "(needs avg_ts, n_prompt/n_gen and model_type)")
-        return [self._claim(doc, row, f"[{i}]" if is_list else "", i + 1)
-                for i, row in enumerate(rows)]
+            return "not llama-bench JSON output"
+        i = next(i for i, row in enumerate(got[0]) if not self._is_record(row))
+        return (f"llama-bench row {i + 1} is not a test result "
+                "(needs avg_ts, n_prompt/n_gen and model_type)")
 
-    def _claim(self, doc: RawDocument, row: dict[str, Any], prefix: str, n: int) -> Claim:
+    def _claim(self, doc: RawDocument, row: dict[str, Any], prefix: str, i: int,
+               total: int) -> Claim:
         b = ClaimBuilder(doc.source)
         notes = Notes()
 
@@ -116,7 +102,7 @@ class LlamaBench:
             return join_path(prefix, key)
 
         def bad(key: str) -> InvalidInput:
-            return InvalidInput(f"{doc.source}: llama-bench row {n} has no usable {key} "
+            return InvalidInput(f"{doc.source}: llama-bench row {i + 1} has no usable {key} "
                                 f"(got {row.get(key)!r})")
 
         tok_s = positive(row.get("avg_ts"))
@@ -129,7 +115,7 @@ class LlamaBench:
         if n_gen is None:
             raise bad("n_gen")
         if n_prompt == 0 and n_gen == 0:
-            raise InvalidInput(f"{doc.source}: llama-bench row {n} has n_prompt 0 and n_gen 0")
+            raise InvalidInput(f"{doc.source}: llama-bench row {i + 1} has n_prompt 0 and n_gen 0")
 
         b.set("tok_s", tok_s, field=p("avg_ts"))
         seconds = positive(row.get("avg_ns"))

@@ -29,20 +29,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from checks.models import Claim, SourceKind
+from checks.models import Claim
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
+from extractors.formats.base import ToolOutputFormat
 from extractors.formats.common import (
     MISSING,
     Notes,
     count,
     dig,
     fmt,
-    guarded,
     number,
     positive,
-    safe_json,
     text,
 )
 
@@ -51,34 +50,23 @@ __all__ = ["LlamaServerTimings"]
 _TIMING_KEYS = ("predicted_per_second", "predicted_n", "predicted_ms")
 
 
-def _timings(data: Any) -> tuple[dict[str, Any], str] | None:
-    """The timings object and its key path prefix ("timings." or "" for a bare one)."""
-    if not isinstance(data, dict):
-        return None
-    inner = data.get("timings")
-    if isinstance(inner, dict) and any(k in inner for k in _TIMING_KEYS):
-        return inner, "timings."
-    if "predicted_per_second" in data and any(k in data for k in ("predicted_n", "prompt_n")):
-        return data, ""
-    return None
-
-
-class LlamaServerTimings:
+class LlamaServerTimings(ToolOutputFormat):
     name: ClassVar[str] = "llama_server"
-    kind: ClassVar[SourceKind] = "tool-output"
+    label: ClassVar[str] = "llama-server"
+    not_ours: ClassVar[str] = "not a llama-server response with timings"
 
-    def sniff(self, doc: RawDocument) -> bool:
-        try:
-            return _timings(safe_json(doc)) is not None
-        except Exception:  # noqa: BLE001 - sniff never raises
-            return False
+    def _find(self, data: Any) -> tuple[dict[str, Any], str] | None:
+        """The timings object and its key path prefix ("timings." or "" for a bare one)."""
+        if not isinstance(data, dict):
+            return None
+        inner = data.get("timings")
+        if isinstance(inner, dict) and any(k in inner for k in _TIMING_KEYS):
+            return inner, "timings."
+        if "predicted_per_second" in data and any(k in data for k in ("predicted_n", "prompt_n")):
+            return data, ""
+        return None
 
-    @guarded("llama-server")
-    def parse(self, doc: RawDocument) -> list[Claim]:
-        data = safe_json(doc)
-        found = _timings(data)
-        if found is None:
-            raise InvalidInput(f"{doc.source}: not a llama-server response with timings")
+    def _claims(self, doc: RawDocument, data: Any, found: Any) -> list[Claim]:
         t, pre = found
         top: dict[str, Any] = data if pre else {}
         b = ClaimBuilder(doc.source)

@@ -28,12 +28,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
-from checks.models import Claim, SourceKind
+from checks.models import Claim
 from extractors.builder import ClaimBuilder
-from extractors.document import RawDocument
 from extractors.errors import InvalidInput
-from extractors.formats.records import RecordSet, find_records
-from extractors.formats.values import BadValue, to_float, to_int, to_rate, to_text
+from extractors.formats.base import RecordsFormat
+from extractors.formats.values import BadValue, read_key, to_float, to_int, to_rate, to_text
 
 __all__ = ["LocalScore"]
 
@@ -52,47 +51,26 @@ def _is_submission(row: Any) -> bool:
             and ("accelerator_info" in row or "runtime_info" in row))
 
 
-def _rows(data: Any) -> RecordSet | None:
-    if _is_run(data) or _is_submission(data):
-        return RecordSet("", [data], single=True)
-    found = find_records(data)
-    if found and any(_is_run(r) for r in found.rows[:200]):
-        return found
-    return None
-
-
-class LocalScore:
+class LocalScore(RecordsFormat):
     name: ClassVar[str] = "localscore"
-    kind: ClassVar[SourceKind] = "record"
+    label: ClassVar[str] = "LocalScore"
+    row_word: ClassVar[str] = "run"
+    not_found: ClassVar[str] = "no LocalScore runs found"
+    none_read: ClassVar[str] = "LocalScore run could not be read"
 
-    def sniff(self, doc: RawDocument) -> bool:
-        try:
-            return _rows(doc.json()) is not None
-        except Exception:  # noqa: BLE001 - sniffing never raises
-            return False
+    def _is_row(self, row: Any) -> bool:
+        return _is_run(row)
 
-    def parse(self, doc: RawDocument) -> list[Claim]:
-        found = _rows(doc.json())
-        if found is None:
-            raise InvalidInput(f"{doc.source}: no LocalScore runs found")
-        claims, errors = [], []
-        for i, row in enumerate(found.rows):
-            path = found.row_path(i)
-            try:
-                if _is_submission(row):
-                    claims.append(_parse_submission(doc.source, row))
-                elif _is_run(row):
-                    claims.append(_parse_run(doc.source, row, path))
-                else:
-                    raise InvalidInput("not a LocalScore run (no avg_gen_tps/accelerator/model)")
-            except (BadValue, InvalidInput) as exc:
-                errors.append(f"run {path or 0}: {exc}")
-        if not claims:
-            raise InvalidInput(f"{doc.source}: LocalScore run could not be read ({errors[0]})")
-        if errors:
-            doc.warnings.append(f"{doc.source}: skipped {len(errors)} unreadable LocalScore "
-                                f"run(s), e.g. {errors[0]}")
-        return claims
+    def _is_single(self, obj: Any) -> bool:
+        # The CLI's upload body (POST /api/results) is a whole document, never a row of a list.
+        return _is_run(obj) or _is_submission(obj)
+
+    def _parse_row(self, source: str, row: Any, path: str) -> Claim:
+        if _is_submission(row):
+            return _parse_submission(source, row)
+        if _is_run(row):
+            return _parse_run(source, row, path)
+        raise InvalidInput("not a LocalScore run (no avg_gen_tps/accelerator/model)")
 
 
 class _Put:
@@ -102,13 +80,7 @@ class _Put:
         self.b, self.obj, self.base = b, obj, base
 
     def __call__(self, field: str, key: str, conv: Any, span: str | None = None) -> Any:
-        value = self.obj.get(key)
-        if value is None or value == "":
-            return None
-        try:
-            out = conv(value)
-        except BadValue as exc:
-            raise BadValue(f"'{_p(self.base, key)}' {exc}") from None
+        out = read_key(self.obj, key, conv, _p(self.base, key))
         self.b.set(field, out, field=_p(self.base, key), span=span)
         return out
 

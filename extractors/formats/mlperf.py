@@ -39,7 +39,7 @@ from extractors.document import RawDocument
 from extractors.errors import InvalidInput, NoClaimFound
 from extractors.formats.aliases import fold
 from extractors.formats.records import find_records
-from extractors.formats.values import BadValue, to_float, to_int, to_rate, to_text
+from extractors.formats.values import BadValue, read_key, to_float, to_int, to_rate, to_text
 
 __all__ = ["MLPerf"]
 
@@ -59,12 +59,12 @@ def _is_record(row: Any) -> bool:
 
 
 def _is_summary(obj: Any) -> bool:
-    return (isinstance(obj, dict) and _SUMMARY_KEYS <= obj.keys()
+    return (isinstance(obj, dict) and obj.keys() >= _SUMMARY_KEYS
             and isinstance(obj.get("ttft"), dict) and isinstance(obj.get("run_config"), dict))
 
 
 def _is_system(obj: Any) -> bool:
-    return isinstance(obj, dict) and _SYSTEM_KEYS <= obj.keys() and (
+    return isinstance(obj, dict) and obj.keys() >= _SYSTEM_KEYS and (
         "system_name" in obj or "submitter" in obj)
 
 
@@ -127,41 +127,31 @@ class MLPerf:
                            "description or loadgen log")
 
 
-def _get(obj: dict[str, Any], key: str, conv: Any, path: str) -> Any:
-    value = obj.get(key)
-    if value is None or value == "":
-        return None
-    try:
-        return conv(value)
-    except BadValue as exc:
-        raise BadValue(f"'{path}' {exc}") from None
-
-
 def _parse_summary(source: str, s: dict[str, Any]) -> Claim:
     b = ClaimBuilder(source)
-    tps = _get(s, "tps", to_rate, "tps")
+    tps = read_key(s, "tps", to_rate, "tps")
     if tps is None:
         raise BadValue("'tps' is missing: the summary has no token rate")
     span = "output tokens per second over the run"
     tpot = s.get("tpot")
-    t = _get(tpot, "median", to_float, "tpot.median") if isinstance(tpot, dict) else None
+    t = read_key(tpot, "median", to_float, "tpot.median") if isinstance(tpot, dict) else None
     if t:
         span += f"; per stream 1/median TPOT = {1e9 / t:.1f} tok/s"
     b.set("tok_s", tps, field="tps", span=span)
     b.set("tok_s_kind", "output", field="tps")
     osl = s.get("output_sequence_lengths")
     if isinstance(osl, dict):
-        b.set("tokens_generated", _get(osl, "total", to_int, "output_sequence_lengths.total"),
+        b.set("tokens_generated", read_key(osl, "total", to_int, "output_sequence_lengths.total"),
               field="output_sequence_lengths.total")
-    dur = _get(s, "duration_ns", to_float, "duration_ns")
+    dur = read_key(s, "duration_ns", to_float, "duration_ns")
     if dur is not None:
         b.set("wall_seconds", dur / 1e9, field="duration_ns")
-    ttft = _get(s["ttft"], "median", to_float, "ttft.median")
+    ttft = read_key(s["ttft"], "median", to_float, "ttft.median")
     if ttft is not None:
         b.set("ttft_ms", ttft / 1e6, field="ttft.median", span=f"{ttft:.0f} ns")
     lp = s["run_config"].get("load_pattern")
     if isinstance(lp, dict):
-        conc = _get(lp, "target_concurrency", to_int, "run_config.load_pattern.target_concurrency")
+        conc = read_key(lp, "target_concurrency", to_int, "run_config.load_pattern.target_concurrency")
         if conc is not None:
             b.set("concurrency", conc, field="run_config.load_pattern.target_concurrency")
             if conc == 1:
@@ -194,14 +184,14 @@ def _set_engine(b: ClaimBuilder, framework: str | None, field: str) -> None:
 
 def _parse_system(source: str, s: dict[str, Any]) -> Claim:
     b = ClaimBuilder(source)
-    b.set("hardware", _get(s, "accelerator_model_name", to_text, "accelerator_model_name"),
+    b.set("hardware", read_key(s, "accelerator_model_name", to_text, "accelerator_model_name"),
           field="accelerator_model_name")
-    per_node = _get(s, "accelerators_per_node", to_int, "accelerators_per_node")
-    nodes = _get(s, "number_of_nodes", to_int, "number_of_nodes") or 1
+    per_node = read_key(s, "accelerators_per_node", to_int, "accelerators_per_node")
+    nodes = read_key(s, "number_of_nodes", to_int, "number_of_nodes") or 1
     if per_node is not None:
         b.set("hardware_count", per_node * nodes, field="accelerators_per_node×number_of_nodes")
-    _set_engine(b, _get(s, "framework", to_text, "framework"), "framework")
-    b.set("submitter", _get(s, "submitter", to_text, "submitter"), field="submitter")
+    _set_engine(b, read_key(s, "framework", to_text, "framework"), "framework")
+    b.set("submitter", read_key(s, "submitter", to_text, "submitter"), field="submitter")
     notes = [str(s[k]) for k in ("sw_notes", "hw_notes") if s.get(k)]
     if notes:
         b.set("notes", " | ".join(notes), field="sw_notes")
@@ -217,7 +207,7 @@ def _parse_log(source: str, text: str) -> Claim:
     for key in ("completed_tokens_per_second", "tokens_per_second"):
         if key in fields:
             raw_key, value = fields[key]
-            b.set("tok_s", _get({key: value}, key, to_rate, raw_key), field=raw_key, span=value)
+            b.set("tok_s", read_key({key: value}, key, to_rate, raw_key), field=raw_key, span=value)
             break
     else:
         raise BadValue("no 'Tokens per second' line: the log holds no token rate")
@@ -228,7 +218,7 @@ def _parse_log(source: str, text: str) -> Claim:
                 "mean_first_token_latency_ns"):
         if key in fields:
             raw_key, value = fields[key]
-            b.set("ttft_ms", _get({key: value}, key, to_float, raw_key) / 1e6, field=raw_key,
+            b.set("ttft_ms", read_key({key: value}, key, to_float, raw_key) / 1e6, field=raw_key,
                   span=value)
             break
     valid = fields.get("result_is")
@@ -262,7 +252,7 @@ def _parse_record(source: str, r: dict[str, Any], path: str) -> Claim:
 
     def pick(field: str, keys: tuple[str, ...], conv: Any) -> Any:
         for key in keys:
-            value = _get(r, key, conv, f"{path}.{key}")
+            value = read_key(r, key, conv, f"{path}.{key}")
             if value is not None:
                 b.set(field, value, field=f"{path}.{key}")
                 return value
@@ -270,7 +260,7 @@ def _parse_record(source: str, r: dict[str, Any], path: str) -> Claim:
 
     rkey = "Performance_Result" if "Performance_Result" in r else "Result"
     ukey = "Performance_Units" if "Performance_Units" in r else "Units"
-    tok_s = _get(r, rkey, to_rate, f"{path}.{rkey}")
+    tok_s = read_key(r, rkey, to_rate, f"{path}.{rkey}")
     if tok_s is None:
         raise BadValue(f"'{path}.{rkey}' is empty")
     scenario = str(r.get("Scenario") or "")
@@ -278,17 +268,17 @@ def _parse_record(source: str, r: dict[str, Any], path: str) -> Claim:
     b.set("tok_s_kind", "output" if scenario == "SingleStream" else "aggregate",
           field=f"{path}.Scenario")
     pick("hardware", ("accelerator_model_name", "Accelerator"), to_text)
-    per_node = _get(r, "accelerators_per_node", to_int, f"{path}.accelerators_per_node")
+    per_node = read_key(r, "accelerators_per_node", to_int, f"{path}.accelerators_per_node")
     if per_node is None:
-        per_node = _get(r, "a#", to_int, f"{path}.a#")
-    nodes = _get(r, "number_of_nodes", to_int, f"{path}.number_of_nodes") or _get(
+        per_node = read_key(r, "a#", to_int, f"{path}.a#")
+    nodes = read_key(r, "number_of_nodes", to_int, f"{path}.number_of_nodes") or read_key(
         r, "Nodes", to_int, f"{path}.Nodes") or 1
     if per_node:
         b.set("hardware_count", per_node * nodes, field=f"{path}.accelerators_per_node",
               span=f"{per_node} per node × {nodes} node(s)")
     for key in ("framework", "Software"):
         if key in r:
-            _set_engine(b, _get(r, key, to_text, f"{path}.{key}"), f"{path}.{key}")
+            _set_engine(b, read_key(r, key, to_text, f"{path}.{key}"), f"{path}.{key}")
             break
     pick("model", ("UsedModel", "Model", "MlperfModel"), to_text)
     pick("weight_format", ("weight_data_types",), to_text)

@@ -20,6 +20,7 @@ from typing import Any
 
 from extractors.builder import ClaimBuilder
 from extractors.formats.aliases import ALIAS_INDEX, TARGETS, apply_target, fold
+from extractors.formats.common import MISSING, dig
 from extractors.formats.values import BadValue
 
 __all__ = [
@@ -96,20 +97,10 @@ def _join(prefix: str, key: str) -> str:
 
 def get_path(obj: Any, path: str, default: Any = None) -> Any:
     """`get_path(doc, "data.items")`, `get_path(row, "perf.rates[0]")`; "" is the object itself."""
-    if not path:
-        return obj
-    cur = obj
-    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
-        if part.startswith("["):
-            idx = int(part[1:-1])
-            if not isinstance(cur, list) or idx >= len(cur):
-                return default
-            cur = cur[idx]
-        elif isinstance(cur, dict) and part in cur:
-            cur = cur[part]
-        else:
-            return default
-    return cur
+    steps = [int(part[1:-1]) if part.startswith("[") else part
+             for part in re.findall(r"[^.\[\]]+|\[\d+\]", path or "")]
+    found = dig(obj, *steps)
+    return default if found is MISSING else found
 
 
 # ------------------------------------------------------------------------------ reading records

@@ -26,20 +26,18 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from checks.models import Claim, SourceKind
+from checks.models import Claim
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
+from extractors.formats.base import ToolOutputFormat
 from extractors.formats.common import (
     Notes,
     count,
     fmt,
-    guarded,
     has_any,
     join_path,
     positive,
-    record_list,
-    safe_json,
     text,
 )
 
@@ -48,33 +46,18 @@ __all__ = ["SglangBenchOneBatch"]
 _RESULTS = ("median_decode_throughput", "prefill_throughput", "overall_throughput")
 
 
-def _is_one_batch_record(rec: Any) -> bool:
-    return isinstance(rec, dict) and "batch_size" in rec and "input_len" in rec \
-        and has_any(rec, _RESULTS)
-
-
-class SglangBenchOneBatch:
+class SglangBenchOneBatch(ToolOutputFormat):
     name: ClassVar[str] = "sglang_bench_one_batch"
-    kind: ClassVar[SourceKind] = "tool-output"
+    label: ClassVar[str] = "SGLang bench_one_batch"
+    not_ours: ClassVar[str] = "not an SGLang bench_one_batch result"
 
-    def sniff(self, doc: RawDocument) -> bool:
-        try:
-            got = record_list(safe_json(doc))
-            return got is not None and all(_is_one_batch_record(r) for r in got[0])
-        except Exception:  # noqa: BLE001 - sniff never raises
-            return False
+    def _is_record(self, rec: Any) -> bool:
+        return isinstance(rec, dict) and "batch_size" in rec and "input_len" in rec \
+            and has_any(rec, _RESULTS)
 
-    @guarded("SGLang bench_one_batch")
-    def parse(self, doc: RawDocument) -> list[Claim]:
-        got = record_list(safe_json(doc))
-        if got is None or not all(_is_one_batch_record(r) for r in got[0]):
-            raise InvalidInput(f"{doc.source}: not an SGLang bench_one_batch result")
-        records, is_list = got
-        return [self._claim(doc, rec, f"[{i}]" if is_list else "",
-                            f"bench_one_batch row {i + 1}" if is_list else "bench_one_batch result")
-                for i, rec in enumerate(records)]
-
-    def _claim(self, doc: RawDocument, rec: dict[str, Any], prefix: str, where: str) -> Claim:
+    def _claim(self, doc: RawDocument, rec: dict[str, Any], prefix: str, i: int,
+               total: int) -> Claim:
+        where = f"bench_one_batch row {i + 1}" if prefix else "bench_one_batch result"
         b = ClaimBuilder(doc.source)
         notes = Notes()
 

@@ -28,23 +28,22 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from checks.models import Claim, SourceKind
+from checks.models import Claim
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
+from extractors.formats.base import ToolOutputFormat
 from extractors.formats.common import (
     Notes,
     count,
     engine_from_backend,
     fmt,
-    guarded,
     has_any,
     is_empty,
     join_path,
     number,
     positive,
-    record_list,
-    safe_json,
+    set_request_totals,
     text,
 )
 
@@ -56,34 +55,18 @@ _MARKERS = ("accept_length", "total_output_tokens_retokenized", "random_input_le
             "median_e2e_latency_ms")
 
 
-def _is_sglang_record(rec: Any) -> bool:
-    return isinstance(rec, dict) and "output_throughput" in rec and has_any(rec, _MARKERS) \
-        and has_any(rec, ("duration", "completed", "total_output_tokens"))
-
-
-class SglangBenchServing:
+class SglangBenchServing(ToolOutputFormat):
     name: ClassVar[str] = "sglang_bench_serving"
-    kind: ClassVar[SourceKind] = "tool-output"
+    label: ClassVar[str] = "SGLang bench_serving"
+    not_ours: ClassVar[str] = "not an SGLang bench_serving result"
 
-    def sniff(self, doc: RawDocument) -> bool:
-        try:
-            got = record_list(safe_json(doc))
-            return got is not None and all(_is_sglang_record(r) for r in got[0])
-        except Exception:  # noqa: BLE001 - sniff never raises
-            return False
+    def _is_record(self, rec: Any) -> bool:
+        return isinstance(rec, dict) and "output_throughput" in rec and has_any(rec, _MARKERS) \
+            and has_any(rec, ("duration", "completed", "total_output_tokens"))
 
-    @guarded("SGLang bench_serving")
-    def parse(self, doc: RawDocument) -> list[Claim]:
-        got = record_list(safe_json(doc))
-        if got is None or not all(_is_sglang_record(r) for r in got[0]):
-            raise InvalidInput(f"{doc.source}: not an SGLang bench_serving result")
-        records, is_list = got
-        return [self._claim(doc, rec, f"[{i}]" if is_list else "",
-                            f"SGLang bench_serving run {i + 1}" if is_list
-                            else "SGLang bench_serving result")
-                for i, rec in enumerate(records)]
-
-    def _claim(self, doc: RawDocument, rec: dict[str, Any], prefix: str, where: str) -> Claim:
+    def _claim(self, doc: RawDocument, rec: dict[str, Any], prefix: str, i: int,
+               total: int) -> Claim:
+        where = f"SGLang bench_serving run {i + 1}" if prefix else "SGLang bench_serving result"
         b = ClaimBuilder(doc.source)
         notes = Notes()
 
@@ -119,18 +102,7 @@ class SglangBenchServing:
             notes.add(f"per-user decode speed {fmt(1000 / tpot)} tok/s (1000 / median_tpot_ms)",
                       p("median_tpot_ms"))
 
-        completed = count(rec.get("completed"), allow_zero=False)
-        tokens_in = count(rec.get("total_input_tokens"))
-        tokens_out = count(rec.get("total_output_tokens"))
-        b.set("tokens_generated", tokens_out, field=p("total_output_tokens"))
-        b.set("wall_seconds", positive(rec.get("duration")), field=p("duration"))
-        if completed:
-            if tokens_in is not None:
-                b.set("input_tokens", round(tokens_in / completed),
-                      field=f"{p('total_input_tokens')}/{p('completed')}")
-            if tokens_out is not None:
-                b.set("output_tokens", round(tokens_out / completed),
-                      field=f"{p('total_output_tokens')}/{p('completed')}")
+        tokens_out = set_request_totals(b, rec, prefix)
         retok = count(rec.get("total_output_tokens_retokenized"))
         if retok is not None and tokens_out is not None and retok != tokens_out:
             notes.add(f"retokenized output {retok} tokens vs {tokens_out} reported",

@@ -1,7 +1,8 @@
 """Value converters for leaderboard records: numbers, rates, whole numbers, yes/no, text, dates.
 
 Each converter takes one JSON value and returns it as the claim field wants it, or raises
-`BadValue` naming what was wrong, so the adapter can report the field and carry on.
+`BadValue` naming what was wrong, so the adapter can report the field and carry on; `read_key`
+reads one key of a record through a converter and names the key when it fails.
 
 Quirks, each with its reason:
 - A number may be a string with a unit and thousands separators ("4,691 tok/s", "99.6 W"): boards
@@ -15,11 +16,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 __all__ = [
     "BadValue",
+    "read_key",
     "scaled",
     "to_bool",
     "to_date",
@@ -117,3 +120,15 @@ def to_date(value: Any) -> str:
         except (OverflowError, OSError, ValueError):
             raise BadValue(f"{value!r} is not a date") from None
     return to_text(value)
+
+
+def read_key(obj: dict[str, Any], key: str, conv: Callable[[Any], Any], where: str) -> Any:
+    """`conv(obj[key])`, or None when the key is absent, null or "" (boards leave cells blank).
+    A BadValue is re-raised naming `where`, the key or path the reader should go and look at."""
+    value = obj.get(key)
+    if value is None or value == "":
+        return None
+    try:
+        return conv(value)
+    except BadValue as exc:
+        raise BadValue(f"'{where}' {exc}") from None

@@ -33,24 +33,22 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from checks.models import Claim, SourceKind
+from checks.models import Claim
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
+from extractors.formats.base import ToolOutputFormat
 from extractors.formats.common import (
-    MISSING,
     Notes,
     count,
     engine_from_backend,
     fmt,
-    guarded,
     has_any,
     is_empty,
     join_path,
     number,
     positive,
-    record_list,
-    safe_json,
+    set_request_totals,
     text,
 )
 
@@ -68,17 +66,6 @@ _INFERENCEX_KEYS = ("tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu",
 _DATE = re.compile(r"^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})$")
 
 
-def _is_vllm_record(rec: Any) -> bool:
-    return (
-        isinstance(rec, dict)
-        and "request_throughput" in rec
-        and has_any(rec, ("output_throughput", "total_token_throughput"))
-        and has_any(rec, _IDENTITY_KEYS)
-        and not has_any(rec, _SGLANG_KEYS)
-        and not has_any(rec, _INFERENCEX_KEYS)
-    )
-
-
 def _ms(rec: dict[str, Any], stat: str, metric: str) -> tuple[float | None, str | None, bool]:
     """A latency in ms from `<stat>_<metric>_ms`, or from InferenceX's seconds `<stat>_<metric>`.
     Returns (value, key, key_present)."""
@@ -89,31 +76,24 @@ def _ms(rec: dict[str, Any], stat: str, metric: str) -> tuple[float | None, str 
     return None, None, False
 
 
-class VllmBench:
+class VllmBench(ToolOutputFormat):
     name: ClassVar[str] = "vllm_bench"
-    kind: ClassVar[SourceKind] = "tool-output"
+    label: ClassVar[str] = "vLLM bench serve"
+    not_ours: ClassVar[str] = "not a vLLM bench serve result"
 
-    def sniff(self, doc: RawDocument) -> bool:
-        try:
-            got = record_list(safe_json(doc))
-            return got is not None and all(_is_vllm_record(r) for r in got[0])
-        except Exception:  # noqa: BLE001 - sniff never raises
-            return False
+    def _is_record(self, rec: Any) -> bool:
+        return (
+            isinstance(rec, dict)
+            and "request_throughput" in rec
+            and has_any(rec, ("output_throughput", "total_token_throughput"))
+            and has_any(rec, _IDENTITY_KEYS)
+            and not has_any(rec, _SGLANG_KEYS)
+            and not has_any(rec, _INFERENCEX_KEYS)
+        )
 
-    @guarded("vLLM bench serve")
-    def parse(self, doc: RawDocument) -> list[Claim]:
-        got = record_list(safe_json(doc))
-        if got is None or not all(_is_vllm_record(r) for r in got[0]):
-            raise InvalidInput(f"{doc.source}: not a vLLM bench serve result")
-        records, is_list = got
-        return [
-            self._claim(doc, rec, f"[{i}]" if is_list else "", i + 1, len(records))
-            for i, rec in enumerate(records)
-        ]
-
-    def _claim(self, doc: RawDocument, rec: dict[str, Any], prefix: str, n: int,
+    def _claim(self, doc: RawDocument, rec: dict[str, Any], prefix: str, i: int,
                total: int) -> Claim:
-        where = f"vLLM bench serve result {n} of {total}" if total > 1 else \
+        where = f"vLLM bench serve result {i + 1} of {total}" if total > 1 else \
             "vLLM bench serve result"
         b = ClaimBuilder(doc.source)
         notes = Notes()
@@ -136,8 +116,9 @@ class VllmBench:
         prompts = count(rec.get("num_prompts"))
         single_stream = cap == 1 or (cap is None and prompts == 1)
         if cap is None:
-            rate = rec.get("request_rate", MISSING)
-            notes.add(f"no concurrency cap (request_rate {rate!r}): up to num_prompts "
+            rate = rec.get("request_rate")
+            said = f"request_rate {rate!r}" if rate is not None else "no request_rate recorded"
+            notes.add(f"no concurrency cap ({said}): up to num_prompts "
                       f"{prompts if prompts is not None else '?'} requests in flight",
                       p("max_concurrency"), p("request_rate"))
         peak = count(rec.get("max_concurrent_requests"))
@@ -146,18 +127,7 @@ class VllmBench:
 
         self._throughput(b, rec, prefix, where, single_stream, notes)
 
-        completed = count(rec.get("completed"), allow_zero=False)
-        tokens_out = count(rec.get("total_output_tokens"))
-        tokens_in = count(rec.get("total_input_tokens"))
-        b.set("tokens_generated", tokens_out, field=p("total_output_tokens"))
-        b.set("wall_seconds", positive(rec.get("duration")), field=p("duration"))
-        if completed:
-            if tokens_in is not None:
-                b.set("input_tokens", round(tokens_in / completed),
-                      field=f"{p('total_input_tokens')}/{p('completed')}")
-            if tokens_out is not None:
-                b.set("output_tokens", round(tokens_out / completed),
-                      field=f"{p('total_output_tokens')}/{p('completed')}")
+        set_request_totals(b, rec, prefix)
         failed = count(rec.get("failed"))
         if failed:
             notes.add(f"{failed} requests failed", p("failed"))
