@@ -18,7 +18,8 @@ and the others still run.
 from __future__ import annotations
 
 import re
-from typing import Callable, Literal, TypeVar
+from collections.abc import Callable
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, Field
 

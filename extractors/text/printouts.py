@@ -83,7 +83,9 @@ def read_dflash_benchmark(text: str, b: ClaimBuilder, ref: Reference | None,
             b.set("tok_s_kind", kind, field="Throughput", span=span)
         b.set("concurrency", conc_i, field="Concurrency", span=c_span)
         tokens, span = get("Output tokens")
-        b.set("tokens_generated", parse_int(f"{tokens:.0f}") if tokens else None,
+        # A token count is whole; a fractional one is a garbled line, not something to round.
+        whole = tokens is not None and tokens >= 1 and float(tokens).is_integer()
+        b.set("tokens_generated", int(tokens) if whole and tokens is not None else None,
               field="Output tokens", span=span)
         latency, span = get("Latency")
         b.set("wall_seconds", latency if latency and latency > 0 else None, field="Latency",

@@ -210,3 +210,11 @@ def test_plain_prose_is_not_a_log(ref: Reference) -> None:
     c, reading = logs("We decoded the batch and it throughput was fine.", ref)
     assert reading.found == [] and reading.spans == []
     assert c.filled() == {}
+
+
+def test_a_fractional_output_token_count_is_dropped(ref) -> None:  # type: ignore[no-untyped-def]
+    from extractors.document import RawDocument
+    from extractors.text import parse_text
+
+    text = "Throughput: 10.0 tok/s\nOutput tokens: 0.5\nAccept length: 2.0\n"
+    assert parse_text(RawDocument.from_text(text), ref).claim.tokens_generated is None

@@ -155,3 +155,12 @@ def test_window_is_draft_tokens_per_pass_plus_one() -> None:
     c = VllmBench().parse(doc)[0]
     assert c.spec_window == 4  # 21300 draft tokens over 7100 passes = 3 per pass, + 1
     assert "num_speculative_tokens 3" in (c.spec_window_convention or "")
+
+
+def test_missing_request_rate_is_said_in_words() -> None:
+    rec = json.loads((FIXTURES / "llama31_8b_eagle3_conc4.json").read_text())
+    rec.pop("max_concurrency", None)
+    rec.pop("request_rate", None)
+    c = VllmBench().parse(RawDocument(json.dumps(rec).encode(), source="f.json"))[0]
+    assert "no request_rate recorded" in (c.notes or "")
+    assert "object at 0x" not in (c.notes or "")
