@@ -26,19 +26,24 @@ __all__ = ["SweepResult", "SweepRow", "audit_inputs", "compare_inputs", "sweep_s
 _SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
 
 
-def _local_readings(args_inputs: Sequence[str], ref: Reference) -> tuple[list[Reading], list[str]]:
+def _boards(args: argparse.Namespace | None) -> list[str]:
+    return list(getattr(args, "boards", None) or [])
+
+
+def _local_readings(args_inputs: Sequence[str], ref: Reference,
+                    args: argparse.Namespace | None) -> tuple[list[Reading], list[str]]:
     readings, urls = [], []
     for raw in args_inputs:
         spec = classify_input(raw)
         if spec.kind == "url":
             urls.append(spec.value)
         else:
-            readings.append(read_document(read_local(spec), ref))
+            readings.append(read_document(read_local(spec), ref, boards=_boards(args)))
     return readings, urls
 
 
 def audit_inputs(inputs: Sequence[str], ref: Reference, args: argparse.Namespace | None = None) -> Report:
-    readings, urls = _local_readings(inputs, ref)
+    readings, urls = _local_readings(inputs, ref, args)
     not_found: list[str] = []
     if urls:
         from bot.fetching import follow_urls
@@ -94,7 +99,7 @@ def sweep_source(source: str, ref: Reference, args: argparse.Namespace | None = 
     elif spec.kind == "text":
         raise UsageError(f"sweep needs a file or a URL of records, not text: {source[:80]!r}")
     else:
-        reading = read_document(read_local(spec), ref)
+        reading = read_document(read_local(spec), ref, boards=_boards(args))
     reports = [audit(ev, ref) for ev in evidence_per_record(reading, ref)]
     rows = sorted(
         (_row(r) for r in reports),

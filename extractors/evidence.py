@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from checks.models import Claim, Evidence, InputKind, PostInfo, Provenance, Source
 from checks.reference import Reference
 from checks.text import sanitise
 from extractors.document import RawDocument
-from extractors.errors import InvalidInput, NoClaimFound, UnrecognisedInput
+from extractors.errors import InvalidInput, NoClaimFound, UnrecognisedInput, UsageError
 from extractors.formats import FORMATS, detect
+from extractors.formats.board_mapping import BoardMappingError
+from extractors.formats.generic_board import GenericBoard
 from extractors.links import is_evidence_link, is_image_link
 from extractors.select import pick_primary, siblings_of
 from extractors.text import TextReading, parse_text
@@ -39,17 +42,29 @@ class Reading:
         return self.text is not None and self.text.kind == "post"
 
 
-def read_document(doc: RawDocument, ref: Reference, source: Source | None = None) -> Reading:
-    """Parse one document by shape. Raises UnusableInput subclasses with a user-facing sentence."""
+def read_document(doc: RawDocument, ref: Reference, source: Source | None = None,
+                  boards: Sequence[str | Path] = ()) -> Reading:
+    """Parse one document by shape, trying the caller's board mapping files (`--boards`) before
+    the generic board adapter. Raises UnusableInput subclasses with a user-facing sentence."""
     src = source or Source(url=doc.source, kind="file" if doc.source not in ("text", "stdin") else "text")
     if not doc.data.strip():
         raise NoClaimFound(f"{doc.source}: the input is empty")
     fmt = detect(doc)
+    name: str | None = fmt.name if fmt is not None else None
+    kind = fmt.kind if fmt is not None else None
+    if boards and (fmt is None or fmt.name == GenericBoard.name):
+        try:
+            board = GenericBoard(mapping_files=boards)
+        except BoardMappingError as exc:
+            raise UsageError(str(exc)) from None
+        mapping = board.mapping_for(doc, doc.json())
+        if mapping is not None:
+            fmt, name, kind = board, f"{board.name}:{mapping.name}", mapping.kind
     if fmt is not None:
         records = fmt.parse(doc)
         if not records:
             raise NoClaimFound(f"{doc.source}: recognised as {fmt.name} but it holds no records")
-        src = src.model_copy(update={"format": fmt.name, "kind": fmt.kind})
+        src = src.model_copy(update={"format": name, "kind": kind})
         if doc.warnings:
             src = src.model_copy(update={"note": "; ".join(doc.warnings)})
         return Reading(source=src, records=records, warnings=list(doc.warnings))

@@ -23,11 +23,9 @@ from typing import Any
 from checks.models import Source
 from checks.reference import Reference
 from extractors.document import RawDocument
-from extractors.errors import InvalidInput, NoClaimFound, UnusableInput, UsageError
+from extractors.errors import InvalidInput, NoClaimFound, UnusableInput
 from extractors.evidence import Reading, read_document
 from extractors.formats import detect
-from extractors.formats.board_mapping import BoardMappingError
-from extractors.formats.generic_board import GenericBoard
 from extractors.text import parse_text
 from extractors.web import github, html_page, huggingface, reddit, twitter
 from extractors.web.post import PostPage
@@ -78,21 +76,7 @@ def _json_or_fail(doc: RawDocument) -> Any:
 def _read_json(doc: RawDocument, ref: Reference, source: Source,
                boards: Sequence[str | Path]) -> Reading:
     """A JSON body through the structured formats, with the caller's board mappings first."""
-    fmt = detect(doc)
-    if boards and (fmt is None or fmt.name == GenericBoard.name):
-        try:
-            board = GenericBoard(mapping_files=boards)
-        except BoardMappingError as exc:
-            raise UsageError(str(exc)) from None
-        mapping = board.mapping_for(doc, doc.json())
-        if mapping is not None:
-            records = board.parse(doc)
-            src = source.model_copy(update={"format": f"{board.name}:{mapping.name}",
-                                            "kind": mapping.kind})
-            if doc.warnings:
-                src = src.model_copy(update={"note": "; ".join(doc.warnings)})
-            return Reading(source=src, records=records, warnings=list(doc.warnings))
-    return read_document(doc, ref, source)
+    return read_document(doc, ref, source, boards=boards)
 
 
 def embedded_records(data: Any, doc: RawDocument, ref: Reference, source: Source) -> Reading | None:

@@ -213,3 +213,20 @@ def test_other_schemes_are_refused_as_urls_not_read_as_text(url: str) -> None:
     code, _, err = run("audit", "--no-cache", url)
     assert code == 3
     assert "only http and https" in err
+
+
+def test_a_boards_mapping_file_reads_a_local_dump_with_unusual_field_names(tmp_path: Path) -> None:
+    mapping = {"boards": [{
+        "name": "oddboard", "url_pattern": "oddboard", "records_path": "entries",
+        "fields": {"tok_s": "speed.gen", "hardware": "box.card", "model": "llm",
+                   "batch": "bs_", "weight_format": "q"}}]}
+    (tmp_path / "boards.json").write_text(json.dumps(mapping))
+    dump = {"entries": [{"speed": {"gen": 141.9}, "box": {"card": "RTX 4090"}, "llm": "Qwen3-8B",
+                         "bs_": 1, "q": "Q4_K_M"}]}
+    (tmp_path / "dump.json").write_text(json.dumps(dump))
+    code, out, err = run("audit", "--json", "--boards", str(tmp_path / "boards.json"), str(tmp_path / "dump.json"))
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["sources"][0]["format"] == "generic_board:oddboard"
+    assert r["claim"]["tok_s"] == 141.9 and r["claim"]["hardware"] == "RTX 4090"
+    assert q(r, "roofline")["status"] == "ok"
