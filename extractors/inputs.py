@@ -36,6 +36,8 @@ def classify_input(arg: str) -> InputSpec:
         try:
             if Path(arg).is_file():
                 return InputSpec("file", arg)
+            if Path(arg).is_dir():
+                raise InvalidInput(f"{arg} is a directory: give a file inside it")
         except OSError:
             pass
         if not any(c.isspace() for c in stripped) and stripped.lower().endswith(_FILE_LIKE):

@@ -124,6 +124,7 @@ def test_stdin_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     "argv, needle",
     [
         (["audit", "results.json"], "no such file"),
+        (["audit", "/"], "is a directory"),
         (["audit", "hello there, nice weather"], "no speed claim"),
         (["audit"], "nothing to audit"),
         (["reference", "gpu", "Voodoo 5"], "no gpu named"),
