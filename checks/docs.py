@@ -20,7 +20,10 @@ def render_checks_doc() -> str:
     ]
     for check in sorted(CHECKS, key=lambda c: (c.question is None, c.question or 0)):
         title = f"Q{check.question} `{check.key}`" if check.question else f"Finding `{check.key}`"
-        doc = inspect.getdoc(check.run) or inspect.getdoc(inspect.getmodule(check.run)) or ""
+        # Some checks document themselves on the function, some on their module (with a one-line
+        # function docstring): the fuller of the two is the reference.
+        docs = [inspect.getdoc(check.run) or "", inspect.getdoc(inspect.getmodule(check.run)) or ""]
+        doc = max(docs, key=len)
         out += [f"## {title}", "", f"Module: `{check.run.__module__}`", "", doc.strip(), ""]
     return "\n".join(out).rstrip() + "\n"
 
