@@ -35,6 +35,9 @@ __all__ = ["power"]
 
 # SPEC §4 Q6: above board power by more than 10% cannot be one card's draw.
 ABOVE_BOARD_RATIO = 1.10
+# A unified-memory box's TDP is its SoC's; a draw measured for the whole box (memory, storage,
+# fans) can reach its power supply: DGX Spark, 140 W SoC, 240 W PSU (reference-data.md §2.1).
+UNIFIED_SYSTEM_RATIO = 240 / 140
 # Margin under the band's low end before flagging: the bands are drawn from a handful of runs
 # (reference-data.md §6), so a draw within 20% of the lowest seen is not evidence of idling.
 BAND_MARGIN = 0.8
@@ -91,6 +94,12 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     per = " per GPU" if count > 1 else ""
     lead = f"{shown}{per}{how} of the {hw.name}'s {num(tdp)} W board power = {ratio:.2f}"
 
+    if hw.kind == "unified" and ABOVE_BOARD_RATIO < ratio <= UNIFIED_SYSTEM_RATIO:
+        basis.append(f"unified-memory system: up to {UNIFIED_SYSTEM_RATIO:.2f} × the SoC TDP is "
+                     "whole-box power (DGX Spark: 240 W supply for a 140 W SoC)")
+        return Answer(key="power", status="ok", figures=figures, basis=basis, summary=(
+            f"{lead}: above the SoC's TDP but within the whole box's supply, so it reads as "
+            f"whole-system power, which a busy unified-memory box does draw; {_HARDEST}."))
     if ratio > ABOVE_BOARD_RATIO:
         return Answer(key="power", status="flag", figures=figures, basis=basis, summary=(
             f"{lead}: above board power, so a wrong card, a wrong unit, or whole-system power; "

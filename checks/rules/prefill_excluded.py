@@ -43,7 +43,8 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
     prefill came from cache. Input processing never entered the denominator."
 
     Signals, any of which is enough:
-    - the record's TTFT field exists and is empty (`ttft_empty`), or TTFT is recorded as 0 ms;
+    - the record's TTFT field exists and is empty (`ttft_empty`) and the rate is not decode-only,
+      or TTFT is recorded as 0 ms;
     - the record marks prefill as cached (`prefill_cached`) and the rate is not decode-only;
     - the notes say so: "prefill (came) from cache", "cached prefill", "prefix cache hit 100%",
       "TTFT excluded", "excluding the first token", "prefill skipped" (a "no"/"not" just before the
@@ -60,7 +61,9 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
     c = ev.claim
     reasons: list[str] = []
     basis: list[str] = []
-    if c.ttft_empty:
+    # Like a cached prompt, an empty TTFT says nothing about a decode-only rate.
+    decode_only = c.tok_s_kind in ("decode", "prefill")
+    if c.ttft_empty and not decode_only:
         reasons.append("the TTFT field is empty")
         basis.append(
             f"{c.source_of('ttft_empty')} = true: the record has a TTFT field and it is empty"
@@ -71,7 +74,7 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
     # A decode-only rate (TPOT-based, llama-server's predicted_per_second) leaves prefill out by
     # definition, so a cached prompt alone does not inflate it; it still counts for a rate that
     # reads as end-to-end.
-    cached_matters = c.prefill_cached and c.tok_s_kind not in ("decode", "prefill")
+    cached_matters = c.prefill_cached and not decode_only
     if cached_matters:
         reasons.append("the record marks prefill as cached")
         basis.append(f"{c.source_of('prefill_cached')} = true")
@@ -89,13 +92,14 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             figures={"signals": float(len(reasons))},
             summary=f"{said}: input processing never entered the denominator of {number}",
         )
-    if c.prefill_cached and c.tok_s_kind == "decode":
+    if (c.prefill_cached or c.ttft_empty) and c.tok_s_kind == "decode":
         return Answer(
             key="prefill_excluded",
             status="ok",
-            basis=[f"{c.source_of('prefill_cached')} = true", f"{c.source_of('tok_s_kind')} = decode"],
-            summary=f"{number} is a decode-only rate, which leaves prefill out by definition; the "
-            "cached prompt does not inflate it (quote it as decode speed, not end-to-end)",
+            basis=[f"{c.source_of('prefill_cached' if c.prefill_cached else 'ttft_empty')} = true",
+                   f"{c.source_of('tok_s_kind')} = decode"],
+            summary=f"{number} is a decode-only rate, which leaves prefill out by definition; a "
+            "cached or untimed prompt does not inflate it (quote it as decode speed, not end-to-end)",
         )
     if c.ttft_ms is not None:
         return Answer(

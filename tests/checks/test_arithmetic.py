@@ -95,3 +95,14 @@ def test_nothing_to_recompute_is_not_applicable(ref: Reference) -> None:
 def test_zero_seconds_is_not_a_division(ref: Reference) -> None:
     a = _run(ref, tokens_generated=10, wall_seconds=0.0, tok_s=5.0)
     assert a.status == "n/a"
+
+
+def test_a_gap_inside_the_reported_figures_own_rounding_is_ok(ref: Reference) -> None:
+    # 256 ÷ 70.116 = 3.651; "3.7" stands for 3.65-3.75, so 1.3% apart is the record's rounding.
+    a = arithmetic(Evidence(claim=Claim(tokens_generated=256, wall_seconds=70.116, tok_s=3.7)), ref, {})
+    assert a.status == "ok"
+
+
+def test_a_gap_beyond_rounding_is_still_flagged(ref: Reference) -> None:
+    a = arithmetic(Evidence(claim=Claim(tokens_generated=256, wall_seconds=70.116, tok_s=3.75)), ref, {})
+    assert a.status == "flag"

@@ -102,3 +102,19 @@ def test_unknown_card_is_unanswerable_naming_it(ref: Reference) -> None:
 
 def test_no_hardware_is_unanswerable(ref: Reference) -> None:
     assert _q6(ref, headline_claim(hardware=None)).missing == ["hardware"]
+
+
+def test_a_unified_box_drawing_above_its_soc_tdp_reads_as_system_power(ref: Reference) -> None:
+    from checks.rules.power import power
+
+    claim = Claim(hardware="DGX Spark", power_w=177.2, tok_s=30.0)
+    a = power(Evidence(claim=claim), ref, {})
+    assert a.status == "ok" and "whole-system power" in a.summary
+    assert a.figures["ratio"] == pytest.approx(177.2 / 140, abs=0.01)
+
+
+def test_a_unified_box_above_its_power_supply_is_flagged(ref: Reference) -> None:
+    from checks.rules.power import power
+
+    a = power(Evidence(claim=Claim(hardware="DGX Spark", power_w=300.0, tok_s=30.0)), ref, {})
+    assert a.status == "flag"

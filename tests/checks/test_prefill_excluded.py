@@ -15,13 +15,25 @@ def _run(ref: Reference, **fields: object) -> Answer:
 
 
 def test_seed_empty_ttft_and_cached_prefill_is_flagged(ref: Reference) -> None:
-    a = prefill_excluded(headline_evidence(), ref, {})
+    # The seed's record does not say which tok/s it is: 2048 tokens over 0.969 s of wall time.
+    a = prefill_excluded(headline_evidence(tok_s_kind=None), ref, {})
     assert a.key == "prefill_excluded"
     assert a.status == "flag"
     assert "input processing never entered the denominator" in a.summary
     assert "TTFT field is empty" in a.summary and "prefill from cache" in a.summary
     assert "2103.6 tok/s" in a.summary
-    assert a.figures["signals"] == 2.0  # the cache marker alone does not count for a decode-only rate
+    assert a.figures["signals"] == 3.0
+
+
+def test_a_decode_labelled_seed_still_flags_on_its_notes(ref: Reference) -> None:
+    a = prefill_excluded(headline_evidence(), ref, {})
+    assert a.status == "flag" and "prefill from cache" in a.summary
+    assert a.figures["signals"] == 1.0  # empty TTFT and cache marker say nothing of a decode-only rate
+
+
+def test_an_empty_ttft_under_a_decode_only_rate_is_ok(ref: Reference) -> None:
+    a = _run(ref, tok_s=120.0, tok_s_kind="decode", ttft_empty=True)
+    assert a.status == "ok" and "decode-only" in a.summary
 
 
 def test_recorded_ttft_without_cache_note_is_ok(ref: Reference) -> None:
