@@ -21,7 +21,7 @@ from extractors.formats import FORMATS, detect
 from extractors.formats.board_mapping import BoardMappingError
 from extractors.formats.generic_board import GenericBoard
 from extractors.links import is_evidence_link, is_image_link
-from extractors.select import pick_primary, siblings_of
+from extractors.select import pick_primary, siblings_by_record, siblings_of
 from extractors.text import TextReading, parse_text
 
 __all__ = ["Reading", "build_evidence", "evidence_per_record", "merge_claims", "read_document"]
@@ -180,14 +180,14 @@ def evidence_per_record(reading: Reading, ref: Reference) -> list[Evidence]:
     if not reading.records:
         raise InvalidInput(f"{reading.source.url}: sweep needs a file of records (a leaderboard dump or tool output)")
     out = []
+    siblings = siblings_by_record(reading.records)
     for i, claim in enumerate(reading.records):
-        others = reading.records[:i] + reading.records[i + 1:]
         out.append(
             Evidence(
                 claim=_with_derived_rate(claim),
                 kind=_input_kind(reading.source.kind, default="record"),
                 sources=[reading.source],
-                siblings=siblings_of(claim, others),
+                siblings=siblings[i],
                 warnings=reading.warnings,
             )
         )

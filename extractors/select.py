@@ -69,3 +69,26 @@ def same_setup(a: Claim, b: Claim) -> bool:
 
 def siblings_of(primary: Claim, others: Sequence[Claim]) -> list[Claim]:
     return [c for c in others if c is not primary and same_setup(primary, c)]
+
+
+def _setup_key(c: Claim) -> tuple[str, str] | None:
+    if not c.hardware or not c.model:
+        return None
+    return normalise_name(c.hardware), normalise_name(c.model)
+
+
+def siblings_by_record(claims: Sequence[Claim]) -> list[list[Claim]]:
+    """`siblings_of` for every record of a dump at once. Records are first grouped by hardware
+    and model (siblings must share both), so a sweep of n records costs about n × group size,
+    not n²."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, c in enumerate(claims):
+        key = _setup_key(c)
+        if key is not None:
+            groups.setdefault(key, []).append(i)
+    out: list[list[Claim]] = []
+    for i, c in enumerate(claims):
+        key = _setup_key(c)
+        members = groups.get(key, []) if key is not None else []
+        out.append([claims[j] for j in members if j != i and same_setup(c, claims[j])])
+    return out
