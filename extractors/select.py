@@ -13,7 +13,14 @@ from collections.abc import Sequence
 from checks.models import Claim
 from checks.reference import normalise_name
 
-__all__ = ["MATCH_TOLERANCE", "matching_number", "pick_primary", "same_setup", "siblings_of"]
+__all__ = [
+    "MATCH_TOLERANCE",
+    "matching_number",
+    "pick_primary",
+    "same_setup",
+    "siblings_by_record",
+    "siblings_of",
+]
 
 MATCH_TOLERANCE = 0.005  # SPEC §8: "matches the post's number (within 0.5%)"
 
