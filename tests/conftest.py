@@ -1,14 +1,26 @@
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 from hypothesis import settings
 
 from checks.reference import Reference, load_reference
+from tests.fixtures.web.loopback import Loopback
 
 
 @pytest.fixture(scope="session")
 def ref() -> Reference:
     return load_reference()
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[Loopback]:
+    """A loopback server for the web fixtures (tests/fixtures/web/loopback.py); a test module
+    with a server of its own (test_safe_fetch) overrides this one."""
+    srv = await Loopback().start()
+    yield srv
+    await srv.close()
 
 
 # Property tests must be deterministic in CI: the same examples every run (a failure found once is

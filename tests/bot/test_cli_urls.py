@@ -44,11 +44,6 @@ def loopback_only_network(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(f"CLAIMCHECK_{name}", raising=False)
 
 
-@pytest.fixture
-async def server():  # type: ignore[no-untyped-def]
-    srv = await Loopback().start()
-    yield srv
-    await srv.close()
 
 
 async def run(*argv: str) -> tuple[int, str, str]:

@@ -28,11 +28,6 @@ from tests.fixtures.web.loopback import FIXTURES, WEB, Loopback, loopback_fetche
 RUNS = json.loads((WEB / "localscore_runs.json").read_text("utf-8"))
 
 
-@pytest.fixture
-async def server():  # type: ignore[no-untyped-def]
-    srv = await Loopback().start()
-    yield srv
-    await srv.close()
 
 
 def serve_localscore(

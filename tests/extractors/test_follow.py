@@ -21,11 +21,6 @@ from tests.fixtures.web.loopback import Loopback, loopback_fetcher
 VLLM = "vllm_bench/llama31_8b_eagle3_conc4.json"
 
 
-@pytest.fixture
-async def server():  # type: ignore[no-untyped-def]
-    srv = await Loopback().start()
-    yield srv
-    await srv.close()
 
 
 def _post(server: Loopback, path: str, body: str) -> str:

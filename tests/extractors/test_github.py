@@ -17,13 +17,6 @@ from extractors.web.github import raw_url
 from tests.fixtures.web.loopback import Loopback, loopback_fetcher
 
 
-@pytest.fixture
-async def server():  # type: ignore[no-untyped-def]
-    srv = await Loopback().start()
-    yield srv
-    await srv.close()
-
-
 @pytest.mark.parametrize(
     ("url", "raw"),
     [

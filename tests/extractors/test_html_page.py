@@ -6,8 +6,6 @@ fetcher may reach exactly that server and nothing else.
 
 from __future__ import annotations
 
-import pytest
-
 from checks.models import Source
 from checks.reference import Reference
 from checks.runner import audit
@@ -22,11 +20,6 @@ from tests.fixtures.web.loopback import WEB, Loopback, loopback_fetcher
 BASE = "http://127.0.0.1:8"
 
 
-@pytest.fixture
-async def server():  # type: ignore[no-untyped-def]
-    srv = await Loopback().start()
-    yield srv
-    await srv.close()
 
 
 def _page(name: str) -> str:

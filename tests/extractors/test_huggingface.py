@@ -20,11 +20,6 @@ BASE = "http://127.0.0.1:8"
 README_PATH = "/z-lab/Qwen3-8B-DFlash-b16/raw/main/README.md"
 
 
-@pytest.fixture
-async def server():  # type: ignore[no-untyped-def]
-    srv = await Loopback().start()
-    yield srv
-    await srv.close()
 
 
 def _card() -> str:

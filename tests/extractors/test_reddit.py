@@ -27,11 +27,6 @@ POST_PATH = "/r/LocalLLaMA/comments/1u07q3x/benchmark_eagle3_on_a_single_h100/.j
 GIST_PATH = "/gist/speedrunner/4f2a9c1e7b/raw/bench_result.json"
 
 
-@pytest.fixture
-async def server():  # type: ignore[no-untyped-def]
-    srv = await Loopback().start()
-    yield srv
-    await srv.close()
 
 
 def _listing() -> list:  # type: ignore[type-arg]
@@ -152,7 +147,7 @@ async def test_reddit_post_linking_a_gist_reaches_the_vllm_record(
     post, record = result.readings
     assert post.source.kind == "post" and post.source.format == "reddit"
     assert record.source.format == "vllm_bench" and record.source.kind == "tool-output"
-    for reading, body in zip(result.readings, stored):  # every source names its stored bytes
+    for reading, body in zip(result.readings, stored, strict=True):  # every source names its stored bytes
         assert body is not None and hashlib.sha256(body).hexdigest() == reading.source.sha256
     assert result.not_found == [] and result.failures == []
 

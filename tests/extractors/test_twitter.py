@@ -25,11 +25,6 @@ STATUS_PATH = "/speedrunner/status/1991234567890123456"
 GIST_PATH = "/gist/speedrunner/4f2a9c1e7b/raw/bench_result.json"
 
 
-@pytest.fixture
-async def server():  # type: ignore[no-untyped-def]
-    srv = await Loopback().start()
-    yield srv
-    await srv.close()
 
 
 def _status() -> dict:  # type: ignore[type-arg]
