@@ -28,6 +28,11 @@ def _rounding_pct(reported: float) -> float:
     return 0.5 * 10 ** (-decimals) / abs(reported) * 100
 
 
+def _limit(reported: float) -> float:
+    """The mismatch a reported figure may show before it is a flag: SPEC's 1% plus its rounding."""
+    return MISMATCH_PCT + _rounding_pct(reported)
+
+
 def _pct(computed: float, reported: float) -> float:
     """|computed - reported| as a percentage of the reported figure."""
     if reported == 0:
@@ -54,7 +59,7 @@ def _tok_s(c: Claim, figures: dict[str, float], basis: list[str]) -> tuple[str, 
         f"{tokens} ÷ {secs} = {computed:.1f} tok/s"
     )
     basis.append(f"{c.source_of('tok_s')} = {rep} tok/s")
-    limit = MISMATCH_PCT + _rounding_pct(c.tok_s)
+    limit = _limit(c.tok_s)
     basis.append(f"|{computed:.2f} − {rep}| ÷ {rep} = {pct:.2f}% (flag above {limit:.2f}%: "
                  f"{MISMATCH_PCT:g}% plus the reported figure's own rounding)")
     if pct > limit:
@@ -96,7 +101,7 @@ def _acceptance_rate(
         f"{c.source_of('acceptance_rate')} = {c.acceptance_rate:g} ({pct:.2f}% apart)"
     )
     counts = f"{c.accepted_tokens}/{c.drafted_tokens} accepted = {computed:.1%}"
-    if pct > MISMATCH_PCT:
+    if pct > _limit(c.acceptance_rate):
         return f"{counts}, but an acceptance rate of {c.acceptance_rate:.1%} is reported", True
     return f"{counts}, matching the reported {c.acceptance_rate:.1%}", False
 
@@ -117,7 +122,7 @@ def _speedup(c: Claim, figures: dict[str, float], basis: list[str]) -> tuple[str
         f"{c.source_of('speedup')} = {c.speedup:g}× ({pct:.2f}% apart)"
     )
     ratio = f"{_g(c.tok_s)} ÷ {_g(c.baseline_tok_s)} tok/s = {computed:.2f}×"
-    if pct > MISMATCH_PCT:
+    if pct > _limit(c.speedup):
         return f"{ratio}, but a {c.speedup:g}× speedup is reported", True
     return f"{ratio}, matching the reported {c.speedup:g}× speedup", False
 

@@ -106,3 +106,11 @@ def test_a_gap_inside_the_reported_figures_own_rounding_is_ok(ref: Reference) ->
 def test_a_gap_beyond_rounding_is_still_flagged(ref: Reference) -> None:
     a = arithmetic(Evidence(claim=Claim(tokens_generated=256, wall_seconds=70.116, tok_s=3.75)), ref, {})
     assert a.status == "flag"
+
+
+def test_a_speedup_quoted_to_one_decimal_is_held_to_its_rounding(ref: Reference) -> None:
+    # 326 ÷ 100 = 3.26×; "3.3×" stands for 3.25-3.35, so 1.2% apart is the record's rounding.
+    ok = arithmetic(Evidence(claim=Claim(tok_s=326.0, baseline_tok_s=100.0, speedup=3.3)), ref, {})
+    assert ok.status == "ok"
+    off = arithmetic(Evidence(claim=Claim(tok_s=326.0, baseline_tok_s=100.0, speedup=3.4)), ref, {})
+    assert off.status == "flag"
