@@ -20,6 +20,7 @@ __all__ = [
     "Assumption",
     "Claim",
     "Evidence",
+    "FieldConflict",
     "PostInfo",
     "Provenance",
     "Question",
@@ -62,6 +63,18 @@ class Provenance(BaseModel):
     span: str | None = None  # the quoted text the value was read from
 
 
+class FieldConflict(BaseModel):
+    """A record whose structured field and its own free text disagree on one claim field."""
+
+    model_config = ConfigDict(frozen=True)
+
+    field: str  # the Claim field, e.g. "spec_window"
+    structured: str  # the structured value, as text
+    structured_from: str  # where it came from (JSON key)
+    text: str  # the value read from the record's own words
+    text_from: str  # the text field and span it was read from
+
+
 class Claim(BaseModel):
     """One measured (or asserted) result. Unknown stays None, never a guess."""
 
@@ -76,12 +89,18 @@ class Claim(BaseModel):
     bits_per_weight: float | None = None
     model_size_bytes: float | None = None  # the record's own file size (e.g. llama-bench)
     kv_dtype: str | None = None
+    size_inferred: bool | None = None  # params read from the name or a file size, not a model row
     # hardware and software
     hardware: str | None = None
     hardware_count: int | None = None
     engine: str | None = None
     engine_version: str | None = None
     container_image: str | None = None
+    # offload: weights partly outside the card's memory (llama.cpp -ngl, "+ 64GB RAM offload")
+    offload: bool | None = None
+    gpu_layers: int | None = None
+    system_ram_gb: float | None = None
+    system_bandwidth_gbs: float | None = None  # stated system-memory bandwidth
     # the cell
     batch: int | None = None
     concurrency: int | None = None
@@ -99,6 +118,11 @@ class Claim(BaseModel):
     prefill_cached: bool | None = None
     speedup: float | None = None  # a claimed speedup over a baseline
     baseline_tok_s: float | None = None
+    # A per-request decode rate (1 / TPOT, inter-token latency, "interactivity", tok/s per user)
+    # carried beside the headline tok_s: one stream gets at most one token (x AL) per step, so it is
+    # bounded by the batch-1 ceiling at any concurrency.
+    per_user_tok_s: float | None = None
+    cell: str | None = None  # the record's own name for the scenario it reports ("interactive")
     # speculative decoding
     speculative: bool | None = None  # None = not known whether it was used
     spec_method: str | None = None
@@ -133,6 +157,8 @@ class Claim(BaseModel):
     date: str | None = None
     source_url: str | None = None
     record_id: str | None = None
+    # where the record's structured fields and its own text disagree (the structured value wins)
+    conflicts: list[FieldConflict] = Field(default_factory=list)
     provenance: dict[str, Provenance] = Field(default_factory=dict)
 
     def source_of(self, name: str) -> str:
