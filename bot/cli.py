@@ -15,11 +15,13 @@ from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
+from bot.options import PipelineOptions
+from bot.settings import Settings
 from checks.models import Report
 from checks.reference import Reference, ReferenceError, load_reference
 from extractors.errors import ExtractError, FetchError, UsageError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "options_from_args"]
 
 EXIT_OK, EXIT_UNUSABLE, EXIT_FETCH = 0, 2, 3
 
@@ -106,6 +108,18 @@ def _print_report(report: Report, args: argparse.Namespace, out: TextIO) -> None
         out.write(render_terminal(report, colour=_colour(out), details=not getattr(args, "brief", False)))
 
 
+def options_from_args(args: argparse.Namespace, settings: Settings) -> PipelineOptions:
+    """The pipeline's options: the settings, with this command's flags added or put first."""
+    cache = getattr(args, "cache", None)
+    return PipelineOptions.from_settings(
+        settings,
+        boards=getattr(args, "boards", None) or (),
+        allow_hosts=getattr(args, "allow_host", None) or (),
+        cache_path=Path(cache) if cache else None,
+        no_cache=bool(getattr(args, "no_cache", False)),
+    )
+
+
 def _cmd_audit(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     from bot.pipeline import audit_inputs
 
@@ -114,7 +128,7 @@ def _cmd_audit(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
         inputs = [str(p) for p in _example_paths()] + inputs
     if not inputs:
         raise UsageError("nothing to audit: give a URL, a file, - for stdin or the claim's text (or --example)")
-    report = audit_inputs(inputs, ref, args)
+    report = audit_inputs(inputs, ref, args.options)
     _print_report(report, args, out)
     return EXIT_OK
 
@@ -123,7 +137,7 @@ def _cmd_compare(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     from bot.pipeline import compare_inputs
     from bot.render.compare import render_comparison
 
-    comparison = compare_inputs(args.a, args.b, ref, args)
+    comparison = compare_inputs(args.a, args.b, ref, args.options)
     if args.json:
         out.write(comparison.model_dump_json(indent=2) + "\n")
     else:
@@ -135,7 +149,7 @@ def _cmd_sweep(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     from bot.pipeline import sweep_source
     from bot.render.sweep import render_sweep
 
-    result = sweep_source(args.source, ref, args)
+    result = sweep_source(args.source, ref, args.options)
     if args.json:
         out.write(result.model_dump_json(indent=2, by_alias=True) + "\n")
     else:
@@ -163,7 +177,9 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         parser.print_help(out)
         return EXIT_UNUSABLE
     try:
-        ref = load_reference(*args.reference)
+        settings = Settings()
+        args.options = options_from_args(args, settings)
+        ref = load_reference(*settings.reference_files, *args.reference)
         return _COMMANDS[args.command](args, ref, out)
     except FetchError as exc:
         err.write(f"claimcheck: {exc}\n")

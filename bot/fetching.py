@@ -1,16 +1,14 @@
 """Fetching for the command line (and, later, the bot): one fetcher per command, closed after.
 
-`open_fetcher(args)` builds the whole stack from the command's options and the settings: the
-`FetchPolicy` (`--allow-host` entries, the total timeout), the raw-body store (`SqliteRawStore`
-on `--cache PATH`, the settings' cache path or the default file under the user's data dir;
-`MemoryRawStore` with `--no-cache`), the guarded session and the `SafeFetcher`; everything is
-closed on exit.
+`open_fetcher(opts)` builds the whole stack from the front door's `PipelineOptions`: the
+`FetchPolicy` (allowed hosts, the total timeout), the raw-body store (`SqliteRawStore` on the
+options' cache path or the default file under the user's data dir; `MemoryRawStore` when the
+cache is off), the guarded session and the `SafeFetcher`; everything is closed on exit.
 `follow_urls` and `fetch_board` are what `bot.pipeline` calls for URLs.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -19,7 +17,7 @@ from pathlib import Path
 from aiohttp.abc import AbstractResolver
 from pydantic import ValidationError
 
-from bot.settings import Settings
+from bot.options import PipelineOptions
 from bot.store.db import Store, StoreError, default_db_path
 from bot.store.fetch_cache import SqliteRawStore
 from checks.reference import Reference
@@ -41,16 +39,11 @@ def _resolver() -> AbstractResolver | None:
     return None
 
 
-def _arg(args: argparse.Namespace | None, name: str, default: object) -> object:
-    value = getattr(args, name, None) if args is not None else None
-    return default if value is None else value
-
-
-def policy_for(args: argparse.Namespace | None, settings: Settings) -> FetchPolicy:
-    """The fetch policy: the `--allow-host` entries and the settings' (`CLAIMCHECK_ALLOW_HOSTS`,
-    empty by default), the settings' total timeout."""
-    allow = [*settings.allow_hosts, *(str(h) for h in _arg(args, "allow_host", []))]  # type: ignore[attr-defined]
-    total = settings.total_timeout_s
+def policy_for(opts: PipelineOptions) -> FetchPolicy:
+    """The fetch policy: the allowed hosts (`--allow-host` and `CLAIMCHECK_ALLOW_HOSTS`, empty by
+    default) and the total timeout."""
+    allow = opts.allow_hosts
+    total = opts.total_timeout_s
     try:
         return FetchPolicy(
             allow_hosts=frozenset(allow),
@@ -63,11 +56,10 @@ def policy_for(args: argparse.Namespace | None, settings: Settings) -> FetchPoli
         raise UsageError(f"--allow-host: {first}") from None
 
 
-async def _open_store(args: argparse.Namespace | None, settings: Settings,
-                      stack: AsyncExitStack) -> RawStore:
-    if _arg(args, "no_cache", False) or not settings.use_cache:
+async def _open_store(opts: PipelineOptions, stack: AsyncExitStack) -> RawStore:
+    if not opts.use_cache:
         return MemoryRawStore()
-    path = Path(str(_arg(args, "cache", settings.cache_path or default_db_path())))
+    path = Path(opts.cache_path or default_db_path())
     try:
         store = await Store.open(path)
     except (StoreError, OSError) as exc:
@@ -77,54 +69,45 @@ async def _open_store(args: argparse.Namespace | None, settings: Settings,
 
 
 @asynccontextmanager
-async def open_fetcher(
-    args: argparse.Namespace | None, settings: Settings | None = None
-) -> AsyncIterator[SafeFetcher]:
+async def open_fetcher(opts: PipelineOptions) -> AsyncIterator[SafeFetcher]:
     """A SafeFetcher for one command; its session and store are closed on exit."""
-    settings = settings or Settings()
-    policy = policy_for(args, settings)
+    policy = policy_for(opts)
     async with AsyncExitStack() as stack:
-        store = await _open_store(args, settings, stack)
+        store = await _open_store(opts, stack)
         session = await stack.enter_async_context(open_session(policy, resolver=_resolver()))
         yield SafeFetcher(session, store, policy)
 
 
-def _boards(args: argparse.Namespace | None, settings: Settings) -> list[str | Path]:
-    return [*settings.board_files, *(_arg(args, "boards", []))]  # type: ignore[misc]
-
-
 async def follow_urls(
-    urls: Sequence[str], ref: Reference, args: argparse.Namespace | None
+    urls: Sequence[str], ref: Reference, opts: PipelineOptions
 ) -> tuple[list[Reading], list[str]]:
     """Each URL fetched and its links followed: the readings (each URL's own first) and every
     line of what was searched for and not found. A URL that cannot be fetched raises."""
-    settings = Settings()
     readings: list[Reading] = []
     not_found: list[str] = []
-    async with open_fetcher(args, settings) as fetcher:
+    async with open_fetcher(opts) as fetcher:
         for url in urls:
             result = await follow(
                 url,
                 fetcher,
                 ref,
-                max_fetches=settings.fetch_budget,
-                deadline_s=settings.fetch_deadline_s,
-                boards=_boards(args, settings),
+                max_fetches=opts.fetch_budget,
+                deadline_s=opts.fetch_deadline_s,
+                boards=list(opts.boards),
             )
             readings += result.readings
             not_found += [line for line in result.not_found if line not in not_found]
     return readings, not_found
 
 
-async def fetch_board(url: str, ref: Reference, args: argparse.Namespace | None) -> Reading:
+async def fetch_board(url: str, ref: Reference, opts: PipelineOptions) -> Reading:
     """Every record of a leaderboard endpoint (paged boards read page by page)."""
-    settings = Settings()
-    async with open_fetcher(args, settings) as fetcher:
+    async with open_fetcher(opts) as fetcher:
         try:
-            async with asyncio.timeout(settings.fetch_deadline_s):
+            async with asyncio.timeout(opts.fetch_deadline_s):
                 return await fetch_records(url, fetcher, ref, max_pages=MAX_BOARD_PAGES,
-                                           boards=_boards(args, settings))
+                                           boards=list(opts.boards))
         except TimeoutError:
             raise FetchTimeout(
-                f"{url} was not read within the {settings.fetch_deadline_s:g} s deadline"
+                f"{url} was not read within the {opts.fetch_deadline_s:g} s deadline"
             ) from None

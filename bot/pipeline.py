@@ -7,12 +7,12 @@ the record behind it.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.options import PipelineOptions
 from checks.compare import Comparison, compare
 from checks.models import Report, Verdict
 from checks.reference import Reference
@@ -26,29 +26,26 @@ __all__ = ["SweepResult", "SweepRow", "audit_inputs", "compare_inputs", "sweep_s
 _SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
 
 
-def _boards(args: argparse.Namespace | None) -> list[str]:
-    return list(getattr(args, "boards", None) or [])
-
-
-def _local_readings(args_inputs: Sequence[str], ref: Reference,
-                    args: argparse.Namespace | None) -> tuple[list[Reading], list[str]]:
+def _local_readings(inputs: Sequence[str], ref: Reference,
+                    opts: PipelineOptions) -> tuple[list[Reading], list[str]]:
     readings, urls = [], []
-    for raw in args_inputs:
+    for raw in inputs:
         spec = classify_input(raw)
         if spec.kind == "url":
             urls.append(spec.value)
         else:
-            readings.append(read_document(read_local(spec), ref, boards=_boards(args)))
+            readings.append(read_document(read_local(spec), ref, boards=list(opts.boards)))
     return readings, urls
 
 
-def audit_inputs(inputs: Sequence[str], ref: Reference, args: argparse.Namespace | None = None) -> Report:
-    readings, urls = _local_readings(inputs, ref, args)
+def audit_inputs(inputs: Sequence[str], ref: Reference, opts: PipelineOptions | None = None) -> Report:
+    opts = opts or PipelineOptions()
+    readings, urls = _local_readings(inputs, ref, opts)
     not_found: list[str] = []
     if urls:
         from bot.fetching import follow_urls
 
-        fetched, not_found = asyncio.run(follow_urls(urls, ref, args))
+        fetched, not_found = asyncio.run(follow_urls(urls, ref, opts))
         readings = fetched + readings
     ev = build_evidence(readings, ref)
     if not_found:
@@ -56,9 +53,9 @@ def audit_inputs(inputs: Sequence[str], ref: Reference, args: argparse.Namespace
     return audit(ev, ref)
 
 
-def compare_inputs(a: str, b: str, ref: Reference, args: argparse.Namespace | None = None) -> Comparison:
-    left = audit_inputs([a], ref, args).claim
-    right = audit_inputs([b], ref, args).claim
+def compare_inputs(a: str, b: str, ref: Reference, opts: PipelineOptions | None = None) -> Comparison:
+    left = audit_inputs([a], ref, opts).claim
+    right = audit_inputs([b], ref, opts).claim
     return compare(left, right, ref)
 
 
@@ -90,16 +87,17 @@ def _row(report: Report) -> SweepRow:
                     tok_s=c.tok_s, verdict=report.verdict, headline=report.headline, roofline_ratio=roof)
 
 
-def sweep_source(source: str, ref: Reference, args: argparse.Namespace | None = None) -> SweepResult:
+def sweep_source(source: str, ref: Reference, opts: PipelineOptions | None = None) -> SweepResult:
+    opts = opts or PipelineOptions()
     spec = classify_input(source)
     if spec.kind == "url":
         from bot.fetching import fetch_board
 
-        reading = asyncio.run(fetch_board(spec.value, ref, args))
+        reading = asyncio.run(fetch_board(spec.value, ref, opts))
     elif spec.kind == "text":
         raise UsageError(f"sweep needs a file or a URL of records, not text: {source[:80]!r}")
     else:
-        reading = read_document(read_local(spec), ref, boards=_boards(args))
+        reading = read_document(read_local(spec), ref, boards=list(opts.boards))
     reports = [audit(ev, ref) for ev in evidence_per_record(reading, ref)]
     rows = sorted(
         (_row(r) for r in reports),
