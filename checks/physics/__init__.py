@@ -30,6 +30,7 @@ from checks.physics.ceilings import (
 )
 from checks.physics.figures import GB, GIB, Derived, Missing, num
 from checks.physics.kv import context_tokens, kv_bytes_per_token, kv_gb_per_sequence
+from checks.physics.model_size import NameSize, size_from_name
 from checks.physics.weights import (
     WeightFormat,
     generous_weight_gb,
@@ -47,6 +48,7 @@ __all__ = [
     "Ceilings",
     "Derived",
     "Missing",
+    "NameSize",
     "WeightFormat",
     "aggregate_tok_s",
     "bandwidth",
@@ -65,4 +67,5 @@ __all__ = [
     "resident_weight_gb",
     "resolve_format",
     "roofline_ceilings",
+    "size_from_name",
 ]

@@ -141,7 +141,7 @@ def test_gap_is_b_relative_to_a(ref):
 def test_one_experiment_per_differing_knob_and_no_attribution(ref):
     c = compare(*_seed_pair(), ref)
     assert len(c.experiments) == len(c.differing)
-    for knob, exp in zip(c.differing, c.experiments):
+    for knob, exp in zip(c.differing, c.experiments, strict=False):
         assert exp.startswith(f"{knob}:")
     assert "not attributed to any one knob" in c.conclusion
 

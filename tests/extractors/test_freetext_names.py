@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from checks.reference import Reference
 from extractors.text.names import NameFinder, find_gpus, finder
 

@@ -93,7 +93,7 @@ def test_disaggregated_row_counts_prefill_and_decode_gpus():
 def test_invalid_power_is_not_used():
     data = rows()
     claims, _ = parse(data)
-    invalid = [c for c, r in zip(claims, data) if r["metrics"]["power_valid"] == 0]
+    invalid = [c for c, r in zip(claims, data, strict=False) if r["metrics"]["power_valid"] == 0]
     assert len(invalid) == 2 and all(c.power_w is None for c in invalid)
 
 

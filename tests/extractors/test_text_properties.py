@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 import shlex
-import pytest
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
