@@ -1,8 +1,16 @@
-"""Verdict rules and the one-line headline (SPEC §3).
+"""Verdict rules and the one-line headline.
 
-The verdict is about the number's plausibility. Provenance answers (Q1 evidence, Q2 config,
-Q4 fork) never make a number implausible; the headline names them beside the verdict, in the
-spirit of Community Notes' "needs more info".
+The verdict is about the number's plausibility, decided by these rules in order:
+1. `implausible`: any answer is `stop` (a ceiling broken, a forced statistic).
+2. `suspicious`: any `flag` among the plausibility checks (`registry.PLAUSIBILITY_KEYS`).
+3. `insufficient`: any check raised (`error`): a check that could not run cannot vouch for the
+   number, so the verdict is never `consistent`; the headline names the failed check(s).
+4. `insufficient`: Q5, Q6 and Q7 all `unanswerable`, `n/a` or `error`: too little to judge.
+5. `consistent`: answered, nothing wrong (still circumstantial).
+A failed check is named in every headline, whatever the verdict. Provenance answers (Q1 evidence,
+Q2 config, Q4 fork, a record that contradicts itself, a parameter count against its model's row)
+never make a number implausible; the headline names them beside the verdict, in the spirit of
+Community Notes' "needs more info" (https://communitynotes.x.com/guide/en/contributing/writing-notes).
 """
 
 from __future__ import annotations
@@ -18,11 +26,14 @@ _PHYSICS = ("acceptance", "power", "roofline")
 
 
 def verdict(questions: Sequence[Question], findings: Sequence[Answer], ev: Evidence) -> Verdict:
+    """The rules of the module docstring, in order."""
     answers = [*questions, *findings]
     if any(a.status == "stop" for a in answers):
         return "implausible"
     if any(a.status == "flag" and a.key in PLAUSIBILITY_KEYS for a in answers):
         return "suspicious"
+    if any(a.status == "error" for a in answers):
+        return "insufficient"
     physics = [q for q in questions if q.key in _PHYSICS]
     if all(q.status in ("unanswerable", "n/a", "error") for q in physics):
         return "insufficient"
@@ -33,8 +44,8 @@ def _fmt(x: float) -> str:
     return f"{x:.1f}"
 
 
-def _provenance_notes(questions: Sequence[Question]) -> list[str]:
-    by_key = {q.key: q for q in questions}
+def _provenance_notes(answers: Sequence[Answer]) -> list[str]:
+    by_key = {a.key: a for a in answers}
     notes = []
     if by_key.get("evidence") and by_key["evidence"].status == "flag":
         notes.append("no evidence in the post")
@@ -42,7 +53,31 @@ def _provenance_notes(questions: Sequence[Question]) -> list[str]:
         notes.append("no config found")
     if by_key.get("fork") and by_key["fork"].status == "flag":
         notes.append("engine is a fork")
+    for key in ("field_conflict", "param_count"):
+        a = by_key.get(key)
+        if a is not None and a.status == "flag":
+            notes.append(a.summary.split(":")[0].rstrip("."))
     return notes
+
+
+def _failed(answers: Sequence[Answer]) -> list[str]:
+    return [a.key for a in answers if a.status == "error"]
+
+
+def _ceiling_name(roof: Answer) -> str:
+    """'batch-1' or 'batch-8 aggregate': the ceiling the decisive ratio used."""
+    batch = int(roof.figures.get("ceiling_batch", 1))
+    return "batch-1" if batch == 1 else f"batch-{batch} aggregate"
+
+
+def _judged(c_tok_s: float | None, roof: Answer) -> str:
+    """The figure Q7 judged: the claim's tok/s, or the per-request rate or aggregate it derived."""
+    claimed = roof.figures.get("claimed_tok_s")
+    if claimed is None or (c_tok_s is not None and abs(claimed - c_tok_s) < 0.05):
+        return f"{_fmt(c_tok_s)} tok/s" if c_tok_s is not None else "the claim"
+    if roof.figures.get("ceiling_batch", 1) == 1 and "per_user_tok_s" in roof.figures:
+        return f"the per-request rate of {_fmt(claimed)} tok/s"
+    return f"the aggregate {_fmt(claimed)} tok/s"
 
 
 # Short names for a decisive answer, for the headline; the full sentence is in the answer itself.
@@ -74,17 +109,20 @@ def _setup(ev: Evidence, roof: Answer | None) -> str:
 
 
 def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answer], ev: Evidence) -> str:
-    """'implausible — 2103.6 tok/s is 16.3× the batch-1 ceiling of one RTX 5090 (27.8B NVFP4 weights); …'."""
+    """'implausible — 2103.6 tok/s is 16.3× the batch-1 ceiling of one RTX 5090 (…)'; names the
+    ceiling Q7 used, any check that failed, and the provenance notes."""
     c = ev.claim
     answers = [*questions, *findings]
     roof = next((a for a in answers if a.key == "roofline"), None)
     number = f"{_fmt(c.tok_s)} tok/s" if c.tok_s is not None else "the claim"
     ratio = roof.figures.get("ratio") if roof is not None else None
+    failed = _failed(answers)
     if v == "implausible":
         decisive = [a for a in answers if a.status == "stop"]
         parts = []
-        if ratio is not None and ratio > 1:
-            parts.append(f"{number} is {ratio:.1f}× the batch-1 ceiling{_setup(ev, roof)}")
+        if roof is not None and ratio is not None and ratio > 1:
+            parts.append(f"{_judged(c.tok_s, roof)} is {ratio:.1f}× the {_ceiling_name(roof)} ceiling"
+                         f"{_setup(ev, roof)}")
         parts += [_short(a) for a in decisive if a.key != "roofline" or not parts]
         text = "implausible — " + "; ".join(dict.fromkeys(parts))
     elif v == "suspicious":
@@ -92,15 +130,23 @@ def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answe
         text = f"suspicious — {number}: {flags[0].summary.rstrip('.')}"
         if len(flags) > 1:
             text += f" (+{len(flags) - 1} more flag{'s' if len(flags) > 2 else ''})"
+    elif v == "insufficient" and failed:
+        errors = [a for a in answers if a.status == "error"]
+        text = (f"insufficient — the {', '.join(failed)} check{'s' if len(failed) > 1 else ''} failed, "
+                f"so {number} cannot be called consistent ({errors[0].summary})")
+        failed = []  # said once
     elif v == "insufficient":
         missing = [m for q in questions if q.key in _PHYSICS for m in q.missing]
         need = ", ".join(dict.fromkeys(missing)) or "hardware and model"
         text = f"insufficient — too little to judge {number}; missing: {need}"
-    elif ratio is not None:
-        text = f"consistent — {number} is {ratio:.2f} of the generous batch-1 ceiling{_setup(ev, roof)}"
+    elif roof is not None and ratio is not None:
+        text = (f"consistent — {_judged(c.tok_s, roof)} is {ratio:.2f} of the generous "
+                f"{_ceiling_name(roof)} ceiling{_setup(ev, roof)}")
     else:
         text = f"consistent — nothing in the record contradicts {number}"
-    notes = _provenance_notes(questions)
+    if failed:
+        text += f"; the {', '.join(failed)} check{'s' if len(failed) > 1 else ''} failed"
+    notes = _provenance_notes(answers)
     if notes:
         text += "; " + "; ".join(notes)
     return text

@@ -4,9 +4,9 @@ Used by Q7 roofline, fits_memory and compute_ceiling (and by anything that draws
 Each function returns a `Derived` (the figure, the formula written out with its numbers, the
 reference rows it read, the constants it assumed and the caveats a summary must carry) or a
 `Missing` naming exactly what the record or the tables lack. Units: GB = 1e9 bytes, GB/s = 1e9 B/s,
-TFLOPS = 1e12 FLOP/s (reference-data.md legend).
+TFLOPS = 1e12 FLOP/s.
 
-Two byte counts, on purpose (SPEC §4 Q7):
+Two byte counts, on purpose:
 - **generous**: the record's own file size, else params × *nominal* bits / 8; no KV reads. Every
   assumption favours the claim, so a claim that breaks it is robustly broken.
 - **realistic**: a published mixed-precision recipe for this model and format, else the file size,
@@ -14,7 +14,7 @@ Two byte counts, on purpose (SPEC §4 Q7):
   stated context; streamed at an achievable fraction of the theoretical bandwidth.
 
 The modules: `figures` (`Derived`, `Missing`, `num`), `weights` (the weight format and weight bytes
-per token), `kv` (KV-cache bytes), `ceilings` (bandwidth, roofline ceilings and compute peaks).
+per token), `kv` (KV-cache bytes), `offload` (card memory and the system-memory share), `ceilings` (bandwidth, roofline ceilings and compute peaks).
 """
 
 from checks.physics.ceilings import (
@@ -31,6 +31,14 @@ from checks.physics.ceilings import (
 from checks.physics.figures import GB, GIB, Derived, Missing, num
 from checks.physics.kv import context_tokens, kv_bytes_per_token, kv_gb_per_sequence
 from checks.physics.model_size import NameSize, size_from_name
+from checks.physics.offload import (
+    MEMORY_UNIT_BYTES,
+    PLATFORM_BANDWIDTH,
+    OffloadSplit,
+    card_memory_gb,
+    offload_split,
+    says_offload,
+)
 from checks.physics.weights import (
     WeightFormat,
     generous_weight_gb,
@@ -45,20 +53,25 @@ __all__ = [
     "ACHIEVABLE_BANDWIDTH_FRACTION",
     "GB",
     "GIB",
+    "MEMORY_UNIT_BYTES",
+    "PLATFORM_BANDWIDTH",
     "Ceilings",
     "Derived",
     "Missing",
     "NameSize",
+    "OffloadSplit",
     "WeightFormat",
     "aggregate_tok_s",
     "bandwidth",
     "batch_size",
+    "card_memory_gb",
     "context_tokens",
     "generous_weight_gb",
     "hardware_row",
     "kv_bytes_per_token",
     "kv_gb_per_sequence",
     "num",
+    "offload_split",
     "params_per_token",
     "params_resident",
     "peak_tflops",
@@ -67,5 +80,6 @@ __all__ = [
     "resident_weight_gb",
     "resolve_format",
     "roofline_ceilings",
+    "says_offload",
     "size_from_name",
 ]

@@ -2,8 +2,9 @@
 
 `roofline_ceilings` combines the weight bytes (`weights`) and KV bytes (`kv`) with the card's
 bandwidth: generous at the theoretical bandwidth, realistic at an achievable fraction of it, plus
-recurrent state and KV reads at the stated context. `peak_tflops` and `required_tflops` give the
-compute side.
+recurrent state and KV reads at the stated context. An offloaded run (`offload`) reads its
+system-memory share at system-memory bandwidth: time per step is the sum of the two parts.
+`peak_tflops` and `required_tflops` give the compute side.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from checks.models import Assumption, Claim
 from checks.physics.figures import Derived, Missing, join_parts, num
 from checks.physics.kv import kv_gb_per_sequence
+from checks.physics.offload import OffloadSplit, offload_split
 from checks.physics.weights import (
     WeightFormat,
     generous_weight_gb,
@@ -33,14 +35,16 @@ __all__ = [
     "roofline_ceilings",
 ]
 
-# Large-buffer copies reach 0.89-0.91 of spec bandwidth: A800 1727/1935 GB/s, RTX 4090 918-924/1008
-# GB/s (reference-data.md §2.2). The top of what a decode kernel can stream, so the realistic
-# ceiling is still an upper bound (aiconfigurator's 0.8 would be a typical, not a best, figure).
+# Large-buffer copies reach 0.89-0.91 of spec bandwidth: A800 1727/1935 GB/s
+# (mli/transformers-benchmarks issue #4), RTX 4090 918-924/1008 GB/s (tinygrad/open-gpu-kernel-modules
+# issue #6). The top of what a decode kernel can stream, so the realistic ceiling is still an upper
+# bound (ai-dynamo/aiconfigurator's 0.8 would be a typical, not a best, figure).
 ACHIEVABLE_BANDWIDTH_FRACTION = 0.90
 
 _A_BW = Assumption(
     name="achievable bandwidth fraction", value=ACHIEVABLE_BANDWIDTH_FRACTION, unit="of spec",
-    source="reference-data.md §2.2: large-buffer copies 0.89 (A800) to 0.91 (RTX 4090) of spec",
+    source=("large-buffer copies 0.89 (A800, mli/transformers-benchmarks issue #4) to 0.91 "
+            "(RTX 4090, tinygrad/open-gpu-kernel-modules issue #6) of spec"),
 )
 
 
@@ -76,8 +80,8 @@ def batch_size(claim: Claim) -> int | None:
 def aggregate_tok_s(claim: Claim) -> Derived | Missing:
     """The claim's tok/s as all streams together on all cards (per user × batch, per GPU × count).
 
-    Only a rate labelled per user is multiplied by the batch: every other kind either already
-    counts all streams or is a single stream."""
+    Only a per-request rate (labelled per user, or decode-only from TPOT) is multiplied by the
+    batch: every other kind either already counts all streams or is a single stream."""
     if claim.tok_s is None:
         return Missing(("tok/s",))
     t, src = claim.tok_s, claim.source_of("tok_s")
@@ -85,7 +89,7 @@ def aggregate_tok_s(claim: Claim) -> Derived | Missing:
     if claim.tok_s_kind == "per_gpu":
         count = claim.hardware_count or 1
         return Derived(t * count, "tok/s", (f"{src} = {t:g} tok/s per GPU × {count} = {num(t * count)} tok/s",))
-    if claim.tok_s_kind != "per_user":
+    if claim.tok_s_kind not in ("per_user", "decode"):
         # End-to-end output throughput at concurrency N (vLLM output_throughput, AccelMark, GuideLLM)
         # already counts every stream; an unlabelled rate is read the same way, the reading that
         # favours the claim.
@@ -110,10 +114,12 @@ class Ceilings:
     cards: int = 1  # bandwidth is per card × cards (tensor parallel)
     kv_gb: float = 0.0  # generous KV GB per sequence (batch > 1 only)
     model: ModelRow | None = field(default=None)
+    offload: OffloadSplit | None = None  # part of the weights read from system memory
 
 
 def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1) -> Ceilings | Missing:
-    """Bound = batch × bandwidth ÷ (weights + batch × KV per sequence), generous and realistic."""
+    """Bound = batch ÷ time per step; time = weights ÷ bandwidth (+ the offloaded share ÷ system
+    bandwidth) + batch × KV per sequence ÷ bandwidth. Generous and realistic."""
     hw = hardware_row(claim, ref)
     model = ref.model(claim.model)
     fmt = resolve_format(claim, ref)
@@ -124,16 +130,12 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1) -> Ceilings 
     assert isinstance(hw, HardwareRow) and isinstance(weights, Derived)
     bw = bandwidth(claim, hw)
     kv = kv_gb_per_sequence(claim, model, generous=True) if batch > 1 else Derived(0.0, "GB")
-    denom = weights.value + batch * kv.value
-    value = batch * bw.value / denom
-    if batch > 1:
-        formula = (f"generous ceiling = {batch} × {num(bw.value)} GB/s ÷ ({num(weights.value)} GB + "
-                   f"{batch} × {num(kv.value)} GB KV) = {num(value)} tok/s")
-    else:
-        formula = (f"generous ceiling = {num(bw.value)} GB/s ÷ {num(weights.value)} GB = {num(value)} tok/s "
-                   "(theoretical bandwidth, nominal bits, no KV reads)")
-    b, a, n = join_parts(bw, weights, kv)
-    generous = Derived(value, "tok/s", (*b, formula), a, n)
+    split = offload_split(claim, hw, model, fmt)
+    off_notes: tuple[str, ...] = ()
+    if isinstance(split, Missing):
+        off_notes = (f"offload stated but no {split.what[0]}: all weights read at the card's bandwidth",)
+        split = None
+    generous = _generous(weights, bw, kv, batch, split, off_notes)
 
     real_w = realistic_weight_gb(claim, model, fmt)
     if isinstance(real_w, Missing):  # unreachable in practice: generous found params or a file
@@ -141,21 +143,55 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1) -> Ceilings 
     real_kv = kv_gb_per_sequence(claim, model, generous=False)
     state = model.state_gb_per_token if model is not None and model.state_gb_per_token else 0.0
     per_seq = state + real_kv.value
+    f = split.system_fraction if split is not None else 0.0
     real_bw = ACHIEVABLE_BANDWIDTH_FRACTION * bw.value
-    real_value = batch * real_bw / (real_w.value + batch * per_seq)
-    parts = [f"{num(real_w.value)} GB weights"]
+    real_time = (real_w.value * (1 - f) + batch * per_seq) / real_bw
+    if split is not None:
+        real_time += real_w.value * f / (ACHIEVABLE_BANDWIDTH_FRACTION * split.system_bandwidth.value)
+    real_value = batch / real_time
+    parts = [f"{num(real_w.value)} GB weights" + (f" × {num(1 - f)} on the card" if f else "")]
     if state:
         parts.append(f"{num(state)} GB recurrent state ({model.name if model else ''})")
     if real_kv.value:
         parts.append(f"{num(real_kv.value)} GB KV")
     per = " per sequence" if batch > 1 else ""
+    formula = (f"realistic ceiling = {batch} × " if batch > 1 else "realistic ceiling = ") + (
+        f"{ACHIEVABLE_BANDWIDTH_FRACTION} × {num(bw.value)} GB/s ÷ ({' + '.join(parts)}{per})")
+    if split is not None:
+        formula = (f"realistic ceiling = {batch} ÷ ({' + '.join(parts)}{per} at {ACHIEVABLE_BANDWIDTH_FRACTION} × "
+                   f"{num(bw.value)} GB/s + {num(real_w.value * f)} GB at {ACHIEVABLE_BANDWIDTH_FRACTION} × "
+                   f"{num(split.system_bandwidth.value)} GB/s)")
     b, a, n = join_parts(real_w, real_kv)
-    realistic = Derived(real_value, "tok/s", (*b, (
-        f"realistic ceiling = {batch} × " if batch > 1 else "realistic ceiling = ")
-        + f"{ACHIEVABLE_BANDWIDTH_FRACTION} × {num(bw.value)} GB/s ÷ ({' + '.join(parts)}{per}) = "
-        f"{num(real_value)} tok/s"), (_A_BW, *a), n)
+    realistic = Derived(real_value, "tok/s", (*b, f"{formula} = {num(real_value)} tok/s"), (_A_BW, *a), n)
     return Ceilings(generous=generous, realistic=realistic, bandwidth=bw, weights_gb=weights,
-                    batch=batch, fmt=fmt, cards=claim.hardware_count or 1, kv_gb=kv.value, model=model)
+                    batch=batch, fmt=fmt, cards=claim.hardware_count or 1, kv_gb=kv.value, model=model,
+                    offload=split)
+
+
+def _generous(weights: Derived, bw: Derived, kv: Derived, batch: int, split: OffloadSplit | None,
+              notes: tuple[str, ...]) -> Derived:
+    w = weights.value
+    if split is None:
+        value = batch * bw.value / (w + batch * kv.value)
+        if batch > 1:
+            formula = (f"generous ceiling = {batch} × {num(bw.value)} GB/s ÷ ({num(w)} GB + "
+                       f"{batch} × {num(kv.value)} GB KV) = {num(value)} tok/s")
+        else:
+            formula = (f"generous ceiling = {num(bw.value)} GB/s ÷ {num(w)} GB = {num(value)} tok/s "
+                       "(theoretical bandwidth, nominal bits, no KV reads)")
+        b, a, n = join_parts(bw, weights, kv)
+        return Derived(value, "tok/s", (*b, formula), a, (*n, *notes))
+    f, sbw = split.system_fraction, split.system_bandwidth.value
+    card_gb, sys_gb = w * (1 - f), w * f
+    t_card = (card_gb + batch * kv.value) / bw.value
+    t_sys = sys_gb / sbw
+    value = batch / (t_card + t_sys)
+    kv_text = f" + {batch} × {num(kv.value)} GB KV" if batch > 1 and kv.value else ""
+    formula = (f"offload: time per step = ({num(card_gb)} GB{kv_text}) ÷ {num(bw.value)} GB/s + "
+               f"{num(sys_gb)} GB ÷ {num(sbw)} GB/s = {t_card * 1000:.2f} + {t_sys * 1000:.2f} ms; "
+               f"generous ceiling = {batch} ÷ {(t_card + t_sys) * 1000:.2f} ms = {num(value)} tok/s")
+    b, a, n = join_parts(bw, weights, kv)
+    return Derived(value, "tok/s", (*b, *split.basis, formula), (*a, *split.assumptions), n)
 
 
 # ---- compute --------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ memory is read in GiB (cards are sized in binary units: "32 GB" = 34.4e9 bytes) 
 Statuses:
 - `flag`: weights + KV larger than memory × count (offload means a far lower bandwidth than the
   roofline assumed).
-- `ok`: it fits.
+- `ok`: it fits; or it does not and the record says so (offload, `-ngl`, system RAM): Q7 then
+  reads the offloaded share at system-memory bandwidth, so the roofline already carries it.
 - `unanswerable`: no hardware, a card not in the table, or no model size.
 
 Reference rows read: `hardware` (memory_gb), `models` (params, KV geometry), `formats` (bits).
@@ -25,22 +26,21 @@ from typing import Any
 from checks.models import Answer, Assumption, Evidence
 from checks.physics import (
     GB,
-    GIB,
+    MEMORY_UNIT_BYTES,
     Missing,
     batch_size,
+    card_memory_gb,
     hardware_row,
     kv_gb_per_sequence,
     num,
     resident_weight_gb,
     resolve_format,
+    says_offload,
 )
 from checks.reference import HardwareRow, Reference
 
 __all__ = ["fits_memory"]
 
-# Card memory is sized in binary units (a "32 GB" RTX 5090 has 32 GiB); reading it as GiB is the
-# larger, claim-favouring reading.
-MEMORY_UNIT_BYTES = GIB
 _A_GIB = Assumption(name="card memory unit", value="GiB (2^30 bytes)", unit="",
                     source="GPU memory is sized in binary units; the larger reading favours the claim")
 
@@ -62,7 +62,7 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
     kv = kv_gb_per_sequence(c, model, generous=True)
     kv_total = kv.value * batch
     need = weights.value + kv_total
-    memory = hw.memory_gb * MEMORY_UNIT_BYTES / GB * count
+    memory = card_memory_gb(hw, count)
     ratio = need / memory
     basis = [*weights.basis, *kv.basis,
              f"{hw.cite()}: {num(hw.memory_gb)} GB (GiB) = {num(hw.memory_gb * MEMORY_UNIT_BYTES / GB)} GB"
@@ -81,6 +81,10 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
             f"{num(memory)} GB on {cards} ({ratio:.2f})")
     kw: dict[str, Any] = {"figures": figures, "basis": basis,
               "assumptions": [_A_GIB, *weights.assumptions, *kv.assumptions]}
+    if need > memory and says_offload(c) and c.offload is not False:
+        return Answer(key="fits_memory", status="ok", **kw,
+                      summary=f"{lead}: it does not fit and the record says it offloads, so the "
+                              f"roofline reads the offloaded share at system-memory bandwidth{tail}.")
     if need > memory:
         return Answer(key="fits_memory", status="flag", **kw,
                       summary=f"{lead}: it does not fit, so part of it is offloaded and streams far "

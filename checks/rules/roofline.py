@@ -8,58 +8,109 @@ nominal bits / 8; dense reads every weight, MoE its active ones), no KV reads. A
 (achievable bandwidth, published mixed-precision recipe or effective bits, recurrent state, KV at
 the stated context) is reported beside it. `ratio = claimed ÷ generous ceiling`. Tensor parallel:
 bandwidth × card count. Batch B > 1: bound = B × bandwidth ÷ (weights + B × KV per sequence),
-compared with aggregate tok/s (per user × B).
+compared with aggregate tok/s (per user × B). Offload stated and the weights do not fit the card:
+time per token = the card's share ÷ its bandwidth + the rest ÷ system-memory bandwidth (stated,
+else the platform's best; see checks/physics/offload.py).
 
-Statuses, no speculative decoding:
+Which rate is judged against which ceiling:
+- A per-request rate (`per_user_tok_s`, or a tok/s of kind `per_user` or `decode`: 1 / TPOT,
+  inter-token latency, "interactivity") is judged against the batch-1 ceiling at any concurrency:
+  every step of a batch reads the weights (a MoE at least its active experts) plus each sequence's
+  KV, so one sequence gets at most one token (× AL) per step.
+- An aggregate figure is judged against the batch-B bound when the batch is known; at an unknown
+  batch nothing bounds it, and the summary says so.
+- When both are judged, the worse answer decides and the other is quoted. `ceiling_batch` names
+  the ceiling the decisive ratio used; the headline says "batch-1" only when it was that one.
+
+Statuses, plain decode stated (`speculative` False):
 - `stop`: ratio > 1 (no run reads the weights faster than the memory delivers them).
 - `flag`: ratio > 0.9 (real decode lands at 0.55-0.85 of the ceiling).
 - `ok`: otherwise.
-Speculative decoding (each verify pass still reads the weights once, so tok/s <= ceiling × AL):
-- `stop`: an AL that Q5 accepted (`ok`) and a claim above ceiling × AL; a claim needing more than
-  the window per pass; a claimed speedup above the AL (or the window); with no credible AL, a claim
-  above 3 × ceiling × the highest AL anyone has published for the method.
-- `flag`: no credible AL and a claim above the honest range's high end (ceiling × the highest
-  official AL for the method).
-- `ok`: otherwise; the honest range (ceiling × 0.6 × lowest official AL to ceiling × highest
-  official AL) and the AL the claim would need are reported.
-Not known whether speculative decoding ran: ratio <= 1 is fine; above it, judged as speculative
-with the best method in the table, said.
+Speculative decoding stated (each verify pass still reads the weights once, so tok/s <= ceiling ×
+AL):
+- `stop`: a claim above ceiling × the AL its own record reports, whatever Q5 made of that AL (an
+  AL can always condemn); a claim needing more than the window per pass; a claimed speedup above
+  the AL (or the window); with no credible AL, a claim above 3 × ceiling × the highest AL anyone
+  has published for the method.
+- `flag`: no AL Q5 accepted, and a claim above the honest range's high end (ceiling × the highest
+  official AL for the method). An AL Q5 did not accept (forced, fed in) never excuses a claim.
+- `ok`: within ceiling × an AL Q5 accepted, or inside the honest range (ceiling × 0.6 × lowest
+  official AL to ceiling × highest official AL); the AL the claim would need is reported.
+Not known whether speculative decoding ran (nothing names a method, window or AL):
+- `ok`: ratio <= 1, possible without it.
+- `flag`: above the ceiling: only possible with speculative decoding at AL >= the ratio, which the
+  post (or record) does not mention.
+- `stop`: above 3 × ceiling × the best AL published for any method in the table.
+Otherwise:
 - `n/a`: a prefill (prompt-processing) figure: compute-bound, see compute_ceiling.
 - `unanswerable`: no tok/s, no hardware (or a card not in the table), no model size, an
-  input+output total, or an aggregate figure with no batch size.
+  input+output total, or an aggregate figure with no batch size (and no per-user rate beside it).
 
-Reference rows read: `hardware` (bandwidth), `models` (params, MoE, recipes, KV geometry, state),
-`formats` (nominal and effective bits), `methods` (published ALs). Figures: `claimed_tok_s`,
-`ceiling_tok_s`, `realistic_ceiling_tok_s`, `ratio`, `bandwidth_gbs`, `weights_gb`; with speculative
-decoding `required_al`, `bound_tok_s` (the bound judged against: ceiling × AL, or the 3 × best-AL
-stop bound), `honest_low_tok_s`, `honest_high_tok_s`.
+Reference rows read: `hardware` (bandwidth, memory, kind), `models` (params, MoE, recipes, KV
+geometry, state, layers), `formats` (nominal and effective bits), `methods` (published ALs).
+Figures: `claimed_tok_s`, `ceiling_tok_s`, `realistic_ceiling_tok_s`, `ratio`, `ceiling_batch`,
+`bandwidth_gbs`, `weights_gb`; with a per-user rate `per_user_tok_s`, `per_user_ratio`,
+`per_user_ceiling_tok_s`; with an aggregate beside it `aggregate_ratio`,
+`aggregate_ceiling_tok_s`; with offload `system_fraction`, `system_bandwidth_gbs`; with
+speculative decoding (or above the ceiling with it unknown) `required_al`, `bound_tok_s`, and with
+a method's official ALs `honest_low_tok_s`, `honest_high_tok_s`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass, field
 
 from checks.models import Answer, Assumption, Evidence, Status
-from checks.physics import Ceilings, Missing, aggregate_tok_s, batch_size, num, roofline_ceilings
-from checks.reference import MethodRow, Reference
+from checks.physics import (
+    Ceilings,
+    Derived,
+    Missing,
+    aggregate_tok_s,
+    batch_size,
+    num,
+    roofline_ceilings,
+)
+from checks.reference import MethodRow, PublishedAL, Reference
 from checks.rules.acceptance import acceptance
 
 __all__ = ["roofline"]
 
-# SPEC §4 Q7 / reference-data.md §2.3: real decode lands at 0.55-0.85; > 0.9 suspicious; > 1 impossible.
+# Real decode lands at 0.55-0.85 of the ceiling; > 0.9 suspicious; > 1 impossible. Calibration
+# points: SGLang Llama-3.1-8B BF16 on H100 158.3 tok/s = 0.71 (docs.sglang.io
+# advanced_features/speculative_decoding); llama.cpp on consumer cards 0.55-0.70 (AlexsJones/llmfit
+# PR #137; dmatora/LLM-inference-speed-benchmarks #10).
 FLAG_RATIO = 0.9
 STOP_RATIO = 1.0
-# SPEC §7: honest low = ceiling × typical attainment × lowest official AL. 0.6 sits in the
-# llama.cpp / consumer band 0.55-0.70 of reference-data.md §0.4.
+# Honest low = ceiling × typical attainment × lowest official AL. 0.6 sits in the llama.cpp /
+# consumer band 0.55-0.70 (AlexsJones/llmfit@3f44fd3 defaults to 0.55; llmfit PR #137 measured 0.62).
 TYPICAL_ATTAINMENT = 0.6
-# SPEC §4 Q7: stop above 3 × ceiling × the highest AL anyone has published for the method.
+# Stop above 3 × ceiling × the highest AL anyone has published: real speedup is 0.4-0.8 × AL and
+# never above it (hemingkx/Spec-Bench@fd2c1cd Leaderboard.md; sgl-project/sglang PR #4247), so 3×
+# the best AL leaves room for every honest run and for ALs not yet in the table.
 STOP_MULTIPLE = 3.0
 
 _A_ATTAIN = Assumption(name="typical decode attainment", value=TYPICAL_ATTAINMENT, unit="of ceiling",
-                       source="SPEC §7; reference-data.md §0.4 (llama.cpp / consumer cards 0.55-0.70)")
+                       source="llama.cpp / consumer cards reach 0.55-0.70 of the bandwidth ceiling "
+                              "(AlexsJones/llmfit@3f44fd3 fit.rs default 0.55; llmfit PR #137: 0.62)")
 _A_STOP = Assumption(name="speculative stop multiple", value=STOP_MULTIPLE, unit="× ceiling × best AL",
-                     source="SPEC §4 Q7")
+                     source="speedup is 0.4-0.8 × AL, never above it (hemingkx/Spec-Bench@fd2c1cd "
+                            "Leaderboard.md; sgl-project/sglang PR #4247)")
+_SEVERITY: dict[str, int] = {"stop": 4, "flag": 3, "ok": 2, "unanswerable": 1, "n/a": 0}
+
+
+@dataclass
+class _Judged:
+    """One rate set against one ceiling, before it becomes an Answer."""
+
+    status: Status
+    summary: str
+    figures: dict[str, float]
+    basis: list[str]
+    assumptions: list[Assumption] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    batch: int = 1
 
 
 def _best_method(ref: Reference) -> MethodRow | None:
@@ -67,66 +118,94 @@ def _best_method(ref: Reference) -> MethodRow | None:
     return max(rows, key=lambda m: max(p.al for p in m.published_als), default=None)
 
 
-def _ans(status: Status, summary: str, **kw: Any) -> Answer:
+def _ans(status: Status, summary: str, **kw: object) -> Answer:
     return Answer(key="roofline", status=status, summary=summary, **kw)
+
+
+def _per_user(ev: Evidence) -> Derived | None:
+    """The per-request decode rate the record carries, if any (the larger, when there are two)."""
+    c = ev.claim
+    rates = []
+    if c.per_user_tok_s is not None and c.per_user_tok_s > 0:
+        rates.append(Derived(c.per_user_tok_s, "tok/s",
+                             (f"{c.source_of('per_user_tok_s')} = {c.per_user_tok_s:g} tok/s per request",)))
+    if c.tok_s is not None and c.tok_s_kind in ("per_user", "decode"):
+        rates.append(Derived(c.tok_s, "tok/s", (f"{c.source_of('tok_s')} = {c.tok_s:g} tok/s "
+                                                f"({c.tok_s_kind}, one request's rate)",)))
+    return max(rates, key=lambda d: d.value, default=None)
 
 
 def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     """Q7 roofline: claimed tok/s over the memory-bandwidth ceiling."""
     c = ev.claim
-    if c.tok_s is None:
+    per_user = _per_user(ev)
+    if c.tok_s is None and per_user is None:
         return _ans("unanswerable", "No tok/s figure to set against the ceiling.", missing=["tok/s"])
-    if c.tok_s_kind == "prefill":
-        return _ans("n/a", f"{c.tok_s:g} tok/s is prompt processing, which is compute-bound: the "
-                           "decode roofline does not apply (see compute_ceiling).")
-    if c.tok_s_kind == "total":
-        return _ans("unanswerable", f"{c.tok_s:g} tok/s counts input and output tokens together, and "
-                                    "the decode roofline bounds output tokens only.",
-                    missing=["output-only tok/s"])
+    judged: list[tuple[str, _Judged]] = []
+    unbounded: list[Answer] = []  # figures no ceiling applies to, said
     batch = batch_size(c)
-    if batch is None and c.tok_s_kind in ("aggregate", "per_gpu"):
-        return _ans("unanswerable", f"{c.tok_s:g} tok/s is an aggregate over an unknown number of "
-                                    "streams, so no bandwidth ceiling bounds it.", missing=["batch size"])
-    ceil = roofline_ceilings(c, ref, batch=batch or 1)
-    if isinstance(ceil, Missing):
-        return _ans("unanswerable", f"No ceiling for {c.tok_s:g} tok/s: the record and the reference "
-                                    f"lack {', '.join(ceil.what)}.", missing=list(ceil.what))
-    claimed = aggregate_tok_s(c)
-    assert not isinstance(claimed, Missing)
-    g = ceil.generous.value
-    ratio = claimed.value / g
-    figures = {
-        "claimed_tok_s": claimed.value, "ceiling_tok_s": g,
-        "realistic_ceiling_tok_s": ceil.realistic.value, "ratio": ratio,
-        "bandwidth_gbs": ceil.bandwidth.value, "weights_gb": ceil.weights_gb.value,
-    }
-    basis = [*claimed.basis, *ceil.generous.basis,
-             *[b for b in ceil.realistic.basis if b not in ceil.generous.basis],
-             *[f"realistic: {n}" for n in ceil.realistic.notes if _kv_note(n)],
-             f"ratio = {_t(claimed.value)} ÷ {num(g)} = {ratio:.2f}"]
-    assumptions = [*ceil.generous.assumptions,
-                   *[a for a in ceil.realistic.assumptions if a not in ceil.generous.assumptions]]
-    notes = list(dict.fromkeys(n for n in (*ceil.generous.notes, *ceil.realistic.notes)
-                               if not _kv_note(n)))
-    if batch is None:
-        notes.append("batch not stated: the batch-1 ceiling bounds any single stream")
-    tail = f" ({'; '.join(notes)})" if notes else ""
-    cell = "batch-1" if ceil.batch == 1 else f"batch-{ceil.batch} aggregate"
-    lead = (f"{_t(claimed.value)} tok/s is "
-            f"{_times(ratio)} the generous {cell} ceiling of {num(g)} tok/s "
-            f"({_how(ceil)}; realistic {num(ceil.realistic.value)} tok/s)")
-    kw: dict[str, Any] = {"figures": figures, "basis": basis, "assumptions": assumptions}
+    if per_user is not None:
+        ceil = roofline_ceilings(c, ref, batch=1)
+        if isinstance(ceil, Missing):
+            return _missing(per_user.value, ceil)
+        label = "" if c.tok_s_kind in ("per_user", "decode") and per_user.value == c.tok_s else \
+            "the per-request rate "
+        judged.append(("per_user", _judge(ev, ref, prior, per_user, ceil, label)))
+    if c.tok_s is not None:
+        per_request = c.tok_s_kind in ("per_user", "decode")
+        if c.tok_s_kind == "prefill":
+            unbounded.append(_ans("n/a", f"{c.tok_s:g} tok/s is prompt processing, which is "
+                                         "compute-bound: the decode roofline does not apply "
+                                         "(see compute_ceiling)."))
+        elif c.tok_s_kind == "total":
+            unbounded.append(_ans("unanswerable", f"{c.tok_s:g} tok/s counts input and output tokens "
+                                                  "together, and the decode roofline bounds output "
+                                                  "tokens only.", missing=["output-only tok/s"]))
+        elif batch is None and c.tok_s_kind in ("aggregate", "per_gpu"):
+            unbounded.append(_ans("unanswerable", f"{c.tok_s:g} tok/s is an aggregate over an unknown "
+                                                  "number of streams, so no bandwidth ceiling bounds "
+                                                  "it.", missing=["batch size"]))
+        elif not per_request or (batch is not None and batch > 1):
+            ceil = roofline_ceilings(c, ref, batch=batch or 1)
+            if isinstance(ceil, Missing):
+                return _missing(c.tok_s, ceil)
+            claimed = aggregate_tok_s(c)
+            assert not isinstance(claimed, Missing)
+            label = "the aggregate " if per_user is not None else ""
+            judged.append(("aggregate", _judge(ev, ref, prior, claimed, ceil, label)))
+    if not judged:
+        return unbounded[0]
+    return _combine(judged, unbounded)
 
-    if c.speculative is False:
-        if ratio > STOP_RATIO:
-            return _ans("stop", f"{lead}: without speculative decoding no run reads the weights "
-                                f"faster than the memory delivers them{tail}.", **kw)
-        if ratio > FLAG_RATIO:
-            return _ans("flag", f"{lead}: real decode lands at 0.55–0.85 of it, so above "
-                                f"{FLAG_RATIO} suggests miscounted bytes or an unstated speculative "
-                                f"method{tail}.", **kw)
-        return _ans("ok", f"{lead}, where real decode lands (0.55–0.85){tail}.", **kw)
-    return _speculative(ev, ref, prior, ceil, ratio, lead, notes, kw)
+
+def _missing(value: float, ceil: Missing) -> Answer:
+    return _ans("unanswerable", f"No ceiling for {value:g} tok/s: the record and the reference "
+                                f"lack {', '.join(ceil.what)}.", missing=list(ceil.what))
+
+
+def _combine(judged: list[tuple[str, _Judged]], unbounded: list[Answer]) -> Answer:
+    """The worse of the judged rates decides (the higher ratio on a tie); the others are quoted."""
+    name, top = max(judged, key=lambda p: (_SEVERITY[p[1].status], p[1].figures["ratio"]))
+    figures = dict(top.figures)
+    figures["ceiling_batch"] = float(top.batch)
+    summary = top.summary
+    for other_name, other in judged:
+        figures[f"{other_name}_ratio"] = other.figures["ratio"]
+        figures[f"{other_name}_ceiling_tok_s"] = other.figures["ceiling_tok_s"]
+        if other_name == "per_user":
+            figures["per_user_tok_s"] = other.figures["claimed_tok_s"]
+        if other is not top:
+            summary += f" Also: {other.summary[0].lower()}{other.summary[1:]}"
+    basis = list(top.basis)
+    for _, other in judged:
+        basis += [b for b in other.basis if b not in basis]
+    for a in unbounded:
+        summary += f" Also: {a.summary[0].lower()}{a.summary[1:]}"
+    assumptions = list(top.assumptions)
+    for _, other in judged:
+        assumptions += [a for a in other.assumptions if a not in assumptions]
+    return _ans(top.status, summary, figures=figures, basis=basis, assumptions=assumptions,
+                missing=top.missing)
 
 
 def _kv_note(note: str) -> bool:
@@ -144,37 +223,120 @@ def _times(ratio: float) -> str:
 
 
 def _how(ceil: Ceilings) -> str:
-    """'1792 GB/s ÷ 13.9 GB of NVFP4 weights', with the card count and the batch when they apply."""
+    """'1792 GB/s ÷ 13.9 GB of NVFP4 weights', with the card count, batch and offload when they apply."""
     per_card = ceil.bandwidth.value / ceil.cards
     bw = f"{ceil.cards} × {num(per_card)} GB/s" if ceil.cards > 1 else f"{num(per_card)} GB/s"
     weights = f"{num(ceil.weights_gb.value)} GB of {ceil.fmt.name} weights"
+    if ceil.offload is not None:
+        off = ceil.offload
+        weights += (f", {num(off.system_fraction)} of them offloaded to system memory at "
+                    f"{num(off.system_bandwidth.value)} GB/s")
     if ceil.batch == 1:
         return f"{bw} ÷ {weights}"
     kv = f" + {ceil.batch} × {num(ceil.kv_gb)} GB KV" if ceil.kv_gb else ""
     return f"{ceil.batch} × {bw} ÷ ({weights}{kv})"
 
 
-def _speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], ceil: Ceilings,
-                 ratio: float, lead: str, notes: list[str], kw: dict[str, Any]) -> Answer:
+def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: Derived,
+           ceil: Ceilings, label: str) -> _Judged:
     c = ev.claim
     g = ceil.generous.value
-    figures, basis, assumptions = kw["figures"], kw["basis"], kw["assumptions"]
-    figures["required_al"] = ratio
-    basis.append(f"required AL = {_t(figures['claimed_tok_s'])} ÷ {num(g)} = {ratio:.1f}")
-    al = c.acceptance_length if c.acceptance_length is not None else c.acceptance_length_high
-    known = c.speculative is True or bool(c.spec_method or c.spec_window or al)
+    ratio = claimed.value / g
+    figures = {
+        "claimed_tok_s": claimed.value, "ceiling_tok_s": g,
+        "realistic_ceiling_tok_s": ceil.realistic.value, "ratio": ratio,
+        "bandwidth_gbs": ceil.bandwidth.value, "weights_gb": ceil.weights_gb.value,
+    }
+    if ceil.offload is not None:
+        figures["system_fraction"] = ceil.offload.system_fraction
+        figures["system_bandwidth_gbs"] = ceil.offload.system_bandwidth.value
+    basis = [*claimed.basis, *ceil.generous.basis,
+             *[b for b in ceil.realistic.basis if b not in ceil.generous.basis],
+             *[f"realistic: {n}" for n in ceil.realistic.notes if _kv_note(n)],
+             f"ratio = {_t(claimed.value)} ÷ {num(g)} = {ratio:.2f}"]
+    assumptions = [*ceil.generous.assumptions,
+                   *[a for a in ceil.realistic.assumptions if a not in ceil.generous.assumptions]]
+    notes = list(dict.fromkeys(n for n in (*ceil.generous.notes, *ceil.realistic.notes)
+                               if not _kv_note(n)))
+    if batch_size(c) is None and ceil.batch == 1 and c.tok_s_kind not in ("per_user", "decode"):
+        notes.append("batch not stated: the batch-1 ceiling bounds any single stream")
+    cell = "batch-1" if ceil.batch == 1 else f"batch-{ceil.batch} aggregate"
+    lead = (f"{label}{_t(claimed.value)} tok/s is "
+            f"{_times(ratio)} the generous {cell} ceiling of {num(g)} tok/s "
+            f"({_how(ceil)}; realistic {num(ceil.realistic.value)} tok/s)")
+    lead = lead[0].upper() + lead[1:]
+    j = _Judged("ok", "", figures, basis, assumptions, batch=ceil.batch)
 
-    if not known and ratio <= STOP_RATIO:
+    if c.speculative is False:
+        tail = f" ({'; '.join(notes)})" if notes else ""
+        if ratio > STOP_RATIO:
+            return _set(j, "stop", f"{lead}: without speculative decoding no run reads the weights "
+                                   f"faster than the memory delivers them{tail}.")
+        if ratio > FLAG_RATIO:
+            return _set(j, "flag", f"{lead}: real decode lands at 0.55–0.85 of it, so above "
+                                   f"{FLAG_RATIO} suggests miscounted bytes or an unstated speculative "
+                                   f"method{tail}.")
+        return _set(j, "ok", f"{lead}, where real decode lands (0.55–0.85){tail}.")
+    al = c.acceptance_length if c.acceptance_length is not None else c.acceptance_length_high
+    if c.speculative is True or c.spec_method or c.spec_window or al is not None:
+        return _speculative(ev, ref, prior, ceil, j, lead, notes, al)
+    return _unstated(ev, ref, j, lead, notes)
+
+
+def _set(j: _Judged, status: Status, summary: str) -> _Judged:
+    j.status, j.summary = status, summary
+    return j
+
+
+def _best_any(ref: Reference) -> tuple[MethodRow, PublishedAL] | None:
+    """The highest AL published for any method in the table, third-party included."""
+    pairs = [(m, p) for m in ref.methods for p in m.published_als]
+    return max(pairs, key=lambda mp: mp[1].al, default=None)
+
+
+def _unstated(ev: Evidence, ref: Reference, j: _Judged, lead: str, notes: list[str]) -> _Judged:
+    """Nothing says whether speculative decoding ran: above the ceiling only it could explain the
+    number, and nothing mentions it."""
+    ratio, g = j.figures["ratio"], j.figures["ceiling_tok_s"]
+    where = "the post" if ev.kind == "post" else "the record"
+    if ratio <= STOP_RATIO:
         notes.insert(0, "not stated whether speculative decoding was used")
-        return _ans("ok", f"{lead}, possible even without speculative decoding ({'; '.join(notes)}).",
-                    **kw)
-    method = ref.method(c.spec_method) if known else None
+        return _set(j, "ok", f"{lead}, possible even without speculative decoding ({'; '.join(notes)}).")
+    tail = f" ({'; '.join(notes)})" if notes else ""
+    j.figures["required_al"] = ratio
+    j.basis.append(f"required AL = {_t(j.figures['claimed_tok_s'])} ÷ {num(g)} = {ratio:.1f}")
+    best = _best_any(ref)
+    if best is not None:
+        method, pub = best
+        bound = STOP_MULTIPLE * g * pub.al
+        j.figures["bound_tok_s"] = bound
+        j.assumptions.append(_A_STOP)
+        j.basis.append(f"{method.name}: best AL published for any method {pub.al:g} ({pub.task}, "
+                       f"{'official' if pub.official else 'third-party'}: {pub.source})")
+        j.basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {pub.al:g} = {num(bound)} tok/s")
+        if j.figures["claimed_tok_s"] > bound:
+            return _set(j, "stop", f"{lead}, above {num(STOP_MULTIPLE)} × the ceiling × the best AL "
+                                   f"published for any method ({method.name}, {pub.al:g}) = "
+                                   f"{num(bound)} tok/s: not even speculative decoding explains it, and "
+                                   f"{where} does not mention any{tail}.")
+    need = math.ceil(ratio * 10) / 10  # rounded up: the AL that would suffice
+    return _set(j, "flag", f"{lead}: only possible with speculative decoding at AL ≥ {need:.1f}, "
+                           f"which {where} does not mention{tail}.")
+
+
+def _speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], ceil: Ceilings,
+                 j: _Judged, lead: str, notes: list[str], al: float | None) -> _Judged:
+    c = ev.claim
+    g = ceil.generous.value
+    ratio, claimed = j.figures["ratio"], j.figures["claimed_tok_s"]
+    j.figures["required_al"] = ratio
+    j.basis.append(f"required AL = {_t(claimed)} ÷ {num(g)} = {ratio:.1f}")
+    method = ref.method(c.spec_method)
     if method is None or not method.published_als:
         method = _best_method(ref)
         if method is not None:
             why = (f"speculative method '{c.spec_method}' has no published AL in the reference"
-                   if c.spec_method and known else "speculative method not named" if known
-                   else "not stated whether speculative decoding was used")
+                   if c.spec_method else "speculative method not named")
             notes.append(f"{why}: judged with {method.name}, the best method in the table")
     tail = f" ({'; '.join(notes)})" if notes else ""
     need = f"it would need an AL of {ratio:.1f}"
@@ -182,66 +344,80 @@ def _speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], ceil
     cap = al if al is not None else window
     if c.speedup is not None and cap is not None and c.speedup > cap:
         what = f"the AL of {cap:g}" if al is not None else f"the {window}-token window"
-        basis.append(f"{c.source_of('speedup')} = {c.speedup:g}× > {what}")
-        return _ans("stop", f"The claimed {c.speedup:g}× speedup is above {what}: a speculative run "
-                            f"cannot gain more than the tokens it emits per pass.", **kw)
+        j.basis.append(f"{c.source_of('speedup')} = {c.speedup:g}× > {what}")
+        return _set(j, "stop", f"The claimed {c.speedup:g}× speedup is above {what}: a speculative "
+                               f"run cannot gain more than the tokens it emits per pass.")
     if window and ratio > window:
-        basis.append(f"required AL {ratio:.1f} > window {window}")
-        return _ans("stop", f"{lead}; {need}, more than the {window}-token window can emit per pass "
-                            f"even if the draft never missed{tail}.", **kw)
+        j.basis.append(f"required AL {ratio:.1f} > window {window}")
+        return _set(j, "stop", f"{lead}; {need}, more than the {window}-token window can emit per "
+                               f"pass even if the draft never missed{tail}.")
 
     official = method.official_als() if method is not None else []
     best = method.best_published_al() if method is not None else None
     honest = ""
     if method is not None and official:
         lo, hi = g * TYPICAL_ATTAINMENT * min(official), g * max(official)
-        figures["honest_low_tok_s"], figures["honest_high_tok_s"] = lo, hi
-        assumptions.append(_A_ATTAIN)
-        basis.append(f"{method.cite()}: official ALs {min(official):g}–{max(official):g}")
-        basis.append(f"honest range = {num(g)} × {TYPICAL_ATTAINMENT} × {min(official):g} = {num(lo)} to "
-                     f"{num(g)} × {max(official):g} = {num(hi)} tok/s (official ALs)")
+        j.figures["honest_low_tok_s"], j.figures["honest_high_tok_s"] = lo, hi
+        j.assumptions.append(_A_ATTAIN)
+        j.basis.append(f"{method.cite()}: official ALs {min(official):g}–{max(official):g}")
+        j.basis.append(f"honest range = {num(g)} × {TYPICAL_ATTAINMENT} × {min(official):g} = {num(lo)} "
+                       f"to {num(g)} × {max(official):g} = {num(hi)} tok/s (official ALs)")
         honest = f"{num(lo)}–{num(hi)} tok/s"
 
     q5 = prior.get("acceptance") or acceptance(ev, ref, prior)
-    if al is not None and q5.status == "ok":
+    if al is not None and al > 0:
+        shown = (f"{c.acceptance_length_low:g}–{al:g}" if c.acceptance_length is None
+                 and c.acceptance_length_low is not None else _al(al))
         bound = g * al
-        figures["bound_tok_s"] = bound
-        basis.append(f"bound = ceiling × AL = {num(g)} × {al:g} = {num(bound)} tok/s (Q5 accepted the AL)")
-        if figures["claimed_tok_s"] > bound:
-            return _ans("stop", f"{lead}, above ceiling × AL = {num(g)} × {al:g} = {num(bound)} tok/s: "
-                                f"every verify pass still reads the weights once{tail}.", **kw)
-        return _ans("ok", f"{lead}, within ceiling × AL = {num(g)} × {al:g} = {num(bound)} tok/s"
-                          f"{tail}.", **kw)
+        if claimed > bound:
+            # The record's own AL condemns whatever Q5 made of it: a fed-in AL only ever flatters.
+            j.figures["bound_tok_s"] = bound
+            j.basis.append(f"bound = ceiling × the record's AL = {num(g)} × {al:g} = {num(bound)} tok/s")
+            return _set(j, "stop", f"{lead}; {need}, and the record says {shown}: above ceiling × AL "
+                                   f"= {num(g)} × {al:g} = {num(bound)} tok/s, and every verify pass "
+                                   f"still reads the weights once{tail}.")
+        if q5.status == "ok":
+            j.figures["bound_tok_s"] = bound
+            j.basis.append(f"bound = ceiling × AL = {num(g)} × {al:g} = {num(bound)} tok/s "
+                           "(Q5 accepted the AL)")
+            return _set(j, "ok", f"{lead}, within ceiling × AL = {num(g)} × {al:g} = {num(bound)} "
+                                 f"tok/s{tail}.")
 
     if method is None or best is None:
-        return _ans("unanswerable", f"{lead}; {need}, and the reference has no published AL for "
-                                    f"any method to judge that by{tail}.",
-                    missing=["published ALs for the speculative method"], **kw)
-    assumptions.append(_A_STOP)
+        j.missing.append("published ALs for the speculative method")
+        return _set(j, "unanswerable", f"{lead}; {need}, and the reference has no published AL "
+                                       f"for any method to judge that by{tail}.")
+    j.assumptions.append(_A_STOP)
     stop_bound = STOP_MULTIPLE * g * best.al
-    figures["bound_tok_s"] = stop_bound
+    j.figures["bound_tok_s"] = stop_bound
     cite = method.name if official else method.cite()
-    basis.append(f"{cite}: best published AL {best.al:g} ({best.task}, "
-                 f"{'official' if best.official else 'third-party'}: {best.source})")
-    basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {best.al:g} = {num(stop_bound)} tok/s")
+    j.basis.append(f"{cite}: best published AL {best.al:g} ({best.task}, "
+                   f"{'official' if best.official else 'third-party'}: {best.source})")
+    j.basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {best.al:g} = {num(stop_bound)} tok/s")
     if al is None:
         why_al = "and no AL is reported"
     else:
         shown = (f"{c.acceptance_length_low:g}–{al:g}" if c.acceptance_length is None
-                 and c.acceptance_length_low is not None else f"{al:.1f}" if al == int(al) else f"{al:g}")
+                 and c.acceptance_length_low is not None else _al(al))
         why_al = f"and the reported AL {shown} is not credible (Q5 {q5.status})"
-    if figures["claimed_tok_s"] > stop_bound:
-        return _ans("stop", f"{lead}, above {num(STOP_MULTIPLE)} × the ceiling × the best AL anyone "
-                            f"has published for {method.name} ({best.al:g}) = {num(stop_bound)} tok/s; "
-                            f"{need}, {why_al}" + (f"; honest range {honest}" if honest else "") + f"{tail}.", **kw)
-    if official and figures["claimed_tok_s"] > figures["honest_high_tok_s"]:
-        return _ans("flag", f"{lead}, above the honest {method.name} range of {honest} (ceiling × "
-                            f"{TYPICAL_ATTAINMENT} × {min(official):g} to ceiling × "
-                            f"{max(official):g}); {need}, {why_al}{tail}.", **kw)
+    if claimed > stop_bound:
+        return _set(j, "stop", f"{lead}, above {num(STOP_MULTIPLE)} × the ceiling × the best AL anyone "
+                               f"has published for {method.name} ({best.al:g}) = {num(stop_bound)} "
+                               f"tok/s; {need}, {why_al}" + (f"; honest range {honest}" if honest else "")
+                               + f"{tail}.")
+    if official and claimed > j.figures["honest_high_tok_s"]:
+        return _set(j, "flag", f"{lead}, above the honest {method.name} range of {honest} (ceiling × "
+                               f"{TYPICAL_ATTAINMENT} × {min(official):g} to ceiling × "
+                               f"{max(official):g}); {need}, {why_al}{tail}.")
     if not honest:
         where = f"below the stop bound of {num(stop_bound)} tok/s"
-    elif figures["claimed_tok_s"] < figures["honest_low_tok_s"]:
+    elif claimed < j.figures["honest_low_tok_s"]:
         where = f"below the honest {method.name} range of {honest}"
     else:
         where = f"within the honest {method.name} range of {honest}"
-    return _ans("ok", f"{lead}, {where}; {need}{tail}.", **kw)
+    return _set(j, "ok", f"{lead}, {where}; {need}{tail}.")
+
+
+def _al(al: float) -> str:
+    """An AL as records print it: 56.0, 3.05."""
+    return f"{al:.1f}" if al == int(al) else f"{al:g}"

@@ -156,12 +156,47 @@ def test_unknown_speculation_below_the_ceiling_is_ok(ref: Reference) -> None:
     assert a.status == "ok" and "possible even without speculative decoding" in a.summary
 
 
-def test_unknown_speculation_above_the_ceiling_is_judged_with_the_best_method(ref: Reference) -> None:
-    fine = _q7(ref, real_decode_claim().model_copy(update={"speculative": None, "tok_s": 2 * CEILING}))
-    dead = _q7(ref, real_decode_claim().model_copy(update={"speculative": None, "tok_s": 100 * CEILING}))
-    assert fine.status == "ok" and dead.status == "stop"
-    assert "best method in the table" in fine.summary
-    assert fine.figures["required_al"] == pytest.approx(2.0)
+def test_unstated_speculation_above_the_ceiling_is_flag_naming_the_al_it_would_need(ref: Reference) -> None:
+    a = _q7(ref, real_decode_claim().model_copy(update={"speculative": None, "tok_s": 2.3 * CEILING}))
+    assert a.status == "flag" and a.figures["required_al"] == pytest.approx(2.3)
+    assert ("2.3× the generous batch-1 ceiling of 128.9 tok/s" in a.summary
+            and "only possible with speculative decoding at AL ≥ 2.3, which the post does not mention"
+            in a.summary)
+
+
+def test_unstated_speculation_above_3x_the_best_al_of_any_method_is_stop(ref: Reference) -> None:
+    best = max(p.al for m in ref.methods for p in m.published_als)
+    a = _q7(ref, real_decode_claim().model_copy(update={"speculative": None, "tok_s": 100 * CEILING}))
+    assert a.status == "stop"
+    assert a.figures["bound_tok_s"] == pytest.approx(3 * CEILING * best, rel=1e-3)
+    assert "best AL published for any method" in a.summary
+
+
+def test_stated_method_keeps_the_honest_range_at_the_same_figure(ref: Reference) -> None:
+    """Negative control for the two above: name the method and 2.3× is no red flag (below DFlash's honest range)."""
+    a = _q7(ref, real_decode_claim().model_copy(update={"speculative": True, "spec_method": "DFlash",
+                                                        "tok_s": 2.3 * CEILING}))
+    assert a.status == "ok" and "below the honest DFlash range of 339.6–703.9 tok/s" in a.summary
+
+
+def test_stated_plain_decode_at_the_same_figure_is_stop(ref: Reference) -> None:
+    a = _q7(ref, real_decode_claim().model_copy(update={"tok_s": 2.3 * CEILING}))
+    assert a.status == "stop" and a.figures["ratio"] == pytest.approx(2.3)
+
+
+def test_llama_405b_fp8_on_8_h100_at_150_batch_1_is_flag_not_consistent(xref: Reference) -> None:
+    """Issue 10's example: 8 × 3350 GB/s ÷ 405.85 GB = 66.0 tok/s; 150 is 2.27× with no
+    speculative word."""
+    c = Claim(model="Llama 3.1 405B", params_total_b=405.85, is_moe=False, weight_format="FP8",
+              hardware="H100 SXM", hardware_count=8, batch=1, tok_s=150.0)
+    ev = Evidence(claim=c)
+    a = roofline(ev, xref, {"acceptance": acceptance(ev, xref, {})})
+    assert a.status == "flag"
+    assert a.figures["ceiling_tok_s"] == pytest.approx(8 * 3350 / 405.85, abs=0.05)  # 66.0
+    assert a.figures["ratio"] == pytest.approx(2.27, abs=0.01)
+    assert "2.3× the generous batch-1 ceiling of 66.0 tok/s" in a.summary
+    assert "only possible with speculative decoding at AL ≥ 2.3, which the post does not mention" in a.summary
+    assert audit(ev, xref).verdict == "suspicious"
 
 
 # ---- the cell ---------------------------------------------------------------------------------
@@ -222,3 +257,126 @@ def test_headline_report_through_the_runner(ref: Reference) -> None:
     assert 335 <= q7.figures["honest_low_tok_s"] <= 345 and 700 <= q7.figures["honest_high_tok_s"] <= 708
     assert report.verdict == "implausible"
     assert any(a.name == "achievable bandwidth fraction" for a in report.assumptions)
+
+
+# ---- per-request rates are batch-1 physics ----------------------------------------------------
+
+LLAMA_G = 3350 / 16.06  # 208.6 tok/s: Llama-3.1-8B BF16 on one H100 SXM
+
+
+@pytest.mark.parametrize(("per_user", "status", "ratio"), [(250.0, "stop", 1.20), (120.0, "ok", 0.58)])
+def test_per_user_rate_at_concurrency_64_is_judged_against_the_batch_1_ceiling(
+        xref: Reference, per_user: float, status: str, ratio: float) -> None:
+    c = _llama(batch=None, concurrency=64, context_length=2048, tok_s=3000.0, tok_s_kind="aggregate",
+               per_user_tok_s=per_user)
+    a = _q7(xref, c)
+    assert a.status == status
+    assert a.figures["per_user_ratio"] == pytest.approx(ratio, abs=0.01)
+    assert a.figures["per_user_ceiling_tok_s"] == pytest.approx(LLAMA_G, abs=0.1)
+    assert a.figures["ceiling_batch"] == 1.0  # the per-user ratio is the higher one
+    assert a.figures["aggregate_ratio"] == pytest.approx(3000 / (64 * 3350 / (16.06 + 64 * 65536 * 2048 / 1e9)),
+                                                         abs=0.005)  # 0.34: the aggregate passes
+
+
+@pytest.mark.parametrize(("tok_s", "status"), [(250.0, "stop"), (150.0, "ok")])
+def test_decode_rate_at_concurrency_32_is_one_requests_rate(xref: Reference, tok_s: float, status: str) -> None:
+    """A TPOT-based decode rate at concurrency 32 once passed against the batch-32 bound; one
+    request still gets at most one token per step."""
+    a = _q7(xref, _llama(batch=None, concurrency=32, tok_s=tok_s, tok_s_kind="decode"))
+    assert a.status == status
+    assert a.figures["per_user_ratio"] == pytest.approx(tok_s / LLAMA_G, abs=0.005)
+
+
+def test_aggregate_at_unknown_batch_stays_unbounded_beside_a_judged_per_user_rate(xref: Reference) -> None:
+    c = _llama(batch=None, tok_s=5000.0, tok_s_kind="aggregate", per_user_tok_s=120.0)
+    a = _q7(xref, c)
+    assert a.status == "ok" and a.figures["ceiling_batch"] == 1.0
+    assert "the per-request rate 120 tok/s is 0.58 of the generous batch-1 ceiling" in a.summary.lower()
+    assert "aggregate over an unknown number of streams, so no bandwidth ceiling bounds it" in a.summary
+
+
+def test_aggregate_alone_at_unknown_batch_is_unanswerable(xref: Reference) -> None:
+    a = _q7(xref, _llama(batch=None, tok_s=5000.0, tok_s_kind="aggregate"))
+    assert a.status == "unanswerable" and a.missing == ["batch size"]
+
+
+def test_headline_says_batch_1_only_for_the_batch_1_ceiling(xref: Reference) -> None:
+    per_user = audit(Evidence(claim=_llama(batch=None, concurrency=64, tok_s=5000.0, tok_s_kind="aggregate",
+                                           per_user_tok_s=250.0)), xref)
+    batch8 = audit(Evidence(claim=_llama(batch=8, context_length=4096, tok_s=200.0, tok_s_kind="per_user",
+                                         per_user_tok_s=None)), xref)
+    assert per_user.verdict == "implausible" and "the batch-1 ceiling" in per_user.headline
+    assert batch8.verdict == "implausible"
+    assert "batch-8 aggregate ceiling" in batch8.headline and "batch-1" not in batch8.headline
+
+
+# ---- a reported AL bounds the claim, a fed-in one cannot excuse it ------------------------------
+
+
+def test_claim_above_ceiling_times_its_own_al_is_stop_even_without_a_window(xref: Reference) -> None:
+    c = _eagle(spec_window=None, acceptance_length=3.05, tok_s=4.6 * LLAMA_G)
+    ev = Evidence(claim=c)
+    q5 = acceptance(ev, xref, {})
+    a = roofline(ev, xref, {"acceptance": q5})
+    assert q5.status == "unanswerable"
+    assert a.status == "stop" and a.figures["bound_tok_s"] == pytest.approx(3.05 * LLAMA_G, abs=0.1)
+    assert "it would need an AL of 4.6, and the record says 3.05" in a.summary
+
+
+def test_the_same_claim_with_a_higher_reported_al_is_judged_by_the_honest_range(xref: Reference) -> None:
+    a = _q7(xref, _eagle(spec_window=None, acceptance_length=5.0, tok_s=4.6 * LLAMA_G))
+    assert a.status == "ok" and "within the honest EAGLE-3 range" in a.summary
+
+
+def test_fed_in_al_cannot_excuse_a_claim(xref: Reference) -> None:
+    """AL 8.0 on a window of 8 is forced (Q5 stop): 1400 tok/s is under ceiling × 8 = 1669 but
+    above the honest EAGLE-3 high of 1279, so flag, where a credible AL of 7 would pass."""
+    forced = _q7(xref, _eagle(acceptance_length=8.0, tok_s=1400.0))
+    credible = _q7(xref, _eagle(acceptance_length=7.0, tok_s=1400.0))
+    assert forced.status == "flag" and "is not credible (Q5 stop)" in forced.summary
+    assert credible.status == "ok" and credible.figures["bound_tok_s"] == pytest.approx(7 * LLAMA_G, abs=0.1)
+
+
+def test_fed_in_al_can_condemn_a_claim(xref: Reference) -> None:
+    c = _eagle(spec_window=16, acceptance_length=8.0, acceptance_rate=1.0, tok_s=1800.0)
+    ev = Evidence(claim=c)
+    q5 = acceptance(ev, xref, {})
+    a = roofline(ev, xref, {"acceptance": q5})
+    assert q5.status == "stop"  # 100% acceptance: forced
+    assert a.status == "stop" and "and the record says 8.0" in a.summary  # 1800 > 8 × 208.6 = 1669
+
+
+# ---- offload: the bytes in system memory stream at system-memory speed --------------------------
+
+# Llama-3.1-70B at 4 bits = 35.275 GB on one RTX 3090 (24 GiB = 25.77 GB): 0.2694 offloaded.
+_OFF_FRAC = (35.275 - 24 * 2**30 / 1e9) / 35.275
+_OFF_CEIL = 1 / (35.275 * (1 - _OFF_FRAC) / 936 + 35.275 * _OFF_FRAC / 102.4)  # 8.31 tok/s
+
+
+def _offloaded(**kw: object) -> Claim:
+    base: dict[str, object] = {"model": "Llama-3.1-70B", "weight_format": "Q4_K_M", "hardware": "RTX 3090",
+                               "hardware_count": 1, "batch": 1, "speculative": False, "offload": True}
+    base.update(kw)
+    return Claim(**base)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("tok_s", "status"), [(12.0, "stop"), (6.0, "ok")])
+def test_offloaded_70b_on_a_3090_is_bounded_by_system_memory(xref: Reference, tok_s: float, status: str) -> None:
+    a = _q7(xref, _offloaded(tok_s=tok_s))
+    assert a.status == status
+    assert a.figures["ceiling_tok_s"] == pytest.approx(_OFF_CEIL, abs=0.01)  # 8.31
+    assert a.figures["system_fraction"] == pytest.approx(_OFF_FRAC, abs=1e-3)
+    assert a.figures["system_bandwidth_gbs"] == 102.4
+    assert "offloaded to system memory at 102.4 GB/s" in a.summary
+
+
+def test_without_an_offload_statement_the_card_bandwidth_bounds_it(xref: Reference) -> None:
+    a = _q7(xref, _offloaded(offload=None, tok_s=12.0))
+    assert a.status == "ok" and a.figures["ceiling_tok_s"] == pytest.approx(936 / 35.275, abs=0.01)
+
+
+def test_gpu_layers_set_the_split_and_a_stated_system_bandwidth_wins(xref: Reference) -> None:
+    a = _q7(xref, _offloaded(offload=None, gpu_layers=60, system_bandwidth_gbs=200.0, tok_s=6.0))
+    expected = 1 / (35.275 * 0.75 / 936 + 35.275 * 0.25 / 200)  # 60 of 80 layers on the card
+    assert a.figures["system_fraction"] == pytest.approx(0.25)
+    assert a.figures["ceiling_tok_s"] == pytest.approx(expected, abs=0.01)  # 14.6

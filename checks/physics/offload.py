@@ -1,0 +1,125 @@
+"""Where the weights live: the card's memory, and what an offloaded run keeps in system RAM.
+
+fits_memory and Q7 roofline share these sizes. A run whose weights do not fit in the card's
+memory × count, and that says it offloads ("+ 64GB RAM offload", "partial offload", llama.cpp
+`-ngl 30`), streams the offloaded part from system memory every token: time per token = VRAM part
+÷ card bandwidth + system part ÷ system-memory bandwidth (the llama.cpp CPU backend computes
+the offloaded layers where they sit, so they are read at system-memory speed).
+
+System-memory bandwidth = channels × 64-bit bus × transfer rate ÷ 8, stated by the record, else
+the best platform in common use for the card's class (each constant names its public source):
+- consumer: dual-channel DDR5-6400 = 2 × 64 bit × 6400 MT/s ÷ 8 = 102.4 GB/s, the top rated speed
+  of current desktop platforms (Intel Core Ultra 200S, "Up to DDR5 6400 MT/s", 2 channels:
+  https://www.intel.com/content/www/us/en/products/sku/241060/intel-core-ultra-9-processor-285k-36m-cache-up-to-5-70-ghz/specifications.html);
+- workstation: 8-channel DDR5-6400 = 409.6 GB/s (AMD Ryzen Threadripper PRO 9000 WX-series,
+  8 channels DDR5-6400: https://www.amd.com/en/products/processors/workstations/ryzen-threadripper.html);
+- datacenter: two sockets of 12-channel DDR5-6400 = 2 × 614.4 = 1228.8 GB/s (AMD EPYC 9005,
+  12 channels DDR5-6400 per socket: https://www.amd.com/en/products/processors/server/epyc/9005-series.html).
+Unified-memory machines have no separate system memory: offload does not apply there.
+
+The split favours the claim: as much as fits goes in VRAM (KV not counted against it), or the
+stated share of layers (`gpu_layers` ÷ the model's layers); a MoE reads its active bytes in the
+same proportion as its resident ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from checks.models import Assumption, Claim
+from checks.physics.figures import GB, GIB, Derived, Missing, num
+from checks.physics.weights import WeightFormat, resident_weight_gb
+from checks.reference import HardwareRow, ModelRow
+
+__all__ = [
+    "MEMORY_UNIT_BYTES",
+    "PLATFORM_BANDWIDTH",
+    "OffloadSplit",
+    "card_memory_gb",
+    "offload_split",
+    "says_offload",
+]
+
+# Card memory is sized in binary units (a "32 GB" RTX 5090 has 32 GiB); reading it as GiB is the
+# larger, claim-favouring reading.
+MEMORY_UNIT_BYTES = GIB
+
+_INTEL = ("https://www.intel.com/content/www/us/en/products/sku/241060/"
+          "intel-core-ultra-9-processor-285k-36m-cache-up-to-5-70-ghz/specifications.html")
+_TR = "https://www.amd.com/en/products/processors/workstations/ryzen-threadripper.html"
+_EPYC = "https://www.amd.com/en/products/processors/server/epyc/9005-series.html"
+# card kind -> (GB/s, derivation, source)
+PLATFORM_BANDWIDTH: dict[str, tuple[float, str, str]] = {
+    "consumer": (102.4, "dual-channel DDR5-6400 = 2 × 64 bit × 6400 MT/s ÷ 8", _INTEL),
+    "workstation": (409.6, "8-channel DDR5-6400 = 8 × 64 bit × 6400 MT/s ÷ 8", _TR),
+    "datacenter": (1228.8, "2 sockets × 12-channel DDR5-6400 = 2 × 12 × 64 bit × 6400 MT/s ÷ 8", _EPYC),
+}
+
+
+def card_memory_gb(hw: HardwareRow, count: int) -> float:
+    """The cards' memory in GB (1e9), read as GiB × count."""
+    return hw.memory_gb * MEMORY_UNIT_BYTES / GB * count
+
+
+def says_offload(claim: Claim) -> bool:
+    """The record says part of the weights sit outside the card."""
+    return bool(claim.offload or claim.gpu_layers is not None or claim.system_ram_gb
+                or claim.system_bandwidth_gbs)
+
+
+@dataclass(frozen=True)
+class OffloadSplit:
+    """The share of the bytes read per token that sits in system memory, and its bandwidth."""
+
+    system_fraction: float  # of the weights read per token
+    system_bandwidth: Derived
+    basis: tuple[str, ...]
+    assumptions: tuple[Assumption, ...] = ()
+
+
+def _system_bandwidth(claim: Claim, hw: HardwareRow) -> Derived | None:
+    if claim.system_bandwidth_gbs:
+        bw = claim.system_bandwidth_gbs
+        return Derived(bw, "GB/s", (f"{claim.source_of('system_bandwidth_gbs')} = {num(bw)} GB/s",))
+    best = PLATFORM_BANDWIDTH.get(hw.kind)
+    if best is None:
+        return None
+    bw, how, src = best
+    a = Assumption(name=f"system-memory bandwidth ({hw.kind} platform best)", value=bw, unit="GB/s",
+                   source=f"{how} ({src})")
+    return Derived(bw, "GB/s", (f"system memory not stated: {hw.kind} platform best {how} = "
+                                f"{num(bw)} GB/s ({src})",), (a,))
+
+
+def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
+                  fmt: WeightFormat) -> OffloadSplit | Missing | None:
+    """How much of each token's weights an offloaded run reads from system memory.
+
+    None when the record says nothing of offload, or everything fits and no layer count puts
+    part of it outside the card; Missing when the weights cannot be sized."""
+    if not says_offload(claim) or claim.offload is False or hw.kind == "unified":
+        return None
+    layers = model.layers if model is not None else None
+    count = claim.hardware_count or 1
+    basis: list[str] = []
+    if claim.gpu_layers is not None and layers and claim.gpu_layers < layers:
+        frac = 1 - claim.gpu_layers / layers
+        where = model.cite() if model is not None else "the model"
+        basis.append(f"{claim.source_of('gpu_layers')} = {claim.gpu_layers} of {layers} layers "
+                     f"({where}) on the card: {num(frac)} of the weights in system memory")
+    else:
+        weights = resident_weight_gb(claim, model, fmt)
+        if isinstance(weights, Missing):
+            return weights
+        memory = card_memory_gb(hw, count)
+        if weights.value <= memory:
+            return None
+        frac = (weights.value - memory) / weights.value
+        basis += [*weights.basis,
+                  f"{hw.cite()}: {num(hw.memory_gb)} GB (GiB) × {count} = {num(memory)} GB on the card(s); "
+                  f"({num(weights.value)} − {num(memory)}) ÷ {num(weights.value)} = {num(frac)} of the "
+                  "weights in system memory (as much as fits on the card, KV not counted)"]
+    bw = _system_bandwidth(claim, hw)
+    if bw is None:
+        return Missing((f"system-memory bandwidth for a {hw.kind} card",))
+    return OffloadSplit(frac, bw, (*basis, *bw.basis), bw.assumptions)
