@@ -1,4 +1,4 @@
-"""The one table of checks: the eight questions (SPEC §4) and the extra findings (SPEC §5).
+"""The one table of checks: the eight questions and the extra findings (seed, sections 4 and 8).
 
 Each line names a check's key (stable: the JSON, docs and tests use it), the question it answers
 (None for an extra finding) and its pure function `run(evidence, ref, prior) -> Answer`. `prior`
@@ -20,19 +20,21 @@ from checks.rules.compute_ceiling import compute_ceiling
 from checks.rules.config import config
 from checks.rules.drafter_regime import drafter_regime
 from checks.rules.evidence import evidence
+from checks.rules.field_conflict import field_conflict
 from checks.rules.fits_memory import fits_memory
 from checks.rules.forced_acceptance import forced_acceptance
 from checks.rules.fork import fork
 from checks.rules.full_ratio import full_ratio
 from checks.rules.lossy_acceptance import lossy_acceptance
 from checks.rules.measure import measure
+from checks.rules.param_count import param_count
 from checks.rules.power import power
 from checks.rules.prefill_excluded import prefill_excluded
 from checks.rules.roofline import roofline
 from checks.rules.token_accounting import token_accounting
 from checks.rules.window_curve import window_curve
 
-__all__ = ["CHECKS", "PLAUSIBILITY_KEYS", "QUESTION_KEYS", "Check", "CheckFn"]
+__all__ = ["CHECKS", "PLAUSIBILITY_KEYS", "PROVENANCE_FINDINGS", "QUESTION_KEYS", "Check", "CheckFn"]
 
 CheckFn = Callable[[Evidence, Reference, Mapping[str, Answer]], Answer]
 
@@ -63,13 +65,20 @@ CHECKS: tuple[Check, ...] = (
     Check("compute_ceiling", run=compute_ceiling),
     Check("drafter_regime", run=drafter_regime),
     Check("token_accounting", run=token_accounting),
+    Check("field_conflict", run=field_conflict),
+    Check("param_count", run=param_count),
     Check("measure", question=8, run=measure),
 )
 
 QUESTION_KEYS = ("evidence", "config", "cell", "fork", "acceptance", "power", "roofline", "measure")
-# Answers that speak to the number's plausibility (SPEC §3); provenance answers never do.
+# Findings about the record's provenance, not the number: a record that contradicts itself, and a
+# parameter count against its model's row. Their docstrings say why; the headline names them.
+PROVENANCE_FINDINGS = frozenset({"field_conflict", "param_count"})
+# Answers that speak to the number's plausibility; provenance answers (Q1, Q2, Q4 and the findings
+# above) never do.
 PLAUSIBILITY_KEYS = frozenset(
-    {"cell", "acceptance", "power", "roofline"} | {c.key for c in CHECKS if c.question is None}
+    {"cell", "acceptance", "power", "roofline"}
+    | {c.key for c in CHECKS if c.question is None and c.key not in PROVENANCE_FINDINGS}
 )
 
 
@@ -82,7 +91,7 @@ def _validate(checks: tuple[Check, ...]) -> None:
     if sorted(numbered) != list(range(1, 9)):
         raise RuntimeError(f"questions must be numbered 1-8 exactly once, got {sorted(numbered)}")
     if tuple(numbered[n] for n in range(1, 9)) != QUESTION_KEYS:
-        raise RuntimeError("question keys do not match SPEC §3")
+        raise RuntimeError(f"question keys must be {QUESTION_KEYS} in order")
 
 
 _validate(CHECKS)

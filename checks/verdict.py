@@ -56,7 +56,8 @@ def _provenance_notes(answers: Sequence[Answer]) -> list[str]:
     for key in ("field_conflict", "param_count"):
         a = by_key.get(key)
         if a is not None and a.status == "flag":
-            notes.append(a.summary.split(":")[0].rstrip("."))
+            note = a.summary.split(":")[0].rstrip(".")
+            notes.append(note[0].lower() + note[1:])
     return notes
 
 

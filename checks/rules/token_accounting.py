@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from checks.models import Answer, Claim, Evidence
 from checks.reference import Reference
 
-# Same margin as the arithmetic check (SPEC §5: a mismatch above 1% is a flag).
+# Same margin as the arithmetic check (a mismatch above 1% is a flag).
 MATCH_PCT = 1.0
 _TOTAL_LABEL = re.compile(
     r"\btotal\b|input\s*\+\s*output|in\s*\+\s*out|prompt\s*\+\s*(?:gen\w*|output|completion)"
@@ -37,23 +37,46 @@ def _labelled_total(ev: Evidence) -> str | None:
     return None
 
 
+def _totals(c: Claim) -> tuple[float, float, str, str] | None:
+    """(output tokens, input tokens, how each was counted) over the same span as `wall_seconds`.
+
+    `tokens_generated` is what `wall_seconds` timed (a run's total output, or one request's);
+    `input_tokens` and `output_tokens` are per request. A run total over per-request counts is
+    that many requests, so its input is the per-request input × requests: like with like."""
+    if c.tokens_generated is not None:
+        out = float(c.tokens_generated)
+        out_how = f"{c.source_of('tokens_generated')} = {c.tokens_generated}"
+        if c.input_tokens is None:
+            return None
+        if c.output_tokens:
+            requests = c.tokens_generated / c.output_tokens
+            inp = c.input_tokens * requests
+            in_how = (f"{c.source_of('input_tokens')} {c.input_tokens} per request × "
+                      f"{c.tokens_generated} ÷ {c.source_of('output_tokens')} {c.output_tokens} = "
+                      f"{requests:g} requests = {inp:g}")
+        else:
+            inp = float(c.input_tokens)
+            in_how = f"{c.source_of('input_tokens')} = {c.input_tokens} (one request assumed)"
+        return out, inp, out_how, in_how
+    if c.output_tokens is not None and c.input_tokens is not None:
+        return (float(c.output_tokens), float(c.input_tokens),
+                f"{c.source_of('output_tokens')} = {c.output_tokens}",
+                f"{c.source_of('input_tokens')} = {c.input_tokens}")
+    return None
+
+
 def _recompute(c: Claim, figures: dict[str, float], basis: list[str]) -> str | None:
     """'total', 'output', 'both' or 'neither'; None when the counts are not all known."""
-    out = c.output_tokens if c.output_tokens is not None else c.tokens_generated
-    out_name = "output_tokens" if c.output_tokens is not None else "tokens_generated"
-    if c.input_tokens is None or out is None or not c.wall_seconds or c.tok_s is None:
+    totals = _totals(c)
+    if totals is None or not c.wall_seconds or c.tok_s is None:
         return None
+    out, inp, out_how, in_how = totals
     output_rate = out / c.wall_seconds
-    total_rate = (c.input_tokens + out) / c.wall_seconds
+    total_rate = (inp + out) / c.wall_seconds
     figures.update(output_tok_s=round(output_rate, 2), total_tok_s=round(total_rate, 2))
-    basis.append(
-        f"{c.source_of(out_name)} ÷ {c.source_of('wall_seconds')} = {out} ÷ "
-        f"{c.wall_seconds:g} = {output_rate:.1f} tok/s (output)"
-    )
-    basis.append(
-        f"({c.source_of('input_tokens')} + {out}) ÷ {c.wall_seconds:g} = "
-        f"{c.input_tokens + out} ÷ {c.wall_seconds:g} = {total_rate:.1f} tok/s (input + output)"
-    )
+    basis.append(f"output: {out_how}; input: {in_how}")
+    basis.append(f"{out:g} ÷ {c.source_of('wall_seconds')} {c.wall_seconds:g} s = {output_rate:.1f} tok/s (output)")
+    basis.append(f"({inp:g} + {out:g}) ÷ {c.wall_seconds:g} = {total_rate:.1f} tok/s (input + output)")
     basis.append(f"{c.source_of('tok_s')} = {c.tok_s:g} tok/s; a match is within {MATCH_PCT:g}%")
     is_out, is_total = _within(output_rate, c.tok_s), _within(total_rate, c.tok_s)
     if is_out and is_total:
@@ -64,15 +87,16 @@ def _recompute(c: Claim, figures: dict[str, float], basis: list[str]) -> str | N
 def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     """token_accounting: "throughput" that counts input + output, quoted as generation speed.
 
-    Seed, section 8: "Three, which cell is it reporting" — and SPEC §3: "which tok/s (... output vs
-    input+output ...)". vLLM's `bench serve` writes both `output_throughput` and
-    `total_token_throughput` (input + output over the run's duration, leaderboards.md §3.1); the
-    second can be many times the first on long prompts, and a post that quotes it as "tok/s" reads
-    as generation speed.
+    Seed, section 8: "Three, which cell is it reporting". vLLM's `bench serve` writes both
+    `output_throughput` and `total_token_throughput` (input + output over the run's duration,
+    vllm-project/vllm `vllm/benchmarks/serve.py`); the second can be many times the first on long
+    prompts, and a post that quotes it as "tok/s" reads as generation speed.
 
-    When input tokens, output tokens (or tokens generated), wall seconds and tok/s are all known,
-    both readings are recomputed: output ÷ time and (input + output) ÷ time, and the summary says
-    which the number matches (within 1%).
+    Both readings are recomputed over the span `wall_seconds` timed, like with like: output ÷ time
+    and (input + output) ÷ time, where the output is `tokens_generated` (the run's total, or one
+    request's) and the input is the per-request input × the requests that total holds
+    (`tokens_generated` ÷ per-request `output_tokens`); with no total, one request's input and
+    output. The summary says which the number matches (within 1%).
 
     Statuses:
     - `flag`: the number counts input + output (`tok_s_kind` = total, or it matches

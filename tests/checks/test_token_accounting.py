@@ -95,3 +95,23 @@ def test_unknown_kind_that_matches_neither_reading_is_unanswerable(ref: Referenc
 
 def test_prefill_speed_is_not_applicable(ref: Reference) -> None:
     assert _run(ref, tok_s=5000.0, tok_s_kind="prefill").status == "n/a"
+
+
+# The vLLM bench-serve fixture's run: 80 requests of 1024 in / 256 out, 20480 output tokens in
+# 42.1734 s (tests/fixtures/vllm_bench/llama31_8b_eagle3_conc4.json).
+_RUN: dict[str, Any] = {"input_tokens": 1024, "output_tokens": 256, "tokens_generated": 20480,
+                        "wall_seconds": 42.1734, "concurrency": 4}
+
+
+def test_run_totals_are_divided_by_the_run_time_not_per_request_counts(ref: Reference) -> None:
+    """Per-request tokens over the whole run's time gave 6.07 tok/s; the run's totals give the
+    reported 485.6."""
+    a = _run(ref, tok_s=485.614, tok_s_kind="aggregate", **_RUN)
+    assert a.status == "ok" and "matches output tokens ÷ time" in a.summary
+    assert a.figures["output_tok_s"] == 485.61 and a.figures["total_tok_s"] == 2428.07
+
+
+def test_run_total_token_throughput_quoted_as_speed_is_flagged(ref: Reference) -> None:
+    a = _run(ref, post="Llama 8B does 2428 tok/s on vLLM", tok_s=2428.07, **_RUN)
+    assert a.status == "flag" and "matches input + output ÷ time" in a.summary
+    assert a.figures["total_tok_s"] == 2428.07
