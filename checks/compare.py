@@ -1,4 +1,4 @@
-"""Comparing two numbers: the difference table before any conclusion (SPEC §6, seed §6-7).
+"""Comparing two numbers: the difference table before any conclusion (seed §6-7).
 
 Seed, section 6: "When two public numbers on the same hardware model contradict each other, the
 default conclusion is 'not comparable.' Build the difference table first, then talk." And
@@ -56,7 +56,7 @@ KNOBS = (
     "tok_s_kind",
     "date",
 )
-# Knobs that change the measured number (SPEC §6); `date` only matters through the others.
+# Knobs that change the measured number; `date` only matters through the others.
 PERFORMANCE_KNOBS = tuple(k for k in KNOBS if k != "date")
 # Knobs that must be known on both sides before two numbers can be called comparable.
 CORE_KNOBS = ("hardware", "model", "weight_format", "spec_method", "batch")
@@ -214,7 +214,7 @@ def _experiment(row: KnobRow) -> str:
 
 
 def compare(a: Claim, b: Claim, ref: Reference | None = None) -> Comparison:
-    """The difference table between two claims (SPEC §6). Never attributes the gap to one knob."""
+    """The difference table between two claims. Never attributes the gap to one knob."""
     va, vb = _values(a, ref), _values(b, ref)
     rows: list[KnobRow] = []
     for knob in KNOBS:

@@ -2,8 +2,7 @@
 
 A `Derived` carries the figure, the formula written out with its numbers, the reference rows it
 read, the constants it assumed and the caveats a summary must carry; a `Missing` names exactly what
-the record or the tables lack. Units: GB = 1e9 bytes, GB/s = 1e9 B/s, TFLOPS = 1e12 FLOP/s
-(reference-data.md legend).
+the record or the tables lack. Units: GB = 1e9 bytes, GB/s = 1e9 B/s, TFLOPS = 1e12 FLOP/s.
 """
 
 from __future__ import annotations

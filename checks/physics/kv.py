@@ -24,7 +24,8 @@ __all__ = [
 # --kv-cache-dtype fp8). Realistic KV: BF16 (2 bytes), the engines' default ("auto" = model dtype).
 GENEROUS_KV_BYTES = 1.0
 DEFAULT_KV_BYTES = 2.0
-# Bytes per KV element by dtype name (reference-data.md §4 block sizes for the GGUF cache types).
+# Bytes per KV element by dtype name (GGUF block sizes from gguf-py GGML_QUANT_SIZES in
+# ggml-org/llama.cpp: q8_0 34 B per 32, q4_0 18 B per 32).
 _KV_DTYPE_BYTES = {
     "fp32": 4.0, "float32": 4.0, "f32": 4.0,
     "bf16": 2.0, "bfloat16": 2.0, "fp16": 2.0, "float16": 2.0, "f16": 2.0, "half": 2.0,

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from checks.models import Answer, Claim, Evidence
 from checks.reference import Reference
 
-# SPEC §5 "arithmetic": a mismatch above 1% is a flag. (leaderboards.md §5.1 suggests 0.5%; the
-# spec's wider margin leaves room for figures rounded to 2-3 significant digits.)
+# A mismatch above 1% is a flag: wide enough for figures rounded to 2-3 significant digits, narrow
+# enough to catch the seed's 2048 tokens in 0.969 s = 2113.5, not the 2103.6 reported (0.47%
+# apart is within it; the implied timing is still stated, see ROUNDING_PCT).
 MISMATCH_PCT = 1.0
 # Below this, the quoted figures' own rounding (0.969 s is ±0.05%) explains the gap; above it,
 # the implied timing is worth stating even when the mismatch is within MISMATCH_PCT.
@@ -29,7 +30,7 @@ def _rounding_pct(reported: float) -> float:
 
 
 def _limit(reported: float) -> float:
-    """The mismatch a reported figure may show before it is a flag: SPEC's 1% plus its rounding."""
+    """The mismatch a reported figure may show before it is a flag: the 1% margin plus its rounding."""
     return MISMATCH_PCT + _rounding_pct(reported)
 
 

@@ -37,7 +37,7 @@ from checks.reference import HardwareRow, Reference
 
 __all__ = ["compute_ceiling"]
 
-# Above the dense peak is impossible: the peak is the silicon's arithmetic limit (SPEC §5).
+# Above the dense peak is impossible: the peak is the silicon's arithmetic limit.
 STOP_RATIO = 1.0
 
 

@@ -9,8 +9,7 @@ from checks.reference import Reference
 
 __all__ = ["evidence"]
 
-# Input kinds that are themselves the measurement's record (SPEC §4 Q1: "Input that is itself a
-# record or tool output: ok").
+# Input kinds that are themselves the measurement's record: the record is the evidence.
 RECORD_KINDS = ("record", "tool-output", "log", "config")
 # Claim fields only a real record, log or config carries; the headline number, its tokens and
 # seconds do not count (the seed's viral post itself said "2048 tokens in 0.969 seconds").
@@ -47,7 +46,7 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
       config — the record is the evidence.
     - `flag`: the post holds a number and maybe pictures, nothing else ("no evidence in the post").
       When the record was found some other way, the post is still flagged: the question is about
-      the original post, and a provenance answer never changes the verdict (SPEC §3).
+      the original post, and a provenance answer never changes the verdict (checks/verdict.py).
     - With `kind == "post"` but no post details at all, the claim is judged instead: a launch command,
       env vars, a record id or accepted/drafted counts are evidence (`ok`); a bare number is `flag`.
 

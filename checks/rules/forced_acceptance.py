@@ -156,8 +156,9 @@ def forced_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer])
     """forced_acceptance: synthetic or forced acceptance switches in flags, env or notes.
 
     Seed, section 2: "when a metric lands exactly on its theoretical ceiling, suspect it was fed in
-    rather than measured." Every major engine has a switch that feeds it in (leaderboards.md §0.3,
-    §2.3): SGLang `SGLANG_SIMULATE_ACC_LEN` (with `SGLANG_SIMULATE_ACC_METHOD`,
+    rather than measured." Every major engine has a switch that feeds it in
+    (SemiAnalysisAI/InferenceX `golden_al_distribution/README.md`; sgl-project/sglang
+    `docs/advanced_features/speculative_decoding.md`; docs.vllm.ai `vllm/config/speculative`): SGLang `SGLANG_SIMULATE_ACC_LEN` (with `SGLANG_SIMULATE_ACC_METHOD`,
     `SGLANG_SIMULATE_ACC_TOKEN_MODE`), vLLM `"rejection_sample_method": "synthetic"` /
     `synthetic_acceptance_length` / `synthetic_acceptance_rates`, TensorRT-LLM
     `TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS`, ATOM `--spec-decode-acceptance-length` /

@@ -118,8 +118,10 @@ def lossy_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
     Seed, section 1: "It's lossless — under greedy decoding the output matches token-by-token
     generation exactly." A verify step that accepts what the target would not have chosen breaks
     that, and a lenient verifier accepts more drafts, so its tok/s is not comparable to greedy
-    decoding (leaderboards.md §2.2: "accept len: 16.00, accept rate: 1.00" under lenient acceptance
-    was a degenerate repetition loop). Lossy settings searched for (leaderboards.md §2.3, §5.4):
+    decoding (an SGLang log with "accept len: 16.00, accept rate: 1.00" under lenient top-k
+    acceptance was a degenerate repetition loop). Lossy settings searched for (sgl-project/sglang
+    `docs/advanced_features/speculative_decoding.md`, vllm-project/vllm
+    `docs/features/speculative_decoding/README.md`):
     - SGLang `--speculative-accept-threshold-single` / `--speculative-accept-threshold-acc` below
       1.0 (both default to 1.0), or the record's own `accept_threshold` below 1.0;
     - vLLM FLy verification (`"rejection_sample_method": "fly"`, "intentionally lossy" in vLLM's

@@ -14,8 +14,9 @@ from checks.rules.fork import canonical_engine, split_engine
 __all__ = ["measure"]
 
 DISCIPLINE = "an inferred candidate list is an experiment plan, not a conclusion"  # seed §7
-# z-lab's DFlash drafters ship trained at block 16 (leaderboards.md §2.1: "z-lab trained b16;
-# ModelOpt b8"); used when the method row lists no published windows.
+# z-lab's DFlash drafters ship trained at block 16 (z-lab/Qwen3.5-4B-DFlash model card; NVIDIA's
+# ModelOpt drafter uses block 8, NVIDIA/Model-Optimizer PR #1211); used when the method row lists
+# no published windows.
 DEFAULT_PUBLISHED_WINDOW = 16
 # Q7's figures copied into the plan (names as checks/rules/roofline.py writes them).
 ROOFLINE_FIGURES = (
@@ -83,7 +84,7 @@ def _set_window(tokens: list[str], window: int) -> list[str]:
         elif tok.split("=", 1)[0] in WINDOW_FLAGS:
             out[i] = f"{tok.split('=', 1)[0]}={window}"
         elif tok in ("--draft-max",) and i + 1 < len(out):
-            out[i + 1] = str(window - 1)  # llama.cpp: window = draft max + 1 (SPEC §4 Q5)
+            out[i + 1] = str(window - 1)  # llama.cpp: window = draft max + 1 (the bonus token)
         elif tok.startswith("{") and "num_speculative_tokens" in tok:
             try:
                 cfg = json.loads(tok)

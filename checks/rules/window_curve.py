@@ -12,13 +12,13 @@ from checks.models import Answer, Claim, Evidence
 from checks.reference import Reference
 from checks.stats import spearman
 
-# SPEC §5 "window_curve": "tok/s rises monotonically with window width (Spearman ρ ≥ 0.9)"; the
-# same bar for AL tracking the window.
+# tok/s rising monotonically with window width (Spearman ρ ≥ 0.9) says it is measuring the window
+# (seed, section 5); the same bar for AL tracking the window.
 RHO_THRESHOLD = 0.9
-# SPEC §5 and the seed's section 5: a curve needs at least three points.
+# The seed's section 5: a curve needs at least three points.
 MIN_RUNS = 3
 MIN_AL_RUNS = 3
-# SPEC §4 Q5: an AL more than 25% above the best published AL for the method is a flag.
+# An AL more than 25% above the best published AL for the method is a flag (acceptance.py).
 PUBLISHED_MARGIN = 1.25
 
 

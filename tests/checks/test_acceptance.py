@@ -1,4 +1,4 @@
-"""Q5 acceptance: AL over draft window (seed §2; SPEC §4 Q5, §10)."""
+"""Q5 acceptance: AL over draft window (seed §2)."""
 
 from __future__ import annotations
 

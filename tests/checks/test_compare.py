@@ -1,4 +1,4 @@
-"""Comparing two numbers: the difference table before any conclusion (SPEC §6, §10)."""
+"""Comparing two numbers: the difference table before any conclusion (seed §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""compute_ceiling: 2 × active params × tok/s against the card's dense peak (SPEC §5)."""
+"""compute_ceiling: 2 × active params × tok/s against the card's dense peak."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""drafter_regime: the draft window against the drafter's published windows (SPEC §5)."""
+"""drafter_regime: the draft window against the drafter's published windows."""
 
 from __future__ import annotations
 

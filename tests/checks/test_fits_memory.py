@@ -1,4 +1,4 @@
-"""fits_memory: weights (+ KV at the stated context) against the card's memory (SPEC §5)."""
+"""fits_memory: weights (+ KV at the stated context) against the card's memory."""
 
 from __future__ import annotations
 

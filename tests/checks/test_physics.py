@@ -2,7 +2,7 @@
 
 `extra_ref` builds a Reference with rows of this file's own (merged over the packaged tables, same
 names replace), so the tests of the physics checks do not depend on the packaged data beyond the
-seed's rows. Figures: reference-data.md §2, §3.1, §4, §5.2, §6.
+seed's rows. Figures: ai-dynamo/aiconfigurator@095f58a systems/*.yaml and model_configs, hemingkx/Spec-Bench, arXiv 2605.11999.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from checks.physics import (
 from checks.reference import Reference, load_reference
 from tests.seed_claims import headline_claim, real_decode_claim
 
-_SRC = {"source": "test row (reference-data.md)", "checked": "2026-11-29"}
+_SRC = {"source": "test row (ai-dynamo/aiconfigurator@095f58a)", "checked": "2026-11-29"}
 
 EXTRA_ROWS: dict[str, list[dict[str, Any]]] = {
     "hardware": [
@@ -182,7 +182,7 @@ def test_kv_per_sequence_is_zero_without_context_and_says_so(ref: Reference) -> 
 def test_kv_per_sequence_at_stated_context(ref: Reference) -> None:
     c = headline_claim(context_length=32768, kv_dtype="fp8")
     kv = kv_gb_per_sequence(c, ref.model(c.model), generous=False)
-    assert kv.value == pytest.approx(32768 * 32768 / 1e9)  # 1.07 GB, reference-data.md §3.2
+    assert kv.value == pytest.approx(32768 * 32768 / 1e9)  # 1.07 GB
 
 
 def test_bandwidth_times_card_count_for_tensor_parallel(ref: Reference) -> None:
@@ -197,7 +197,7 @@ def test_seed_ceilings(ref: Reference) -> None:
     ceil = roofline_ceilings(headline_claim(), ref)
     assert not isinstance(ceil, Missing)
     assert ceil.generous.value == pytest.approx(1792 / 13.9)  # 128.9
-    # NVIDIA recipe 17.61 GB + GatedDeltaNet state 0.30 GB at 0.9 × 1792 GB/s (reference-data.md §3.2)
+    # NVIDIA recipe 17.61 GB + GatedDeltaNet state 0.30 GB at 0.9 × 1792 GB/s (nvidia/Qwen3.6-27B-NVFP4 hf_quant_config.json)
     assert ceil.realistic.value == pytest.approx(0.9 * 1792 / 17.91)
     assert "1792 GB/s ÷ 13.9 GB = 128.9 tok/s" in ceil.generous.basis[-1]
 

@@ -1,4 +1,4 @@
-"""Q7 roofline: claimed tok/s over the memory-bandwidth ceiling (seed §4; SPEC §4 Q7, §7, §10)."""
+"""Q7 roofline: claimed tok/s over the memory-bandwidth ceiling (seed §4)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tests.seed_claims import (
     wide_window_siblings,
 )
 
-CEILING = 1792 / 13.9  # 128.9 tok/s, SPEC §10
+CEILING = 1792 / 13.9  # 128.9 tok/s, the seed's worked example
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def _eagle(**kw: object) -> Claim:
     return _llama(**base)
 
 
-# ---- the seed (SPEC §10) ----------------------------------------------------------------------
+# ---- the seed -------------------------------------------------------------------------------
 
 
 def test_seed_2103_is_16x_the_ceiling_and_above_the_honest_range_so_flag(ref: Reference) -> None:
