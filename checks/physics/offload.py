@@ -61,10 +61,14 @@ def card_memory_gb(hw: HardwareRow, count: int) -> float:
     return hw.memory_gb * MEMORY_UNIT_BYTES / GB * count
 
 
-def says_offload(claim: Claim) -> bool:
-    """The record says part of the weights sit outside the card."""
-    return bool(claim.offload or claim.gpu_layers is not None or claim.system_ram_gb
-                or claim.system_bandwidth_gbs)
+def says_offload(claim: Claim, model: ModelRow | None) -> bool:
+    """The record says part of the weights sit outside the card: "offload", system RAM or its
+    bandwidth named, or fewer GPU layers than the model has (`-ngl 99` means all of them)."""
+    if claim.offload is False:
+        return False
+    layers = model.layers if model is not None else None
+    fewer = claim.gpu_layers is not None and layers is not None and claim.gpu_layers < layers
+    return bool(claim.offload or claim.system_ram_gb or claim.system_bandwidth_gbs or fewer)
 
 
 @dataclass(frozen=True)
@@ -97,7 +101,7 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
 
     None when the record says nothing of offload, or everything fits and no layer count puts
     part of it outside the card; Missing when the weights cannot be sized."""
-    if not says_offload(claim) or claim.offload is False or hw.kind == "unified":
+    if not says_offload(claim, model) or hw.kind == "unified":
         return None
     layers = model.layers if model is not None else None
     count = claim.hardware_count or 1

@@ -81,7 +81,7 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
             f"{num(memory)} GB on {cards} ({ratio:.2f})")
     kw: dict[str, Any] = {"figures": figures, "basis": basis,
               "assumptions": [_A_GIB, *weights.assumptions, *kv.assumptions]}
-    if need > memory and says_offload(c) and c.offload is not False:
+    if need > memory and says_offload(c, model):
         return Answer(key="fits_memory", status="ok", **kw,
                       summary=f"{lead}: it does not fit and the record says it offloads, so the "
                               f"roofline reads the offloaded share at system-memory bandwidth{tail}.")

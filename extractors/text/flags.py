@@ -174,6 +174,9 @@ def _flag(b: ClaimBuilder, ref: Reference | None, spec: _Spec, prog: Program, wr
     elif flag in ("--kv-cache-dtype", "-ctk", "--cache-type-k"):
         if value and value.lower() != "auto":
             put("kv_dtype", value)
+    elif llama and flag in ("-ngl", "--n-gpu-layers", "--gpu-layers"):
+        n = parse_int(value)  # 0 is meaningful: every layer on the CPU
+        put("gpu_layers", n if n is not None and n >= 0 else None)
     elif flag in ("--tp", "--tp-size", "--tensor-parallel-size", "-tp"):
         put("hardware_count", _int(value))
     elif flag in ("--context-length", "--max-model-len", "--max-seq-len", "--ctx-size") or (

@@ -63,3 +63,15 @@ def test_no_hardware_or_model_size_is_unanswerable(ref: Reference) -> None:
 def test_card_not_in_the_table_is_unanswerable(ref: Reference) -> None:
     a = _fit(ref, headline_claim(hardware="Imaginary X9000"))
     assert a.missing == ["reference row for hardware 'Imaginary X9000'"]
+
+
+@pytest.mark.parametrize(("said", "status"), [({"offload": True}, "ok"), ({"system_ram_gb": 64.0}, "ok"),
+                                              ({}, "flag"), ({"offload": False}, "flag")])
+def test_a_stated_offload_is_carried_by_the_roofline_not_flagged(xref: Reference, said: dict[str, object],
+                                                                 status: str) -> None:
+    """Llama-3.1-70B at 4 bits (35.3 GB) on one 24 GB RTX 3090 does not fit; "+ 64GB RAM offload"
+    says where the rest lives, and Q7 reads it at system-memory bandwidth."""
+    c = Claim(model="Llama-3.1-70B", weight_format="Q4_K_M", hardware="RTX 3090", hardware_count=1, **said)  # type: ignore[arg-type]
+    a = _fit(xref, c)
+    assert a.status == status and a.figures["ratio"] == pytest.approx(35.275 / (24 * 2**30 / 1e9), abs=0.001)
+    assert ("the record says it offloads" in a.summary) == (status == "ok")

@@ -380,3 +380,17 @@ def test_gpu_layers_set_the_split_and_a_stated_system_bandwidth_wins(xref: Refer
     expected = 1 / (35.275 * 0.75 / 936 + 35.275 * 0.25 / 200)  # 60 of 80 layers on the card
     assert a.figures["system_fraction"] == pytest.approx(0.25)
     assert a.figures["ceiling_tok_s"] == pytest.approx(expected, abs=0.01)  # 14.6
+
+
+def test_all_layers_on_the_card_is_no_offload(xref: Reference) -> None:
+    """`-ngl 99` on an 80-layer model puts every layer on the card: no split, whatever fits."""
+    a = _q7(xref, _offloaded(offload=None, gpu_layers=99, tok_s=12.0))
+    assert "system_fraction" not in a.figures
+    assert a.figures["ceiling_tok_s"] == pytest.approx(936 / 35.275, abs=0.01)
+
+
+def test_zero_gpu_layers_is_cpu_decode_at_system_bandwidth(xref: Reference) -> None:
+    a = _q7(xref, _offloaded(offload=None, gpu_layers=0, tok_s=3.5))
+    assert a.figures["system_fraction"] == 1.0
+    assert a.figures["ceiling_tok_s"] == pytest.approx(102.4 / 35.275, abs=0.01)  # 2.90
+    assert a.status == "stop"
