@@ -264,7 +264,8 @@ def test_headline_report_through_the_runner(ref: Reference) -> None:
 LLAMA_G = 3350 / 16.06  # 208.6 tok/s: Llama-3.1-8B BF16 on one H100 SXM
 
 
-@pytest.mark.parametrize(("per_user", "status", "ratio"), [(250.0, "stop", 1.20), (120.0, "ok", 0.58)])
+@pytest.mark.parametrize(("per_user", "status", "ratio"),
+                         [(250.0, "stop", 1.20), (199.0, "flag", 0.95), (120.0, "ok", 0.58)])
 def test_per_user_rate_at_concurrency_64_is_judged_against_the_batch_1_ceiling(
         xref: Reference, per_user: float, status: str, ratio: float) -> None:
     c = _llama(batch=None, concurrency=64, context_length=2048, tok_s=3000.0, tok_s_kind="aggregate",
@@ -394,3 +395,18 @@ def test_zero_gpu_layers_is_cpu_decode_at_system_bandwidth(xref: Reference) -> N
     assert a.figures["system_fraction"] == 1.0
     assert a.figures["ceiling_tok_s"] == pytest.approx(102.4 / 35.275, abs=0.01)  # 2.90
     assert a.status == "stop"
+
+
+def test_a_per_user_rate_alone_is_judged_and_named_in_the_headline(xref: Reference) -> None:
+    c = _llama(batch=None, concurrency=16, tok_s=None, tok_s_kind=None, per_user_tok_s=250.0)
+    report = audit(Evidence(claim=c), xref)
+    roof = report.question("roofline")
+    assert roof.status == "stop" and roof.figures["per_user_ratio"] == pytest.approx(250 / LLAMA_G, abs=0.005)
+    assert report.headline.startswith("implausible — the per-request rate of 250.0 tok/s is 1.2× the "
+                                      "batch-1 ceiling of one H100 SXM")
+
+
+def test_a_total_figure_beside_a_per_user_rate_is_said_unbounded(xref: Reference) -> None:
+    a = _q7(xref, _llama(batch=None, tok_s=9000.0, tok_s_kind="total", per_user_tok_s=150.0))
+    assert a.status == "ok" and a.figures["per_user_ratio"] == pytest.approx(150 / LLAMA_G, abs=0.005)
+    assert "counts input and output tokens together" in a.summary
