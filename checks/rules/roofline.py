@@ -58,11 +58,9 @@ a method's official ALs `honest_low_tok_s`, `honest_high_tok_s`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
-from checks.models import Answer, Assumption, Evidence, Status
+from checks.models import Answer, Evidence, Status
 from checks.physics import (
     Ceilings,
     Derived,
@@ -72,8 +70,16 @@ from checks.physics import (
     num,
     roofline_ceilings,
 )
-from checks.reference import MethodRow, PublishedAL, Reference
-from checks.rules.acceptance import acceptance
+from checks.reference import Reference
+from checks.rules.speculative_bound import (
+    STOP_RATIO,
+    Judged,
+    judge_speculative,
+    judge_unstated,
+    set_status,
+    times,
+    tok,
+)
 
 __all__ = ["roofline"]
 
@@ -82,40 +88,7 @@ __all__ = ["roofline"]
 # advanced_features/speculative_decoding); llama.cpp on consumer cards 0.55-0.70 (AlexsJones/llmfit
 # PR #137; dmatora/LLM-inference-speed-benchmarks #10).
 FLAG_RATIO = 0.9
-STOP_RATIO = 1.0
-# Honest low = ceiling × typical attainment × lowest official AL. 0.6 sits in the llama.cpp /
-# consumer band 0.55-0.70 (AlexsJones/llmfit@3f44fd3 defaults to 0.55; llmfit PR #137 measured 0.62).
-TYPICAL_ATTAINMENT = 0.6
-# Stop above 3 × ceiling × the highest AL anyone has published: real speedup is 0.4-0.8 × AL and
-# never above it (hemingkx/Spec-Bench@fd2c1cd Leaderboard.md; sgl-project/sglang PR #4247), so 3×
-# the best AL leaves room for every honest run and for ALs not yet in the table.
-STOP_MULTIPLE = 3.0
-
-_A_ATTAIN = Assumption(name="typical decode attainment", value=TYPICAL_ATTAINMENT, unit="of ceiling",
-                       source="llama.cpp / consumer cards reach 0.55-0.70 of the bandwidth ceiling "
-                              "(AlexsJones/llmfit@3f44fd3 fit.rs default 0.55; llmfit PR #137: 0.62)")
-_A_STOP = Assumption(name="speculative stop multiple", value=STOP_MULTIPLE, unit="× ceiling × best AL",
-                     source="speedup is 0.4-0.8 × AL, never above it (hemingkx/Spec-Bench@fd2c1cd "
-                            "Leaderboard.md; sgl-project/sglang PR #4247)")
 _SEVERITY: dict[str, int] = {"stop": 4, "flag": 3, "ok": 2, "unanswerable": 1, "n/a": 0}
-
-
-@dataclass
-class _Judged:
-    """One rate set against one ceiling, before it becomes an Answer."""
-
-    status: Status
-    summary: str
-    figures: dict[str, float]
-    basis: list[str]
-    assumptions: list[Assumption] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
-    batch: int = 1
-
-
-def _best_method(ref: Reference) -> MethodRow | None:
-    rows = [m for m in ref.methods if m.published_als]
-    return max(rows, key=lambda m: max(p.al for p in m.published_als), default=None)
 
 
 def _ans(status: Status, summary: str, **kw: object) -> Answer:
@@ -141,7 +114,7 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
     per_user = _per_user(ev)
     if c.tok_s is None and per_user is None:
         return _ans("unanswerable", "No tok/s figure to set against the ceiling.", missing=["tok/s"])
-    judged: list[tuple[str, _Judged]] = []
+    judged: list[tuple[str, Judged]] = []
     unbounded: list[Answer] = []  # figures no ceiling applies to, said
     batch = batch_size(c)
     if per_user is not None:
@@ -183,7 +156,7 @@ def _missing(value: float, ceil: Missing) -> Answer:
                                 f"lack {', '.join(ceil.what)}.", missing=list(ceil.what))
 
 
-def _combine(judged: list[tuple[str, _Judged]], unbounded: list[Answer]) -> Answer:
+def _combine(judged: list[tuple[str, Judged]], unbounded: list[Answer]) -> Answer:
     """The worse of the judged rates decides (the higher ratio on a tie); the others are quoted."""
     name, top = max(judged, key=lambda p: (_SEVERITY[p[1].status], p[1].figures["ratio"]))
     figures = dict(top.figures)
@@ -213,15 +186,6 @@ def _kv_note(note: str) -> bool:
     return "KV reads not counted" in note
 
 
-def _t(x: float) -> str:
-    """A claimed figure as the record gives it (2103.6, 4691), not rounded like a derived one."""
-    return f"{round(x, 1):g}"
-
-
-def _times(ratio: float) -> str:
-    return f"{ratio:.1f}×" if ratio >= 2 else f"{ratio:.2f}×" if ratio >= 1 else f"{ratio:.2f} of"
-
-
 def _how(ceil: Ceilings) -> str:
     """'1792 GB/s ÷ 13.9 GB of NVFP4 weights', with the card count, batch and offload when they apply."""
     per_card = ceil.bandwidth.value / ceil.cards
@@ -238,7 +202,7 @@ def _how(ceil: Ceilings) -> str:
 
 
 def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: Derived,
-           ceil: Ceilings, label: str) -> _Judged:
+           ceil: Ceilings, label: str) -> Judged:
     c = ev.claim
     g = ceil.generous.value
     ratio = claimed.value / g
@@ -253,7 +217,7 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
     basis = [*claimed.basis, *ceil.generous.basis,
              *[b for b in ceil.realistic.basis if b not in ceil.generous.basis],
              *[f"realistic: {n}" for n in ceil.realistic.notes if _kv_note(n)],
-             f"ratio = {_t(claimed.value)} ÷ {num(g)} = {ratio:.2f}"]
+             f"ratio = {tok(claimed.value)} ÷ {num(g)} = {ratio:.2f}"]
     assumptions = [*ceil.generous.assumptions,
                    *[a for a in ceil.realistic.assumptions if a not in ceil.generous.assumptions]]
     notes = list(dict.fromkeys(n for n in (*ceil.generous.notes, *ceil.realistic.notes)
@@ -261,163 +225,25 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
     if batch_size(c) is None and ceil.batch == 1 and c.tok_s_kind not in ("per_user", "decode"):
         notes.append("batch not stated: the batch-1 ceiling bounds any single stream")
     cell = "batch-1" if ceil.batch == 1 else f"batch-{ceil.batch} aggregate"
-    lead = (f"{label}{_t(claimed.value)} tok/s is "
-            f"{_times(ratio)} the generous {cell} ceiling of {num(g)} tok/s "
+    lead = (f"{label}{tok(claimed.value)} tok/s is "
+            f"{times(ratio)} the generous {cell} ceiling of {num(g)} tok/s "
             f"({_how(ceil)}; realistic {num(ceil.realistic.value)} tok/s)")
     lead = lead[0].upper() + lead[1:]
-    j = _Judged("ok", "", figures, basis, assumptions, batch=ceil.batch)
+    j = Judged("ok", "", figures, basis, assumptions, batch=ceil.batch)
 
     if c.speculative is False:
         tail = f" ({'; '.join(notes)})" if notes else ""
         if ratio > STOP_RATIO:
-            return _set(j, "stop", f"{lead}: without speculative decoding no run reads the weights "
+            return set_status(j, "stop", f"{lead}: without speculative decoding no run reads the weights "
                                    f"faster than the memory delivers them{tail}.")
         if ratio > FLAG_RATIO:
-            return _set(j, "flag", f"{lead}: real decode lands at 0.55–0.85 of it, so above "
+            return set_status(j, "flag", f"{lead}: real decode lands at 0.55–0.85 of it, so above "
                                    f"{FLAG_RATIO} suggests miscounted bytes or an unstated speculative "
                                    f"method{tail}.")
-        return _set(j, "ok", f"{lead}, where real decode lands (0.55–0.85){tail}.")
+        return set_status(j, "ok", f"{lead}, where real decode lands (0.55–0.85){tail}.")
     al = c.acceptance_length if c.acceptance_length is not None else c.acceptance_length_high
     if c.speculative is True or c.spec_method or c.spec_window or al is not None:
-        return _speculative(ev, ref, prior, ceil, j, lead, notes, al)
-    return _unstated(ev, ref, j, lead, notes)
+        return judge_speculative(ev, ref, prior, ceil, j, lead, notes, al)
+    return judge_unstated(ev, ref, j, lead, notes)
 
 
-def _set(j: _Judged, status: Status, summary: str) -> _Judged:
-    j.status, j.summary = status, summary
-    return j
-
-
-def _best_any(ref: Reference) -> tuple[MethodRow, PublishedAL] | None:
-    """The highest AL published for any method in the table, third-party included."""
-    pairs = [(m, p) for m in ref.methods for p in m.published_als]
-    return max(pairs, key=lambda mp: mp[1].al, default=None)
-
-
-def _unstated(ev: Evidence, ref: Reference, j: _Judged, lead: str, notes: list[str]) -> _Judged:
-    """Nothing says whether speculative decoding ran: above the ceiling only it could explain the
-    number, and nothing mentions it."""
-    ratio, g = j.figures["ratio"], j.figures["ceiling_tok_s"]
-    where = "the post" if ev.kind == "post" else "the record"
-    if ratio <= STOP_RATIO:
-        notes.insert(0, "not stated whether speculative decoding was used")
-        return _set(j, "ok", f"{lead}, possible even without speculative decoding ({'; '.join(notes)}).")
-    tail = f" ({'; '.join(notes)})" if notes else ""
-    j.figures["required_al"] = ratio
-    j.basis.append(f"required AL = {_t(j.figures['claimed_tok_s'])} ÷ {num(g)} = {ratio:.1f}")
-    best = _best_any(ref)
-    if best is not None:
-        method, pub = best
-        bound = STOP_MULTIPLE * g * pub.al
-        j.figures["bound_tok_s"] = bound
-        j.assumptions.append(_A_STOP)
-        j.basis.append(f"{method.name}: best AL published for any method {pub.al:g} ({pub.task}, "
-                       f"{'official' if pub.official else 'third-party'}: {pub.source})")
-        j.basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {pub.al:g} = {num(bound)} tok/s")
-        if j.figures["claimed_tok_s"] > bound:
-            return _set(j, "stop", f"{lead}, above {num(STOP_MULTIPLE)} × the ceiling × the best AL "
-                                   f"published for any method ({method.name}, {pub.al:g}) = "
-                                   f"{num(bound)} tok/s: not even speculative decoding explains it, and "
-                                   f"{where} does not mention any{tail}.")
-    need = math.ceil(ratio * 10) / 10  # rounded up: the AL that would suffice
-    return _set(j, "flag", f"{lead}: only possible with speculative decoding at AL ≥ {need:.1f}, "
-                           f"which {where} does not mention{tail}.")
-
-
-def _speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], ceil: Ceilings,
-                 j: _Judged, lead: str, notes: list[str], al: float | None) -> _Judged:
-    c = ev.claim
-    g = ceil.generous.value
-    ratio, claimed = j.figures["ratio"], j.figures["claimed_tok_s"]
-    j.figures["required_al"] = ratio
-    j.basis.append(f"required AL = {_t(claimed)} ÷ {num(g)} = {ratio:.1f}")
-    method = ref.method(c.spec_method)
-    if method is None or not method.published_als:
-        method = _best_method(ref)
-        if method is not None:
-            why = (f"speculative method '{c.spec_method}' has no published AL in the reference"
-                   if c.spec_method else "speculative method not named")
-            notes.append(f"{why}: judged with {method.name}, the best method in the table")
-    tail = f" ({'; '.join(notes)})" if notes else ""
-    need = f"it would need an AL of {ratio:.1f}"
-    window = c.spec_window
-    cap = al if al is not None else window
-    if c.speedup is not None and cap is not None and c.speedup > cap:
-        what = f"the AL of {cap:g}" if al is not None else f"the {window}-token window"
-        j.basis.append(f"{c.source_of('speedup')} = {c.speedup:g}× > {what}")
-        return _set(j, "stop", f"The claimed {c.speedup:g}× speedup is above {what}: a speculative "
-                               f"run cannot gain more than the tokens it emits per pass.")
-    if window and ratio > window:
-        j.basis.append(f"required AL {ratio:.1f} > window {window}")
-        return _set(j, "stop", f"{lead}; {need}, more than the {window}-token window can emit per "
-                               f"pass even if the draft never missed{tail}.")
-
-    official = method.official_als() if method is not None else []
-    best = method.best_published_al() if method is not None else None
-    honest = ""
-    if method is not None and official:
-        lo, hi = g * TYPICAL_ATTAINMENT * min(official), g * max(official)
-        j.figures["honest_low_tok_s"], j.figures["honest_high_tok_s"] = lo, hi
-        j.assumptions.append(_A_ATTAIN)
-        j.basis.append(f"{method.cite()}: official ALs {min(official):g}–{max(official):g}")
-        j.basis.append(f"honest range = {num(g)} × {TYPICAL_ATTAINMENT} × {min(official):g} = {num(lo)} "
-                       f"to {num(g)} × {max(official):g} = {num(hi)} tok/s (official ALs)")
-        honest = f"{num(lo)}–{num(hi)} tok/s"
-
-    q5 = prior.get("acceptance") or acceptance(ev, ref, prior)
-    if al is not None and al > 0:
-        shown = (f"{c.acceptance_length_low:g}–{al:g}" if c.acceptance_length is None
-                 and c.acceptance_length_low is not None else _al(al))
-        bound = g * al
-        if claimed > bound:
-            # The record's own AL condemns whatever Q5 made of it: a fed-in AL only ever flatters.
-            j.figures["bound_tok_s"] = bound
-            j.basis.append(f"bound = ceiling × the record's AL = {num(g)} × {al:g} = {num(bound)} tok/s")
-            return _set(j, "stop", f"{lead}; {need}, and the record says {shown}: above ceiling × AL "
-                                   f"= {num(g)} × {al:g} = {num(bound)} tok/s, and every verify pass "
-                                   f"still reads the weights once{tail}.")
-        if q5.status == "ok":
-            j.figures["bound_tok_s"] = bound
-            j.basis.append(f"bound = ceiling × AL = {num(g)} × {al:g} = {num(bound)} tok/s "
-                           "(Q5 accepted the AL)")
-            return _set(j, "ok", f"{lead}, within ceiling × AL = {num(g)} × {al:g} = {num(bound)} "
-                                 f"tok/s{tail}.")
-
-    if method is None or best is None:
-        j.missing.append("published ALs for the speculative method")
-        return _set(j, "unanswerable", f"{lead}; {need}, and the reference has no published AL "
-                                       f"for any method to judge that by{tail}.")
-    j.assumptions.append(_A_STOP)
-    stop_bound = STOP_MULTIPLE * g * best.al
-    j.figures["bound_tok_s"] = stop_bound
-    cite = method.name if official else method.cite()
-    j.basis.append(f"{cite}: best published AL {best.al:g} ({best.task}, "
-                   f"{'official' if best.official else 'third-party'}: {best.source})")
-    j.basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {best.al:g} = {num(stop_bound)} tok/s")
-    if al is None:
-        why_al = "and no AL is reported"
-    else:
-        shown = (f"{c.acceptance_length_low:g}–{al:g}" if c.acceptance_length is None
-                 and c.acceptance_length_low is not None else _al(al))
-        why_al = f"and the reported AL {shown} is not credible (Q5 {q5.status})"
-    if claimed > stop_bound:
-        return _set(j, "stop", f"{lead}, above {num(STOP_MULTIPLE)} × the ceiling × the best AL anyone "
-                               f"has published for {method.name} ({best.al:g}) = {num(stop_bound)} "
-                               f"tok/s; {need}, {why_al}" + (f"; honest range {honest}" if honest else "")
-                               + f"{tail}.")
-    if official and claimed > j.figures["honest_high_tok_s"]:
-        return _set(j, "flag", f"{lead}, above the honest {method.name} range of {honest} (ceiling × "
-                               f"{TYPICAL_ATTAINMENT} × {min(official):g} to ceiling × "
-                               f"{max(official):g}); {need}, {why_al}{tail}.")
-    if not honest:
-        where = f"below the stop bound of {num(stop_bound)} tok/s"
-    elif claimed < j.figures["honest_low_tok_s"]:
-        where = f"below the honest {method.name} range of {honest}"
-    else:
-        where = f"within the honest {method.name} range of {honest}"
-    return _set(j, "ok", f"{lead}, {where}; {need}{tail}.")
-
-
-def _al(al: float) -> str:
-    """An AL as records print it: 56.0, 3.05."""
-    return f"{al:.1f}" if al == int(al) else f"{al:g}"

@@ -1,0 +1,215 @@
+"""How Q7 judges a claim above the plain-decode ceiling: speculative decoding stated or unstated.
+
+A helper of checks/rules/roofline.py (documented there, tested in tests/checks/test_roofline.py),
+not a check of its own. Each verify pass
+of a speculative run still reads the weights once, so tok/s <= ceiling × AL: the AL a record
+reports can always condemn a claim, only one Q5 accepted can excuse it, and with no credible AL
+the claim is set against the honest range of the method's published ALs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from checks.models import Answer, Assumption, Evidence, Status
+from checks.physics import Ceilings, num
+from checks.reference import MethodRow, PublishedAL, Reference
+from checks.rules.acceptance import acceptance
+
+__all__ = [
+    "STOP_MULTIPLE",
+    "STOP_RATIO",
+    "TYPICAL_ATTAINMENT",
+    "Judged",
+    "judge_speculative",
+    "judge_unstated",
+    "set_status",
+    "times",
+    "tok",
+]
+
+# Above the plain-decode ceiling only speculative decoding (or miscounted bytes) explains a claim.
+STOP_RATIO = 1.0
+# Honest low = ceiling × typical attainment × lowest official AL. 0.6 sits in the llama.cpp /
+# consumer band 0.55-0.70 (AlexsJones/llmfit@3f44fd3 defaults to 0.55; llmfit PR #137 measured 0.62).
+TYPICAL_ATTAINMENT = 0.6
+# Stop above 3 × ceiling × the highest AL anyone has published: real speedup is 0.4-0.8 × AL and
+# never above it (hemingkx/Spec-Bench@fd2c1cd Leaderboard.md; sgl-project/sglang PR #4247), so 3×
+# the best AL leaves room for every honest run and for ALs not yet in the table.
+STOP_MULTIPLE = 3.0
+
+_A_ATTAIN = Assumption(name="typical decode attainment", value=TYPICAL_ATTAINMENT, unit="of ceiling",
+                       source="llama.cpp / consumer cards reach 0.55-0.70 of the bandwidth ceiling "
+                              "(AlexsJones/llmfit@3f44fd3 fit.rs default 0.55; llmfit PR #137: 0.62)")
+_A_STOP = Assumption(name="speculative stop multiple", value=STOP_MULTIPLE, unit="× ceiling × best AL",
+                     source="speedup is 0.4-0.8 × AL, never above it (hemingkx/Spec-Bench@fd2c1cd "
+                            "Leaderboard.md; sgl-project/sglang PR #4247)")
+
+
+@dataclass
+class Judged:
+    """One rate set against one ceiling, before it becomes an Answer."""
+
+    status: Status
+    summary: str
+    figures: dict[str, float]
+    basis: list[str]
+    assumptions: list[Assumption] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    batch: int = 1
+
+
+def _best_method(ref: Reference) -> MethodRow | None:
+    rows = [m for m in ref.methods if m.published_als]
+    return max(rows, key=lambda m: max(p.al for p in m.published_als), default=None)
+
+
+def tok(x: float) -> str:
+    """A claimed figure as the record gives it (2103.6, 4691), not rounded like a derived one."""
+    return f"{round(x, 1):g}"
+
+
+def times(ratio: float) -> str:
+    return f"{ratio:.1f}×" if ratio >= 2 else f"{ratio:.2f}×" if ratio >= 1 else f"{ratio:.2f} of"
+
+
+def set_status(j: Judged, status: Status, summary: str) -> Judged:
+    j.status, j.summary = status, summary
+    return j
+
+
+def _best_any(ref: Reference) -> tuple[MethodRow, PublishedAL] | None:
+    """The highest AL published for any method in the table, third-party included."""
+    pairs = [(m, p) for m in ref.methods for p in m.published_als]
+    return max(pairs, key=lambda mp: mp[1].al, default=None)
+
+
+def judge_unstated(ev: Evidence, ref: Reference, j: Judged, lead: str, notes: list[str]) -> Judged:
+    """Nothing says whether speculative decoding ran: above the ceiling only it could explain the
+    number, and nothing mentions it."""
+    ratio, g = j.figures["ratio"], j.figures["ceiling_tok_s"]
+    where = "the post" if ev.kind == "post" else "the record"
+    if ratio <= STOP_RATIO:
+        notes.insert(0, "not stated whether speculative decoding was used")
+        return set_status(j, "ok", f"{lead}, possible even without speculative decoding ({'; '.join(notes)}).")
+    tail = f" ({'; '.join(notes)})" if notes else ""
+    j.figures["required_al"] = ratio
+    j.basis.append(f"required AL = {tok(j.figures['claimed_tok_s'])} ÷ {num(g)} = {ratio:.1f}")
+    best = _best_any(ref)
+    if best is not None:
+        method, pub = best
+        bound = STOP_MULTIPLE * g * pub.al
+        j.figures["bound_tok_s"] = bound
+        j.assumptions.append(_A_STOP)
+        j.basis.append(f"{method.name}: best AL published for any method {pub.al:g} ({pub.task}, "
+                       f"{'official' if pub.official else 'third-party'}: {pub.source})")
+        j.basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {pub.al:g} = {num(bound)} tok/s")
+        if j.figures["claimed_tok_s"] > bound:
+            return set_status(j, "stop", f"{lead}, above {num(STOP_MULTIPLE)} × the ceiling × the best AL "
+                                   f"published for any method ({method.name}, {pub.al:g}) = "
+                                   f"{num(bound)} tok/s: not even speculative decoding explains it, and "
+                                   f"{where} does not mention any{tail}.")
+    need = math.ceil(ratio * 10) / 10  # rounded up: the AL that would suffice
+    return set_status(j, "flag", f"{lead}: only possible with speculative decoding at AL ≥ {need:.1f}, "
+                           f"which {where} does not mention{tail}.")
+
+
+def judge_speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], ceil: Ceilings,
+                 j: Judged, lead: str, notes: list[str], al: float | None) -> Judged:
+    c = ev.claim
+    g = ceil.generous.value
+    ratio, claimed = j.figures["ratio"], j.figures["claimed_tok_s"]
+    j.figures["required_al"] = ratio
+    j.basis.append(f"required AL = {tok(claimed)} ÷ {num(g)} = {ratio:.1f}")
+    method = ref.method(c.spec_method)
+    if method is None or not method.published_als:
+        method = _best_method(ref)
+        if method is not None:
+            why = (f"speculative method '{c.spec_method}' has no published AL in the reference"
+                   if c.spec_method else "speculative method not named")
+            notes.append(f"{why}: judged with {method.name}, the best method in the table")
+    tail = f" ({'; '.join(notes)})" if notes else ""
+    need = f"it would need an AL of {ratio:.1f}"
+    window = c.spec_window
+    cap = al if al is not None else window
+    if c.speedup is not None and cap is not None and c.speedup > cap:
+        what = f"the AL of {cap:g}" if al is not None else f"the {window}-token window"
+        j.basis.append(f"{c.source_of('speedup')} = {c.speedup:g}× > {what}")
+        return set_status(j, "stop", f"The claimed {c.speedup:g}× speedup is above {what}: a speculative "
+                               f"run cannot gain more than the tokens it emits per pass.")
+    if window and ratio > window:
+        j.basis.append(f"required AL {ratio:.1f} > window {window}")
+        return set_status(j, "stop", f"{lead}; {need}, more than the {window}-token window can emit per "
+                               f"pass even if the draft never missed{tail}.")
+
+    official = method.official_als() if method is not None else []
+    best = method.best_published_al() if method is not None else None
+    honest = ""
+    if method is not None and official:
+        lo, hi = g * TYPICAL_ATTAINMENT * min(official), g * max(official)
+        j.figures["honest_low_tok_s"], j.figures["honest_high_tok_s"] = lo, hi
+        j.assumptions.append(_A_ATTAIN)
+        j.basis.append(f"{method.cite()}: official ALs {min(official):g}–{max(official):g}")
+        j.basis.append(f"honest range = {num(g)} × {TYPICAL_ATTAINMENT} × {min(official):g} = {num(lo)} "
+                       f"to {num(g)} × {max(official):g} = {num(hi)} tok/s (official ALs)")
+        honest = f"{num(lo)}–{num(hi)} tok/s"
+
+    q5 = prior.get("acceptance") or acceptance(ev, ref, prior)
+    if al is not None and al > 0:
+        shown = (f"{c.acceptance_length_low:g}–{al:g}" if c.acceptance_length is None
+                 and c.acceptance_length_low is not None else _al(al))
+        bound = g * al
+        if claimed > bound:
+            # The record's own AL condemns whatever Q5 made of it: a fed-in AL only ever flatters.
+            j.figures["bound_tok_s"] = bound
+            j.basis.append(f"bound = ceiling × the record's AL = {num(g)} × {al:g} = {num(bound)} tok/s")
+            return set_status(j, "stop", f"{lead}; {need}, and the record says {shown}: above ceiling × AL "
+                                   f"= {num(g)} × {al:g} = {num(bound)} tok/s, and every verify pass "
+                                   f"still reads the weights once{tail}.")
+        if q5.status == "ok":
+            j.figures["bound_tok_s"] = bound
+            j.basis.append(f"bound = ceiling × AL = {num(g)} × {al:g} = {num(bound)} tok/s "
+                           "(Q5 accepted the AL)")
+            return set_status(j, "ok", f"{lead}, within ceiling × AL = {num(g)} × {al:g} = {num(bound)} "
+                                 f"tok/s{tail}.")
+
+    if method is None or best is None:
+        j.missing.append("published ALs for the speculative method")
+        return set_status(j, "unanswerable", f"{lead}; {need}, and the reference has no published AL "
+                                       f"for any method to judge that by{tail}.")
+    j.assumptions.append(_A_STOP)
+    stop_bound = STOP_MULTIPLE * g * best.al
+    j.figures["bound_tok_s"] = stop_bound
+    cite = method.name if official else method.cite()
+    j.basis.append(f"{cite}: best published AL {best.al:g} ({best.task}, "
+                   f"{'official' if best.official else 'third-party'}: {best.source})")
+    j.basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {best.al:g} = {num(stop_bound)} tok/s")
+    if al is None:
+        why_al = "and no AL is reported"
+    else:
+        shown = (f"{c.acceptance_length_low:g}–{al:g}" if c.acceptance_length is None
+                 and c.acceptance_length_low is not None else _al(al))
+        why_al = f"and the reported AL {shown} is not credible (Q5 {q5.status})"
+    if claimed > stop_bound:
+        return set_status(j, "stop", f"{lead}, above {num(STOP_MULTIPLE)} × the ceiling × the best AL anyone "
+                               f"has published for {method.name} ({best.al:g}) = {num(stop_bound)} "
+                               f"tok/s; {need}, {why_al}" + (f"; honest range {honest}" if honest else "")
+                               + f"{tail}.")
+    if official and claimed > j.figures["honest_high_tok_s"]:
+        return set_status(j, "flag", f"{lead}, above the honest {method.name} range of {honest} (ceiling × "
+                               f"{TYPICAL_ATTAINMENT} × {min(official):g} to ceiling × "
+                               f"{max(official):g}); {need}, {why_al}{tail}.")
+    if not honest:
+        where = f"below the stop bound of {num(stop_bound)} tok/s"
+    elif claimed < j.figures["honest_low_tok_s"]:
+        where = f"below the honest {method.name} range of {honest}"
+    else:
+        where = f"within the honest {method.name} range of {honest}"
+    return set_status(j, "ok", f"{lead}, {where}; {need}{tail}.")
+
+
+def _al(al: float) -> str:
+    """An AL as records print it: 56.0, 3.05."""
+    return f"{al:.1f}" if al == int(al) else f"{al:g}"
