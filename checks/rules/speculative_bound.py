@@ -1,10 +1,10 @@
 """How Q7 judges a claim above the plain-decode ceiling: speculative decoding stated or unstated.
 
 A helper of checks/rules/roofline.py (documented there, tested in tests/checks/test_roofline.py),
-not a check of its own. Each verify pass
-of a speculative run still reads the weights once, so tok/s <= ceiling × AL: the AL a record
-reports can always condemn a claim, only one Q5 accepted can excuse it, and with no credible AL
-the claim is set against the honest range of the method's published ALs.
+not a check of its own. Each verify pass of a speculative run still reads the weights once, so
+tok/s <= ceiling × AL: the AL a record reports can always condemn a claim, only one Q5 accepted
+can excuse it, and with no credible AL the claim is set against the honest range of the method's
+published ALs.
 """
 
 from __future__ import annotations
