@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import inspect
 
-from checks.registry import CHECKS
+import checks.verdict
+from checks.registry import CHECKS, PLAUSIBILITY_KEYS
 
 __all__ = ["render_checks_doc"]
 
@@ -25,6 +26,9 @@ def render_checks_doc() -> str:
         docs = [inspect.getdoc(check.run) or "", inspect.getdoc(inspect.getmodule(check.run)) or ""]
         doc = max(docs, key=len)
         out += [f"## {title}", "", f"Module: `{check.run.__module__}`", "", doc.strip(), ""]
+    out += ["## The verdict", "", "Module: `checks.verdict`", "",
+            (inspect.getdoc(checks.verdict) or "").strip(), "",
+            "Plausibility checks: " + ", ".join(f"`{k}`" for k in sorted(PLAUSIBILITY_KEYS)) + ".", ""]
     return "\n".join(out).rstrip() + "\n"
 
 

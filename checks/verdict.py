@@ -10,7 +10,7 @@ The verdict is about the number's plausibility, decided by these rules in order:
 A failed check is named in every headline, whatever the verdict. Provenance answers (Q1 evidence,
 Q2 config, Q4 fork, a record that contradicts itself, a parameter count against its model's row)
 never make a number implausible; the headline names them beside the verdict, in the spirit of
-Community Notes' "needs more info" (https://communitynotes.x.com/guide/en/contributing/writing-notes).
+X
 """
 
 from __future__ import annotations
