@@ -89,6 +89,7 @@ class AiPerf(ToolOutputFormat):
         if per_user is not None:
             notes.add(f"per-user decode speed {fmt(per_user)} tok/s (1 / inter-token latency)",
                       pre + "output_token_throughput_per_user.avg")
+            b.set("per_user_tok_s", per_user, field=pre + "output_token_throughput_per_user.avg")
         if agg_raw is not MISSING and agg_raw is not None:
             agg = positive(agg_raw)
             if agg is None:

@@ -142,6 +142,9 @@ class GuideLLM(ToolOutputFormat):
         if itl is not None:
             notes.add(f"per-user decode speed {fmt(1000 / itl)} tok/s (1000 / mean ITL)",
                       p("metrics", "inter_token_latency_ms", "successful", "mean"))
+            b.set("per_user_tok_s", round(1000 / itl, 2),
+                  field=p("metrics", "inter_token_latency_ms", "successful", "mean"),
+                  span=f"1000 / mean ITL {fmt(itl)} ms")
         tpot = positive(stat("time_per_output_token_ms"))
         if tpot is not None:
             notes.add(f"per-user end-to-end speed {fmt(1000 / tpot)} tok/s (1000 / mean TPOT, "

@@ -126,6 +126,8 @@ class LlamaBench(ToolOutputFormat):
             b.set("wall_seconds", wall, field=p("avg_ns"))
         elif n_prompt == 0:
             b.set("tok_s_kind", "decode", field=p("n_prompt"))
+            # A tg test decodes one sequence: its rate is one user's rate.
+            b.set("per_user_tok_s", tok_s, field=p("avg_ts"), span="tg row: one sequence")
             b.set("batch", 1, field=p("n_gen"))
             b.set("concurrency", 1, field=p("n_gen"))
             b.set("output_tokens", n_gen, field=p("n_gen"))

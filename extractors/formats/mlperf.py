@@ -137,6 +137,7 @@ def _parse_summary(source: str, s: dict[str, Any]) -> Claim:
     t = read_key(tpot, "median", to_float, "tpot.median") if isinstance(tpot, dict) else None
     if t:
         span += f"; per stream 1/median TPOT = {1e9 / t:.1f} tok/s"
+        b.set("per_user_tok_s", round(1e9 / t, 2), field="1 ÷ tpot.median (ns)", span=f"{t:.0f} ns")
     b.set("tok_s", tps, field="tps", span=span)
     b.set("tok_s_kind", "output", field="tps")
     osl = s.get("output_sequence_lengths")

@@ -132,7 +132,7 @@ def map_record(record: dict[str, Any], prefix: str, b: ClaimBuilder,
         if target is None or (nested and not _usable_nested(spelling)):
             continue
         if isinstance(value, (dict, list)) and target not in ("model", "hardware", "engine",
-                                                              "submitter"):
+                                                              "submitter", "env", "ratios"):
             continue
         found.setdefault(target, []).append((path, key, value))
     for target in TARGETS:  # the table's order, so window conventions and kinds are stable

@@ -101,6 +101,8 @@ class SglangBenchServing(ToolOutputFormat):
         if tpot is not None:
             notes.add(f"per-user decode speed {fmt(1000 / tpot)} tok/s (1000 / median_tpot_ms)",
                       p("median_tpot_ms"))
+            b.set("per_user_tok_s", round(1000 / tpot, 2), field=p("median_tpot_ms"),
+                  span=f"1000 / median_tpot_ms {fmt(tpot)}")
 
         tokens_out = set_request_totals(b, rec, prefix)
         retok = count(rec.get("total_output_tokens_retokenized"))
