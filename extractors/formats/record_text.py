@@ -15,6 +15,9 @@ Quirks, each with its reason:
   `--no-…`), so the flag reader's conventions (vLLM's k + 1 window, …) apply unchanged.
 - A complete launch command with no speculative flag means plain decode, but only once every other
   reader has had its say (`launch.plain_decode`): notes naming a method must still be heard.
+- A context length from a flag (`--max-model-len`, `--context-length`, `max_model_len` in a
+  config) is the server's cap, not the context the run used: charging KV for the cap would condemn
+  honest batched records, so it is not taken from a record's command.
 - Names in prose are matched against the packaged reference tables, loaded once per process: the
   adapters are called without the caller's reference, and a GPU named only in the notes must still
   be found.
@@ -129,6 +132,8 @@ def read_record_text(b: ClaimBuilder, texts: Sequence[tuple[str, Any]], *, engin
         if name in ("launch_command", "notes"):
             continue  # the record's own text is already kept as it was written
         p = tb.provenance[name]
+        if name == "context_length" and (p.field or "").startswith("-"):
+            continue  # a server's maximum length (--max-model-len) is a cap, not the run's context
         where = f"{origin.get(name, '?')} ({p.field})" if p.field else origin.get(name, "?")
         b.set(name, value, field=where, span=p.span)
     found = record_conflicts(structured, structured_prov, tb, origin)

@@ -70,8 +70,9 @@ def test_runner_status_note_is_not_a_method_statement():
 
 def test_extra_config_is_read_through_the_flag_reader():
     c = by_cell(QUANT)["quantization BF16, offline, client concurrency 1"]
-    assert c.context_length == 4096
-    assert c.provenance["context_length"].field == "task.extra_config (--max-model-len)"
+    assert c.kv_dtype == "fp8"
+    assert c.provenance["kv_dtype"].field == "task.extra_config (--kv-cache-dtype)"
+    assert c.context_length is None  # max_model_len is the server's cap, not the run's context
 
 
 def test_interactive_block_is_a_batch_one_per_user_rate():

@@ -102,10 +102,10 @@ def test_vllm_metadata_keys_go_through_the_alias_table():
               "request_throughput": 0.1, "output_throughput": 100.0,
               "total_token_throughput": 112.8, "median_ttft_ms": 80.0, "median_tpot_ms": 9.5,
               "gpu": "NVIDIA H100 80GB HBM3", "tp": "1",
-              "command": "vllm serve Qwen/Qwen3-8B --max-model-len 8192"}
+              "command": "vllm serve Qwen/Qwen3-8B --kv-cache-dtype fp8"}
     [claim] = VllmBench().parse(RawDocument(json.dumps(record).encode(), source="run.json"))
     assert (claim.hardware, claim.hardware_count) == ("NVIDIA H100 80GB HBM3", 1)
     assert claim.provenance["hardware"].field == "gpu"
-    assert (claim.context_length, claim.speculative) == (8192, False)
-    assert claim.provenance["context_length"].field.startswith("command")
+    assert (claim.kv_dtype, claim.speculative) == ("fp8", False)
+    assert claim.provenance["kv_dtype"].field.startswith("command")
     assert claim.engine == "vllm" and claim.tok_s == 100.0

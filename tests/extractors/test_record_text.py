@@ -125,11 +125,15 @@ def test_speculative_config_object_uses_vllms_window_convention():
 
 
 def test_config_object_spelled_as_flags():
-    flags = config_flags({"max_model_len": 4096, "engine_kwargs": {"enable_prefix_caching": False}})
-    assert [f[0] for f in flags] == ["--max-model-len", "--no-enable-prefix-caching"]
+    config = {"kv_cache_dtype": "fp8", "engine_kwargs": {"enable_prefix_caching": False}}
+    assert [f[0] for f in config_flags(config)] == ["--kv-cache-dtype", "--no-enable-prefix-caching"]
     b = ClaimBuilder("x")
-    read_record_text(b, [("extra_config", {"max_model_len": 4096,
-                                           "engine_kwargs": {"enable_prefix_caching": False}})],
-                     engine="vllm")
-    assert (b.values["context_length"], b.values["prefix_caching"]) == (4096, False)
-    assert b.provenance["context_length"].field == "extra_config (--max-model-len)"
+    read_record_text(b, [("extra_config", config)], engine="vllm")
+    assert (b.values["kv_dtype"], b.values["prefix_caching"]) == ("fp8", False)
+    assert b.provenance["kv_dtype"].field == "extra_config (--kv-cache-dtype)"
+
+
+def test_a_servers_maximum_length_is_not_the_runs_context():
+    b = ClaimBuilder("x")
+    read_record_text(b, [("launch_command", PLAIN + " --context-length 8192")])
+    assert not b.has("context_length") and b.values["speculative"] is False
