@@ -107,7 +107,8 @@ def _parse_result(source: str, r: dict[str, Any], base: str,
     task = r["task"] if isinstance(r.get("task"), dict) else {}
     only_spec = task.get("scenario") == "speculative"
     claims = []
-    for block in blocks(metrics, base, only_spec=only_spec, dropped=dropped):
+    suite = str(r.get("suite_id") or "")
+    for block in blocks(metrics, base, only_spec=only_spec, dropped=dropped, suite=suite):
         b = ClaimBuilder(source)
         block.fill(b)
         b.set("cell", block.cell, field=block.path)

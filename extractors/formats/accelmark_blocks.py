@@ -20,6 +20,10 @@ schema/result.schema.json):
 - `burst` reports TTFT only and `derived` restates the others: neither gives a claim.
 
 Quirks:
+- Offline, the engine batches internally and ignores the client concurrency (throughput is flat
+  from 8 to 128), but it cannot batch more requests than the run sends: each offline run sends the
+  suite's `request_count` requests (100 in suites A, B, C, G; 50 in D; 150 in E; 200 in F), so that
+  is the offline claims' concurrency, with the suite file as its source.
 - A `power_watts_avg` of 0 means the runner had no power reading (AccelMark writes null or 0):
   the field is dropped and the drop is noted on the document.
 - Entries that ran out of memory (`oom: true`) or have no throughput are not claims.
@@ -37,6 +41,9 @@ from extractors.formats.values import BadValue, read_key, to_float, to_int, to_r
 __all__ = ["Block", "blocks"]
 
 SUITES = "FreedomIntelligence/AccelMark@5797fc42745be2494e6213938d9e5afa0c6c5bef suites"
+# `request_count` of each suite: the requests one offline run sends.
+REQUEST_COUNT = {"suite_A": 100, "suite_B": 100, "suite_C": 100, "suite_D": 50, "suite_E": 150,
+                 "suite_F": 200, "suite_G": 100}
 Fill = Callable[[ClaimBuilder], None]
 
 
@@ -84,7 +91,8 @@ def _power(b: ClaimBuilder, e: dict[str, Any], path: str, dropped: list[str]) ->
         _put(b, e, "power_watts_peak", "power_w_high", to_rate, path)
 
 
-def _throughput(e: dict[str, Any], path: str, dropped: list[str], aggregate: bool) -> Fill:
+def _throughput(e: dict[str, Any], path: str, dropped: list[str], aggregate: bool,
+                suite: str) -> Fill:
     def fill(b: ClaimBuilder) -> None:
         note = str(e.get("_throughput_note") or "")
         kind = ("aggregate" if aggregate else "output") if "output" in note.lower() else "total"
@@ -95,9 +103,14 @@ def _throughput(e: dict[str, Any], path: str, dropped: list[str], aggregate: boo
         _put(b, e, "throughput_tokens_per_sec", "tok_s", to_rate, path, span=span)
         b.set("tok_s_kind", kind, field=f"{path}._throughput_note" if note else
               f"{path}.throughput_tokens_per_sec")
-        # Offline, the engine batches internally: client_concurrency does not bound the batch.
+        # Offline, the engine batches internally: client_concurrency does not bound the batch,
+        # the number of requests the run sends does.
         if not aggregate:
             _put(b, e, "client_concurrency", "concurrency", to_int, path)
+        elif suite in REQUEST_COUNT:
+            n = REQUEST_COUNT[suite]
+            b.set("concurrency", n, field=f"{SUITES}/{suite}/suite.json request_count",
+                  span=f"{n} requests per offline run: no more can be in flight")
         _power(b, e, path, dropped)
     return fill
 
@@ -107,7 +120,7 @@ def _measured(e: dict[str, Any]) -> bool:
 
 
 def _by_concurrency(scenario: str, cell: str, block: Any, path: str, speculative: bool,
-                    dropped: list[str], extra: Fill | None = None) -> Iterator[Block]:
+                    dropped: list[str], suite: str, extra: Fill | None = None) -> Iterator[Block]:
     if not isinstance(block, dict):
         raise BadValue(f"'{path}' should be an object")
     entries = block.get("results_by_concurrency")
@@ -116,7 +129,7 @@ def _by_concurrency(scenario: str, cell: str, block: Any, path: str, speculative
     for epath, e in _list(block, "results_by_concurrency", path):
         if not _measured(e):
             continue
-        fill = _throughput(e, epath, dropped, aggregate=not speculative)
+        fill = _throughput(e, epath, dropped, aggregate=not speculative, suite=suite)
         yield Block(scenario, f"{cell}, client concurrency {e.get('client_concurrency')}", epath,
                     speculative, _both(extra, fill))
 
@@ -191,8 +204,8 @@ def _chips(p: dict[str, Any], path: str) -> Fill:
     return fill
 
 
-def blocks(metrics: dict[str, Any], base: str, *, only_spec: bool,
-           dropped: list[str]) -> Iterator[Block]:
+def blocks(metrics: dict[str, Any], base: str, *, only_spec: bool, dropped: list[str],
+           suite: str = "") -> Iterator[Block]:
     """Every claim-bearing entry of every scenario block, in the order the schema lists them."""
     def p(key: str) -> str:
         return f"{base}.metrics.{key}" if base else f"metrics.{key}"
@@ -201,7 +214,7 @@ def blocks(metrics: dict[str, Any], base: str, *, only_spec: bool,
         if metrics.get(scenario) is not None:
             spec = scenario == "speculative" or only_spec
             yield from _by_concurrency(scenario, scenario, metrics[scenario], p(scenario), spec,
-                                       dropped)
+                                       dropped, suite)
     if isinstance(metrics.get("online"), dict):
         yield from _online("online", "online", metrics["online"], p("online"))
     inter = metrics.get("interactive")
@@ -214,7 +227,7 @@ def blocks(metrics: dict[str, Any], base: str, *, only_spec: bool,
               if isinstance(q.get("precision"), str) and isinstance(q.get("model_id"), str)}
     for ppath, prec in quant:
         cell = f"quantization {prec.get('precision')}, offline"
-        yield from _by_concurrency("quantization", cell, prec, ppath, False, dropped,
+        yield from _by_concurrency("quantization", cell, prec, ppath, False, dropped, suite,
                                    _precision(prec, ppath, models))
     for ppath, prec in _list(metrics.get("quantization_online"), "results_by_precision",
                              p("quantization_online")):
@@ -227,4 +240,4 @@ def blocks(metrics: dict[str, Any], base: str, *, only_spec: bool,
                               _precision(prec, ppath, models))
     for cpath, chips in _list(metrics.get("scaling"), "results_by_chip_count", p("scaling")):
         yield from _by_concurrency("scaling", f"scaling {chips.get('chip_count')} chips, offline",
-                                   chips, cpath, False, dropped, _chips(chips, cpath))
+                                   chips, cpath, False, dropped, suite, _chips(chips, cpath))

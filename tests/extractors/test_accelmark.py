@@ -33,9 +33,11 @@ def test_fixture_is_detected_as_accelmark():
 
 def test_one_claim_per_measured_concurrency_and_oom_is_skipped():
     claims = parse(obj())[:6]
-    # Offline: the engine batches internally, so client_concurrency is kept out of the cell.
+    # Offline: the engine batches internally, so client_concurrency is kept out of the cell; the
+    # suite's 100 requests per run bound what can be in flight.
     assert [(c.concurrency, c.speculative) for c in claims] == [
-        (None, False), (None, False), (None, False), (8, True), (32, True), (128, True)]
+        (100, False), (100, False), (100, False), (8, True), (32, True), (128, True)]
+    assert claims[0].provenance["concurrency"].field.endswith("suites/suite_A/suite.json request_count")
     assert "client_concurrency 8" in (claims[0].provenance["tok_s"].span or "")
 
 

@@ -102,6 +102,14 @@ def test_scaling_entries_carry_their_chip_count():
         "metrics.scaling.results_by_chip_count[1].chip_count")
 
 
+@pytest.mark.parametrize(("suite", "requests"), [("suite_C", 100), ("suite_E", 150), ("suite_X", None)])
+def test_offline_concurrency_is_the_suites_request_count(suite, requests):
+    value = json.loads((FIXTURES / QUANT).read_text())
+    value["suite_id"] = suite
+    claims, _ = parse(QUANT, value)
+    assert claims[0].concurrency == requests
+
+
 def test_sustained_block_is_an_aggregate_at_its_concurrency():
     c = by_cell(H100)["sustained at concurrency 8"]
     assert (c.tok_s, c.tok_s_kind, c.concurrency) == (1210.0, "aggregate", 8)
