@@ -222,6 +222,14 @@ def _parse_log(source: str, text: str) -> Claim:
             b.set("ttft_ms", read_key({key: value}, key, to_float, raw_key) / 1e6, field=raw_key,
                   span=value)
             break
+    # The TPOT percentile is one request's step time: its reciprocal is a per-user rate.
+    for key in ("50_00_percentile_time_to_output_token_ns", "50_00_percentile_tpot_ns",
+                "mean_time_to_output_token_ns"):
+        if key in fields:
+            raw_key, value = fields[key]
+            ns = read_key({key: value}, key, to_rate, raw_key)
+            b.set("per_user_tok_s", round(1e9 / ns, 2), field=f"1 ÷ {raw_key}", span=value)
+            break
     valid = fields.get("result_is")
     sut = fields.get("sut_name")
     notes = [f"SUT {sut[1]}" if sut else "", f"{scenario} result {valid[1]}" if valid else ""]

@@ -18,6 +18,7 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
     ("inferencex/agg_bmk.json", 0, 33.1, "[0].median_intvty"),
     ("inferencex/benchmarks_h200.json", 1, 46.1, "[1].metrics.median_intvty"),
     ("mlperf/result_summary.json", 0, 30.4, "1 ÷ tpot.median (ns)"),
+    ("mlperf/mlperf_log_summary.txt", 0, 8.32, "1 ÷ 50.00 percentile time to output token (ns)"),
     ("llama_bench/rtx4090_qwen2_7b_q4km.json", 1, 141.88, "[1].avg_ts"),
     ("aiperf/profile_export_aiperf.json", 0, 118.33, "output_token_throughput_per_user.avg"),
     ("sglang_bench_serving/llama31_8b_eagle3_two_runs.jsonl", 1, 147.71, "[1].median_tpot_ms"),
