@@ -222,7 +222,6 @@ def _parse_log(source: str, text: str) -> Claim:
             b.set("ttft_ms", read_key({key: value}, key, to_float, raw_key) / 1e6, field=raw_key,
                   span=value)
             break
-    # The TPOT percentile is one request's step time: its reciprocal is a per-user rate.
     for key in ("50_00_percentile_time_to_output_token_ns", "50_00_percentile_tpot_ns",
                 "mean_time_to_output_token_ns"):
         if key in fields:

@@ -16,10 +16,8 @@ Quirks, each for a reason:
 - What each flag means, and the draft-window conventions, live in `flags.py`.
 - Env assignments are read three ways: `KEY=VALUE cmd` prefixes, `export KEY=VALUE` lines and
   `docker run -e`; a bare `UPPER_KEY=value` in prose counts too (not `AL=56.0`, a statistic).
-- A complete server or bench command (it names the model it loads) with no speculative flag and
-  no speculative env variable means plain decode. `read_launch` only notes it (`plain`): the caller
-  applies it with `plain_decode` after the log and prose readers, so "EAGLE-3, k=3" in the notes
-  of the same record still says speculative.
+- A complete server or bench command (naming its model) with no speculative flag or env variable
+  means plain decode; `read_launch` notes it (`plain`), the caller applies `plain_decode` last.
 """
 
 from __future__ import annotations
@@ -97,8 +95,7 @@ class LaunchReading:
     spans: list[tuple[int, int]] = field(default_factory=list)  # consumed text, for free text
     commands: list[Command] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    # (field, span) of a complete launch command with no speculative flag: plain decode
-    plain: tuple[str, str] | None = None
+    plain: tuple[str, str] | None = None  # (field, span) of a complete plain-decode command
 
 
 def split_command(command: str) -> tuple[list[str], bool]:
@@ -261,32 +258,27 @@ def parse_launch_command(command: str, ref: Reference | None = None,
                          source: str = "text") -> Claim:
     """The Claim one pasted command describes (a convenience for tests and the CLI)."""
     b = ClaimBuilder(source)
-    reading = read_launch(command, b, ref)
-    if reading.plain is not None:
+    if (reading := read_launch(command, b, ref)).plain is not None:
         plain_decode(b, reading.plain[1], field=reading.plain[0])
     return b.build()
 
 
-# Env variables that switch speculative decoding on or force its acceptance (SGLang
-# SGLANG_ENABLE_SPEC_V2 / SGLANG_SIMULATE_ACC_LEN, TensorRT-LLM
-# TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS; SemiAnalysisAI/InferenceX golden_al_distribution/README.md).
+# Env variables that switch speculation on or force its acceptance (SGLANG_SIMULATE_ACC_LEN, …;
+# SemiAnalysisAI/InferenceX golden_al_distribution/README.md)
 _SPEC_ENV = re.compile(r"SPEC|DRAFT|ACC_LEN|EAGLE|MTP|DFLASH", re.IGNORECASE)
 
 
 def _is_plain(cmd: Command, ref: Reference | None) -> bool:
     """A server or bench command that names its model and sets nothing speculative."""
-    if cmd.role == "client":
-        return False
     scratch = ClaimBuilder("scratch")
     _apply(cmd, scratch, ref, [])
-    return scratch.has("model") and not any(
+    return cmd.role != "client" and scratch.has("model") and not any(
         scratch.has(f) for f in ("speculative", "spec_window", "spec_method", "drafter_model"))
 
 
 def plain_decode(b: ClaimBuilder, command: str, field: str = "launch command") -> None:
     """Plain decode, read from a complete launch command with no speculative flag (first wins)."""
-    b.set("speculative", False, field=field,
-          span=f"no speculative flag in: {command[:150]}")
+    b.set("speculative", False, field=field, span=f"no speculative flag in: {command[:150]}")
 
 
 def _apply(cmd: Command, b: ClaimBuilder, ref: Reference | None, warnings: list[str]) -> None:
