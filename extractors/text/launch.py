@@ -263,8 +263,7 @@ def parse_launch_command(command: str, ref: Reference | None = None,
     return b.build()
 
 
-# Env variables that switch speculation on or force its acceptance (SGLANG_SIMULATE_ACC_LEN, …;
-# SemiAnalysisAI/InferenceX golden_al_distribution/README.md)
+# Env that switches speculation on or forces acceptance (SemiAnalysisAI/InferenceX golden_al_distribution)
 _SPEC_ENV = re.compile(r"SPEC|DRAFT|ACC_LEN|EAGLE|MTP|DFLASH", re.IGNORECASE)
 
 
