@@ -137,3 +137,11 @@ def test_a_servers_maximum_length_is_not_the_runs_context():
     b = ClaimBuilder("x")
     read_record_text(b, [("launch_command", PLAIN + " --context-length 8192")])
     assert not b.has("context_length") and b.values["speculative"] is False
+
+
+def test_mlperf_system_notes_say_speculative():
+    path = Path(__file__).parents[1] / "fixtures" / "mlperf" / "system_dgx_spark_gb10.json"
+    from extractors.formats.mlperf import MLPerf
+    [c] = MLPerf().parse(RawDocument(path.read_bytes(), source=path.name))
+    assert (c.speculative, c.spec_method) == (True, "MTP")
+    assert c.provenance["spec_method"].field == "sw_notes"
