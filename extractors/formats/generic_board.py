@@ -1,6 +1,6 @@
 """Any leaderboard dump: a records array read through the alias table or a board mapping entry.
 
-Shape (SPEC §8 "generic leaderboard adapter"): a JSON document holding a list of records — a
+Shape: a JSON document holding a list of records — a
 top-level list, or a list under `results`, `data`, `runs`, `records`, `items`, … (found by
 `records.find_records`) — where at least one record has a throughput and a hardware or model name
 under ordinary spellings (`records.FIELD_ALIASES`). Boards with other spellings are described by an

@@ -4,8 +4,7 @@ Shape: `{"args": {...}, "benchmarks": [{"type_": "generative_benchmark", "config
 {"strategy": {"type_": ..., "streams"|"rate": ...}, ...}, "scheduler_metrics": {...},
 "metrics": {...}, "requests": {...}, "start_time", "end_time", "duration"}]}`. Documented by
 vllm-project/guidellm `src/guidellm/benchmark/schemas/generative/{report,benchmark,metrics}.py`
-(GenerativeBenchmarksReport, GenerativeBenchmark, GenerativeMetrics) and research/
-leaderboards.md §3.5. Each metric is a StatusDistributionSummary: `{"successful": {"mean",
+(GenerativeBenchmarksReport, GenerativeBenchmark, GenerativeMetrics). Each metric is a StatusDistributionSummary: `{"successful": {"mean",
 "median", "mode", "variance", "std_dev", "min", "max", "count", "total_sum", "percentiles":
 {"p50", ...}}, "incomplete": ..., "errored": ..., "total": ...}`. Older releases keep the
 strategy under `args.strategy` of each benchmark and the model under `worker.backend_model`.

@@ -1,6 +1,6 @@
 """InferenceX (ex-InferenceMAX, SemiAnalysis) benchmark rows.
 
-Two shapes (shared/research/leaderboards.md §1.1):
+Two shapes (SemiAnalysisAI/InferenceX `docs/results-and-ingestion.md`):
 - the published API, `GET /api/v1/benchmarks?model=…`: a list of `BenchmarkRow`
   (SemiAnalysisAI/InferenceX-app `packages/app/src/lib/api.ts`): `hardware, framework, model,
   precision, spec_method, disagg, …, decode_tp, num_prefill_gpu, num_decode_gpu, isl, osl, conc,

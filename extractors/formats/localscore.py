@@ -1,6 +1,6 @@
 """LocalScore (localscore.ai, Mozilla Builders) benchmark runs.
 
-Three shapes (shared/research/leaderboards.md §1.2; cjpais/LocalScore `src/db/queries.ts`,
+Three shapes (cjpais/LocalScore `src/db/queries.ts`,
 `src/pages/api/results.ts`, `src/db/schema.ts`):
 - `GET /api/results` list rows: a `benchmark_runs` row (`id, avg_prompt_tps, avg_gen_tps,
   avg_ttft_ms, performance_score, created_at`) joined with `accelerator` (a name string),

@@ -3,7 +3,7 @@
 Shape: one JSON object per run, appended as a line to the output file (JSON Lines; a file with
 one run is a single object). Documented by the code that writes it, sgl-project/sglang
 `python/sglang/bench_serving.py` (`benchmark()` builds `result` and appends
-`json.dumps(result)`), and research/leaderboards.md §3.2. Keys: `backend`, `dataset_name`,
+`json.dumps(result)`). Keys: `backend`, `dataset_name`,
 `request_rate`, `max_concurrency`, `sharegpt_output_len` (older `fixed_output_len`),
 `random_input_len`, `random_output_len`, `random_range_ratio`, `duration` (s), `completed`,
 `total_input_tokens`, `total_output_tokens`, `total_output_tokens_retokenized`,

@@ -3,7 +3,7 @@
 Shape: one JSON object per run (`--append-result` appends further objects, one per line, which
 `RawDocument` reads as a list). Documented by the code that writes it,
 vllm-project/vllm `vllm/benchmarks/serve.py` (`main()` builds `result_json`, `benchmark()` the
-metrics), and in research/leaderboards.md §3.1. Setup keys: `date` ("%Y%m%d-%H%M%S"),
+metrics). Setup keys: `date` ("%Y%m%d-%H%M%S"),
 `endpoint_type`/`backend`, `label`, `model_id`, `tokenizer_id`, `num_prompts`, any
 `--metadata KEY=VALUE` pairs flattened to the top level, `request_rate` (the string "inf" when
 unlimited), `burstiness`, `max_concurrency` (null when uncapped). Results: `duration` (s),

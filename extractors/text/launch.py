@@ -1,7 +1,7 @@
 """Launch commands and environment variables quoted in a post, a record's notes or a config.
 
-Recognised programs (SPEC §8 "Launch commands"; flag spellings from
-research/leaderboards.md §2.1 and §2.3):
+Recognised programs (flag spellings from sgl-project/sglang
+`docs/advanced_features/speculative_decoding.md` and the z-lab/dflash README):
 - SGLang `python -m sglang.launch_server`, `sglang serve`, `python -m sglang.bench_one_batch`;
 - vLLM `vllm serve MODEL`, `python -m vllm.entrypoints.openai.api_server`;
 - llama.cpp `llama-server`, `llama-cli`, `llama-speculative`, `llama-bench`;

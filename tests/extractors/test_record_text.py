@@ -12,6 +12,7 @@ from checks.reference import Reference, load_reference
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.formats.generic_board import GenericBoard
+from extractors.formats.mlperf import MLPerf
 from extractors.formats.record_text import config_flags, read_record_text
 from extractors.text.launch import parse_launch_command
 from tests.seed_claims import LAUNCH, NOTES
@@ -141,7 +142,6 @@ def test_a_servers_maximum_length_is_not_the_runs_context():
 
 def test_mlperf_system_notes_say_speculative():
     path = Path(__file__).parents[1] / "fixtures" / "mlperf" / "system_dgx_spark_gb10.json"
-    from extractors.formats.mlperf import MLPerf
     [c] = MLPerf().parse(RawDocument(path.read_bytes(), source=path.name))
     assert (c.speculative, c.spec_method) == (True, "MTP")
     assert c.provenance["spec_method"].field == "sw_notes"
