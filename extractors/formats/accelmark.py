@@ -85,12 +85,17 @@ class AccelMark:
             raise InvalidInput(f"{doc.source}: no AccelMark result found")
         claims: list[Claim] = []
         dropped: list[str] = []
+        errors: list[str] = []
         for base, result in results:
             try:
                 claims.extend(_parse_result(doc.source, result, base, dropped))
             except BadValue as exc:
-                where = f" {base}" if base else ""
-                raise InvalidInput(f"{doc.source}: AccelMark result{where}: {exc}") from None
+                errors.append(f"AccelMark result{f' {base}' if base else ''}: {exc}")
+        if errors and not claims:
+            raise InvalidInput(f"{doc.source}: {errors[0]}")
+        if errors:  # one broken submission in a list must not hide the others
+            doc.warnings.append(f"{doc.source}: skipped {len(errors)} unreadable AccelMark "
+                                f"result(s), e.g. {errors[0]}")
         if not claims:
             raise InvalidInput(f"{doc.source}: AccelMark result has no throughput or TPOT in any "
                                "scenario block (offline, speculative, online, interactive, "

@@ -103,6 +103,18 @@ def test_quantization_method_is_the_weight_format_when_given():
     assert parse(r)[0].weight_format == "awq"
 
 
+def test_one_broken_result_in_a_list_is_skipped_with_a_warning():
+    broken = obj()
+    broken["metrics"]["offline"]["results_by_concurrency"] = {"8": 3144.73}
+    doc = RawDocument(json.dumps({"results": [broken, obj()]}).encode(), source="dump.json")
+    claims = AccelMark().parse(doc)
+    assert len(claims) == 9 and claims[0].provenance["tok_s"].field.startswith("results[1].")
+    assert doc.warnings == [
+        "dump.json: skipped 1 unreadable AccelMark result(s), e.g. AccelMark result results[0]: "
+        "'results[0].metrics.offline.results_by_concurrency' should be a list of per-concurrency "
+        "results"]
+
+
 def test_results_inside_a_list():
     claims = parse({"results": [obj(), obj()]})
     assert len(claims) == 18
