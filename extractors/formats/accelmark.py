@@ -38,7 +38,7 @@ from checks.models import Claim, SourceKind
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
-from extractors.formats.accelmark_blocks import blocks
+from extractors.formats.accelmark_blocks import blocks, suite_drafter
 from extractors.formats.record_text import read_record_text
 from extractors.formats.records import find_records
 from extractors.formats.values import BadValue, read_key, to_float, to_int, to_text
@@ -122,6 +122,8 @@ def _parse_result(source: str, r: dict[str, Any], base: str,
                   span="AccelMark runs speculative decoding only in its 'speculative' scenario")
         _shared(b, r, base, speculative=block.speculative,
                 explicit=block.scenario == "speculative")
+        if block.speculative:
+            suite_drafter(b, suite)
         claims.append(b.build())
     return claims
 

@@ -38,10 +38,13 @@ from typing import Any
 from extractors.builder import ClaimBuilder
 from extractors.formats.values import BadValue, read_key, to_float, to_int, to_rate, to_text
 
-__all__ = ["Block", "blocks"]
+__all__ = ["Block", "blocks", "suite_drafter"]
 
 SUITES = "FreedomIntelligence/AccelMark@5797fc42745be2494e6213938d9e5afa0c6c5bef suites"
 # `request_count` of each suite: the requests one offline run sends.
+# The speculative scenario's drafter (`speculative_draft_model_id`, suites A and D: EAGLE heads).
+SPEC_DRAFTER = {"suite_A": "yuhuili/EAGLE-LLaMA3-Instruct-8B",
+                "suite_D": "yuhuili/EAGLE-LLaMA3.1-Instruct-8B"}
 REQUEST_COUNT = {"suite_A": 100, "suite_B": 100, "suite_C": 100, "suite_D": 50, "suite_E": 150,
                  "suite_F": 200, "suite_G": 100}
 Fill = Callable[[ClaimBuilder], None]
@@ -241,3 +244,11 @@ def blocks(metrics: dict[str, Any], base: str, *, only_spec: bool, dropped: list
     for cpath, chips in _list(metrics.get("scaling"), "results_by_chip_count", p("scaling")):
         yield from _by_concurrency("scaling", f"scaling {chips.get('chip_count')} chips, offline",
                                    chips, cpath, False, dropped, suite, _chips(chips, cpath))
+
+
+def suite_drafter(b: ClaimBuilder, suite: str) -> None:
+    """The drafter the suite runs in its speculative scenario, when the record does not say."""
+    if suite in SPEC_DRAFTER:
+        where = f"{SUITES}/{suite}/suite.json speculative_draft_model_id"
+        b.set("drafter_model", SPEC_DRAFTER[suite], field=where)
+        b.set("spec_method", "EAGLE", field=where, span=SPEC_DRAFTER[suite])

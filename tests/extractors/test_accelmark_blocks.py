@@ -110,6 +110,17 @@ def test_offline_concurrency_is_the_suites_request_count(suite, requests):
     assert claims[0].concurrency == requests
 
 
+def test_speculative_claim_without_runtime_metrics_names_the_suites_drafter():
+    value = json.loads((FIXTURES / "result_a100_sglang.json").read_text())
+    del value["task"]["runtime_metrics"]
+    value["task"]["extra_config"] = None
+    claims, _ = parse("result_a100_sglang.json", value)
+    spec = next(c for c in claims if c.speculative)
+    assert (spec.drafter_model, spec.spec_method) == ("yuhuili/EAGLE-LLaMA3-Instruct-8B", "EAGLE")
+    assert spec.provenance["drafter_model"].field.endswith(
+        "suites/suite_A/suite.json speculative_draft_model_id")
+
+
 def test_sustained_block_is_an_aggregate_at_its_concurrency():
     c = by_cell(H100)["sustained at concurrency 8"]
     assert (c.tok_s, c.tok_s_kind, c.concurrency) == (1210.0, "aggregate", 8)
