@@ -12,6 +12,7 @@ from extractors.document import RawDocument
 from extractors.formats.accelmark import AccelMark
 from extractors.formats.aiperf import AiPerf
 from extractors.formats.base import Format
+from extractors.formats.csv_board import CsvBoard
 from extractors.formats.generic_board import GenericBoard
 from extractors.formats.guidellm import GuideLLM
 from extractors.formats.inferencex import InferenceX
@@ -21,6 +22,7 @@ from extractors.formats.localscore import LocalScore
 from extractors.formats.mlperf import MLPerf
 from extractors.formats.sglang_bench_one_batch import SglangBenchOneBatch
 from extractors.formats.sglang_bench_serving import SglangBenchServing
+from extractors.formats.tsv_board import TsvBoard
 from extractors.formats.vllm_bench import VllmBench
 
 __all__ = ["FORMATS", "Format", "detect", "format_named"]
@@ -41,7 +43,8 @@ def format_named(name: str) -> Format:
     return next(f for f in FORMATS if f.name == name)
 
 
-# Most specific first; the generic board adapter accepts almost any list of records, so it is last.
+# Most specific first; the generic board adapter accepts almost any list of records, so it is last
+# among the JSON formats; the delimited-text dumps (never JSON) follow it.
 FORMATS: tuple[Format, ...] = (
     VllmBench(),
     SglangBenchServing(),
@@ -55,4 +58,6 @@ FORMATS: tuple[Format, ...] = (
     AccelMark(),
     MLPerf(),
     GenericBoard(),
+    CsvBoard(),
+    TsvBoard(),
 )

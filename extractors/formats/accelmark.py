@@ -1,16 +1,17 @@
 """AccelMark (FreedomIntelligence) `result.json` submissions.
 
-Shape (FreedomIntelligence/AccelMark `schema/result.schema.json`, shared/research/leaderboards.md
-§1.3): `schema_version, suite_id, implementation_id, chip{name, vendor, count, memory_gb, …},
-software{framework, framework_version, …}, model{model_id, model_name, parameter_count_b,
-architecture, precision, quantization_method, …}, task{scenarios_run | scenario, parallelism{…},
-num_runs, extra_config, runtime_metrics}, metrics{offline{results_by_concurrency[…]},
-speculative{results_by_concurrency[…]}, online, interactive, …}, accuracy{…}, meta{submitted_by,
-date, run_id, run_name, flagged, reproduce_script, notes, …}`.
+Shape (FreedomIntelligence/AccelMark@5797fc42745be2494e6213938d9e5afa0c6c5bef
+schema/result.schema.json): `schema_version, suite_id, implementation_id, chip{name, vendor, count,
+memory_gb, …}, software{framework, framework_version, …}, model{model_id, model_name,
+parameter_count_b, architecture, precision, quantization_method, …}, task{scenarios_run | scenario,
+parallelism{…}, num_runs, extra_config, runtime_metrics}, metrics{offline, speculative, online,
+interactive, sustained, quantization, quantization_online, quantization_sustained, scaling, burst,
+derived}, accuracy{…}, meta{submitted_by, date, run_id, run_name, flagged, reproduce_script,
+notes, …}`.
 
-One claim per `results_by_concurrency` entry of the offline and speculative scenarios
-(`client_concurrency`, `throughput_tokens_per_sec`, `power_watts_avg`); the submission's chip,
-software, model and meta fields are shared by all of them (they are siblings).
+One claim per measured entry of every scenario block (`accelmark_blocks` reads the blocks and says
+what each scenario runs, per the suite files), each with its scenario's cell in `Claim.cell`; the
+submission's chip, software, model and meta fields are shared by all of them (they are siblings).
 
 Quirks:
 - The schema calls `throughput_tokens_per_sec` input + output, but runners mark entries
@@ -22,6 +23,10 @@ Quirks:
 - `meta.reproduce_script` is usually a path (`runners/…/runner.py`); it is a launch command only
   when it reads as one. `meta.flagged` is appended to the notes: the board's own red flag.
 - Out-of-memory entries (`oom: true`, no throughput) are not claims.
+- Only the `speculative` scenario runs speculative decoding; every other block's claim is plain
+  decode. The runner's status line in `meta.notes` ("Partial run: … ['speculative'] failed.") is
+  not read as a method statement; the rest of the notes, a reproduce command and
+  `task.extra_config` are read like a post (`record_text`).
 """
 
 from __future__ import annotations
@@ -33,16 +38,21 @@ from checks.models import Claim, SourceKind
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
+from extractors.formats.accelmark_blocks import blocks, suite_drafter
+from extractors.formats.record_text import read_record_text
 from extractors.formats.records import find_records
-from extractors.formats.values import BadValue, read_key, to_float, to_int, to_rate, to_text
+from extractors.formats.values import BadValue, read_key, to_float, to_int, to_text
 
 __all__ = ["AccelMark"]
 
 _REQUIRED = ("schema_version", "suite_id", "chip", "metrics", "meta")
-_SCENARIOS = ("offline", "speculative")
 _COMMAND = re.compile(r"^\s*(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:python3?|bash|sh|vllm|sglang|"
                       r"torchrun|trtllm-serve|llama-server|docker)\s+\S")
 _SPEC_KEYS = ("speculative_method", "speculative_algorithm", "spec_method", "method")
+# The runner's own status line ("Partial run: ['offline'] succeeded, ['speculative'] failed.") names
+# scenarios, not the method the submission used.
+_SPEC_KEY = re.compile(r"spec|draft|eagle|mtp", re.IGNORECASE)
+_RUNNER_STATUS = re.compile(r"Partial run:[^.]*\.")
 
 
 def _is_result(obj: Any) -> bool:
@@ -74,44 +84,47 @@ class AccelMark:
         if not results:
             raise InvalidInput(f"{doc.source}: no AccelMark result found")
         claims: list[Claim] = []
+        dropped: list[str] = []
+        errors: list[str] = []
         for base, result in results:
             try:
-                claims.extend(_parse_result(doc.source, result, base))
+                claims.extend(_parse_result(doc.source, result, base, dropped))
             except BadValue as exc:
-                where = f" {base}" if base else ""
-                raise InvalidInput(f"{doc.source}: AccelMark result{where}: {exc}") from None
+                errors.append(f"AccelMark result{f' {base}' if base else ''}: {exc}")
+        if errors and not claims:
+            raise InvalidInput(f"{doc.source}: {errors[0]}")
+        if errors:  # one broken submission in a list must not hide the others
+            doc.warnings.append(f"{doc.source}: skipped {len(errors)} unreadable AccelMark "
+                                f"result(s), e.g. {errors[0]}")
         if not claims:
-            raise InvalidInput(f"{doc.source}: AccelMark result has no throughput in "
-                               "metrics.offline or metrics.speculative results_by_concurrency")
+            raise InvalidInput(f"{doc.source}: AccelMark result has no throughput or TPOT in any "
+                               "scenario block (offline, speculative, online, interactive, "
+                               "sustained, quantization, scaling)")
+        if dropped:
+            doc.warnings.append(f"{doc.source}: {len(dropped)} power reading(s) of 0 W are 'not "
+                                f"measured' and were dropped, e.g. {dropped[0]}")
         return claims
 
 
-def _parse_result(source: str, r: dict[str, Any], base: str) -> list[Claim]:
+def _parse_result(source: str, r: dict[str, Any], base: str,
+                  dropped: list[str]) -> list[Claim]:
     metrics = r["metrics"]
     task = r["task"] if isinstance(r.get("task"), dict) else {}
     only_spec = task.get("scenario") == "speculative"
     claims = []
-    for scenario in _SCENARIOS:
-        block = metrics.get(scenario)
-        if block is None:
-            continue
-        entries = block.get("results_by_concurrency") if isinstance(block, dict) else None
-        spath = _p(base, f"metrics.{scenario}.results_by_concurrency")
-        if not isinstance(entries, list):
-            raise BadValue(f"'{spath}' should be a list of per-concurrency results")
-        for i, entry in enumerate(entries):
-            if not isinstance(entry, dict):
-                raise BadValue(f"'{spath}[{i}]' should be an object")
-            if entry.get("throughput_tokens_per_sec") in (None, 0) or entry.get("oom") is True:
-                continue  # out of memory, or not measured
-            b = ClaimBuilder(source)
-            _entry(b, entry, f"{spath}[{i}]")
-            is_spec = scenario == "speculative" or only_spec
-            if not is_spec and isinstance(metrics.get("speculative"), dict):
-                b.set("speculative", False, field=_p(base, f"metrics.{scenario}"),
-                      span="speculative runs are reported separately under metrics.speculative")
-            _shared(b, r, base, speculative=is_spec, explicit=scenario == "speculative")
-            claims.append(b.build())
+    suite = str(r.get("suite_id") or "")
+    for block in blocks(metrics, base, only_spec=only_spec, dropped=dropped, suite=suite):
+        b = ClaimBuilder(source)
+        block.fill(b)
+        b.set("cell", block.cell, field=block.path)
+        if not block.speculative:
+            b.set("speculative", False, field=_p(base, f"metrics.{block.scenario}"),
+                  span="AccelMark runs speculative decoding only in its 'speculative' scenario")
+        _shared(b, r, base, speculative=block.speculative,
+                explicit=block.scenario == "speculative")
+        if block.speculative:
+            suite_drafter(b, suite)
+        claims.append(b.build())
     return claims
 
 
@@ -122,27 +135,6 @@ def _put(b: ClaimBuilder, obj: Any, key: str, field: str, conv: Any, path: str,
     out = read_key(obj, key, conv, f"{path}.{key}")
     b.set(field, out, field=f"{path}.{key}", span=span)
     return out
-
-
-def _entry(b: ClaimBuilder, e: dict[str, Any], path: str) -> None:
-    note = str(e.get("_throughput_note") or "")
-    offline = ".offline." in f"{path}."
-    # Offline throughput counts every request the engine batched together: an aggregate.
-    kind = ("aggregate" if offline else "output") if "output" in note.lower() else "total"
-    span = f"throughput_tokens_per_sec ({note or 'input + output per the schema'})"
-    if offline and e.get("client_concurrency") is not None:
-        span += f", offline at client_concurrency {e.get('client_concurrency')} (not the engine's batch)"
-    _put(b, e, "throughput_tokens_per_sec", "tok_s", to_rate, path, span=span)
-    b.set("tok_s_kind", kind, field=f"{path}._throughput_note" if note else
-          f"{path}.throughput_tokens_per_sec")
-    # AccelMark's own note: in the offline scenario "the inference engine batches internally", so
-    # client_concurrency does not bound the batch there (throughput is flat from 8 to 128).
-    if not offline:
-        _put(b, e, "client_concurrency", "concurrency", to_int, path)
-    if _put(b, e, "power_watts_avg", "power_w", to_rate, path) is not None:
-        b.set("power_method", "AccelMark runner power sampling (power_watts_avg)",
-              field=f"{path}.power_watts_avg")
-    _put(b, e, "power_watts_peak", "power_w_high", to_rate, path)
 
 
 def _shared(b: ClaimBuilder, r: dict[str, Any], base: str, *, speculative: bool,
@@ -191,14 +183,25 @@ def _shared(b: ClaimBuilder, r: dict[str, Any], base: str, *, speculative: bool,
     _put(b, meta, "date", "date", to_text, mpath)
     _put(b, meta, "run_id", "record_id", to_text, mpath)
     script = meta.get("reproduce_script")
+    texts: list[tuple[str, Any]] = []
     if isinstance(script, str) and _COMMAND.match(script):
         b.set("launch_command", script, field=f"{mpath}.reproduce_script")
+        texts.append((f"{mpath}.reproduce_script", script))
+    if isinstance(extra, dict):
+        # Its speculative settings are the speculative scenario's, not every block's.
+        own_extra = extra if speculative else {k: v for k, v in extra.items()
+                                               if not _SPEC_KEY.search(str(k))}
+        texts.append((_p(base, "task.extra_config"), own_extra))
     notes = [str(meta["notes"])] if meta.get("notes") else []
     if meta.get("flagged"):
         notes.append(f"[flagged by AccelMark: {meta['flagged']}]")
     if notes:
         b.set("notes", " ".join(notes), field=f"{mpath}.notes" if meta.get("notes") else
               f"{mpath}.flagged")
+        own = _RUNNER_STATUS.sub("", str(meta.get("notes") or "")).strip()
+        texts.append((f"{mpath}.notes", own))
+    engine = sw.get("framework") if isinstance(sw, dict) else None
+    read_record_text(b, texts, engine=str(engine or ""))
 
 
 def _fraction(value: Any) -> float:

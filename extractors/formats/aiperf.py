@@ -5,7 +5,7 @@ Both are one JSON object mapping metric names to statistics objects
 Documented by ai-dynamo/aiperf `src/aiperf/exporters/metrics_json_exporter.py` and its export
 docs (schema and a real example: metrics at the top level, `input_config.endpoint.model_names`,
 `input_config.loadgen.concurrency`, `telemetry_data.endpoints.<host>.gpus.<gpu>.{gpu_name,
-metrics.gpu_power_usage}`), and research/leaderboards.md §3.4. Older AIPerf nests the metrics
+metrics.gpu_power_usage}`), and NVIDIA's GenAI-Perf README (docs.nvidia.com, Triton). Older AIPerf nests the metrics
 under `records`; GenAI-Perf keeps `input_config.model` (a list) and `input_config.concurrency`
 (newer: `model_names`, `perf_analyzer.stimulus.concurrency`) and per-GPU power under
 `telemetry_stats.gpu_power_usage.gpu<N>`.
@@ -89,6 +89,7 @@ class AiPerf(ToolOutputFormat):
         if per_user is not None:
             notes.add(f"per-user decode speed {fmt(per_user)} tok/s (1 / inter-token latency)",
                       pre + "output_token_throughput_per_user.avg")
+            b.set("per_user_tok_s", per_user, field=pre + "output_token_throughput_per_user.avg")
         if agg_raw is not MISSING and agg_raw is not None:
             agg = positive(agg_raw)
             if agg is None:

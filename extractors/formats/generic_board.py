@@ -1,6 +1,6 @@
 """Any leaderboard dump: a records array read through the alias table or a board mapping entry.
 
-Shape (SPEC §8 "generic leaderboard adapter"): a JSON document holding a list of records — a
+Shape: a JSON document holding a list of records — a
 top-level list, or a list under `results`, `data`, `runs`, `records`, `items`, … (found by
 `records.find_records`) — where at least one record has a throughput and a hardware or model name
 under ordinary spellings (`records.FIELD_ALIASES`). Boards with other spellings are described by an
@@ -13,6 +13,9 @@ Quirks:
 - One claim per record, also for records with no readable throughput, so a sweep keeps its count;
   values of the wrong kind are skipped and counted in one warning on the document.
 - A single-record endpoint (`/api/records/r-56`) is a board of one.
+- A record's launch command, notes and engine-configuration objects are read by the text readers
+  (`record_text`): they fill what the structured keys left empty, and a disagreement is kept as a
+  `FieldConflict`.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from extractors.document import RawDocument
 from extractors.errors import InvalidInput
 from extractors.formats.aliases import TARGETS, apply_target
 from extractors.formats.board_mapping import BoardMapping, load_board_mappings
+from extractors.formats.record_text import read_record_text, row_texts
 from extractors.formats.records import (
     RecordSet,
     find_records,
@@ -129,4 +133,6 @@ class GenericBoard:
             for field, value in mapping.constants.items():
                 b.set(field, value, field=f"board mapping '{mapping.name}' constants.{field}")
         map_record(row, path, b, problems)
+        engine = str(b.values.get("engine") or "")
+        read_record_text(b, row_texts(row, path, b), engine=engine)
         return b.build()

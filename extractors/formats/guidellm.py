@@ -4,8 +4,7 @@ Shape: `{"args": {...}, "benchmarks": [{"type_": "generative_benchmark", "config
 {"strategy": {"type_": ..., "streams"|"rate": ...}, ...}, "scheduler_metrics": {...},
 "metrics": {...}, "requests": {...}, "start_time", "end_time", "duration"}]}`. Documented by
 vllm-project/guidellm `src/guidellm/benchmark/schemas/generative/{report,benchmark,metrics}.py`
-(GenerativeBenchmarksReport, GenerativeBenchmark, GenerativeMetrics) and research/
-leaderboards.md §3.5. Each metric is a StatusDistributionSummary: `{"successful": {"mean",
+(GenerativeBenchmarksReport, GenerativeBenchmark, GenerativeMetrics). Each metric is a StatusDistributionSummary: `{"successful": {"mean",
 "median", "mode", "variance", "std_dev", "min", "max", "count", "total_sum", "percentiles":
 {"p50", ...}}, "incomplete": ..., "errored": ..., "total": ...}`. Older releases keep the
 strategy under `args.strategy` of each benchmark and the model under `worker.backend_model`.
@@ -142,6 +141,9 @@ class GuideLLM(ToolOutputFormat):
         if itl is not None:
             notes.add(f"per-user decode speed {fmt(1000 / itl)} tok/s (1000 / mean ITL)",
                       p("metrics", "inter_token_latency_ms", "successful", "mean"))
+            b.set("per_user_tok_s", round(1000 / itl, 2),
+                  field=p("metrics", "inter_token_latency_ms", "successful", "mean"),
+                  span=f"1000 / mean ITL {fmt(itl)} ms")
         tpot = positive(stat("time_per_output_token_ms"))
         if tpot is not None:
             notes.add(f"per-user end-to-end speed {fmt(1000 / tpot)} tok/s (1000 / mean TPOT, "

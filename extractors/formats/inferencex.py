@@ -1,6 +1,6 @@
 """InferenceX (ex-InferenceMAX, SemiAnalysis) benchmark rows.
 
-Two shapes (shared/research/leaderboards.md §1.1):
+Two shapes (SemiAnalysisAI/InferenceX `docs/results-and-ingestion.md`):
 - the published API, `GET /api/v1/benchmarks?model=…`: a list of `BenchmarkRow`
   (SemiAnalysisAI/InferenceX-app `packages/app/src/lib/api.ts`): `hardware, framework, model,
   precision, spec_method, disagg, …, decode_tp, num_prefill_gpu, num_decode_gpu, isl, osl, conc,
@@ -12,8 +12,8 @@ Two shapes (shared/research/leaderboards.md §1.1):
 The primary number is `output_tput_per_gpu` — output tokens/s per GPU, the figure the dashboard
 plots against interactivity — with `tok_s_kind = "per_gpu"`. When a row lacks it, `tput_per_gpu`
 (input + output tokens per GPU) is used and the provenance span says so. The per-user decode rate
-(`median_intvty`, else 1 / `median_tpot`) has no claim field of its own; it is quoted in the
-tok_s provenance span beside the primary number.
+(`median_intvty`, else 1 / `median_tpot`) fills `per_user_tok_s` and is quoted in the tok_s
+provenance span beside the primary number.
 
 Quirks:
 - Latency metrics are seconds: the producer drops `_ms` and divides by 1000, so TTFT is × 1000.
@@ -164,9 +164,14 @@ def _throughput(b: ClaimBuilder, m: dict[str, Any], mpath: str) -> None:
     per_user = None
     try:
         if m.get("median_intvty") is not None and to_float(m["median_intvty"]) > 0:
-            per_user = f"median_intvty {to_float(m['median_intvty']):.1f} tok/s/user"
+            rate = to_float(m["median_intvty"])
+            per_user = f"median_intvty {rate:.1f} tok/s/user"
+            b.set("per_user_tok_s", rate, field=_p(mpath, "median_intvty"), span=per_user)
         elif m.get("median_tpot") is not None and to_float(m["median_tpot"]) > 0:
-            per_user = f"1/median_tpot {1 / to_float(m['median_tpot']):.1f} tok/s/user"
+            rate = round(1 / to_float(m["median_tpot"]), 2)
+            per_user = f"1/median_tpot {rate:.1f} tok/s/user"
+            b.set("per_user_tok_s", rate, field=f"1 ÷ {_p(mpath, 'median_tpot')} (seconds)",
+                  span=per_user)
     except BadValue:
         per_user = None
     for key, label in (("output_tput_per_gpu", "output tok/s per GPU"),

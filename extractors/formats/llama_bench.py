@@ -1,8 +1,7 @@
 """llama.cpp `llama-bench -o json` (a JSON array, one object per test) and `-o jsonl`.
 
 Documented in ggml-org/llama.cpp `tools/llama-bench/README.md` ("Output formats": JSON, JSONL,
-with a real two-row example), in `scripts/compare-llama-bench.py` (DB_FIELDS) and in
-research/leaderboards.md §3.3. Keys per row: `build_commit`, `build_number`, `cpu_info`,
+with a real two-row example) and in `scripts/compare-llama-bench.py` (DB_FIELDS). Keys per row: `build_commit`, `build_number`, `cpu_info`,
 `gpu_info`, `backends`, `model_filename`, `model_type` (e.g. "qwen2 7B Q4_K - Medium"),
 `model_size` (bytes), `model_n_params`, `n_batch`, `n_ubatch`, `n_threads`, `type_k`,
 `type_v`, `n_gpu_layers`, `split_mode`, `flash_attn`, ..., `n_prompt`, `n_gen`, `n_depth`,
@@ -27,7 +26,7 @@ Mapping, each with its reason:
   and `cpu_info` is used.
 - `type_k` is the KV-cache dtype, `n_depth` the context already in the KV cache,
   `len(samples_ts)` the repetitions.
-- llama-bench has no speculative decoding (research/leaderboards.md §3.3): `speculative` False.
+- llama-bench has no speculative decoding (no draft-model option in its README): `speculative` False.
 - Keys only the ik_llama.cpp fork's llama-bench writes (`mla_attn`, `fused_moe`, ...) are named
   in the notes; the engine name is not changed on that evidence alone.
 """
@@ -126,6 +125,8 @@ class LlamaBench(ToolOutputFormat):
             b.set("wall_seconds", wall, field=p("avg_ns"))
         elif n_prompt == 0:
             b.set("tok_s_kind", "decode", field=p("n_prompt"))
+            # A tg test decodes one sequence: its rate is one user's rate.
+            b.set("per_user_tok_s", tok_s, field=p("avg_ts"), span="tg row: one sequence")
             b.set("batch", 1, field=p("n_gen"))
             b.set("concurrency", 1, field=p("n_gen"))
             b.set("output_tokens", n_gen, field=p("n_gen"))

@@ -1,6 +1,6 @@
 """MLPerf Inference results (MLCommons): result summaries, summary records and system files.
 
-Shapes (shared/research/leaderboards.md §1.4):
+Shapes (mlcommons/inference `tools/submission/directory_structure_samples/`):
 - `…/<Scenario>/performance/result_summary.json` of the newer LLM harness: `tps, qps,
   duration_ns, ttft{median,…}, tpot{median,…}, output_sequence_lengths{total,…},
   run_config{load_pattern{type, target_concurrency}}` (intel-ai-tce/inference_results_v6.1,
@@ -16,14 +16,14 @@ Shapes (shared/research/leaderboards.md §1.4):
   `Tokens per second : …` or `Completed tokens per second : …`, TTFT percentiles in ns).
 
 Quirks:
-- Latencies are nanoseconds; TTFT is stored in ms.
+- Latencies are nanoseconds; TTFT is stored in ms; 1 / median TPOT is the per-user rate.
 - Only token-rate results are speed claims: records in samples/s, queries/s or ms are skipped
   (a summary of only those is "no claim found"). Offline and Server results are the whole
   system's tokens/s ("aggregate"); a single-stream rate is end-to-end output ("output").
 - `result_summary.json` names neither model nor system; the results tree does
   (`results/<system>/<model>/<Scenario>/`), so the model is read from the source path when present.
 - The hardware count is accelerators per node × nodes; `sw_notes` is where spec decoding shows up,
-  so it goes to the notes.
+  so it goes to the notes and, with the other free text, through the record-text readers.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput, NoClaimFound
 from extractors.formats.aliases import fold
+from extractors.formats.mlperf_system import parse_system, set_engine
+from extractors.formats.record_text import read_record_text
 from extractors.formats.records import find_records
 from extractors.formats.values import BadValue, read_key, to_float, to_int, to_rate, to_text
 
@@ -114,7 +116,7 @@ class MLPerf:
             if shape == "summary":
                 return [_parse_summary(doc.source, data)]
             if shape == "system":
-                return [_parse_system(doc.source, data)]
+                return [parse_system(doc.source, data)]
             if shape == "log":
                 return [_parse_log(doc.source, data)]
             if shape == "records":
@@ -137,6 +139,7 @@ def _parse_summary(source: str, s: dict[str, Any]) -> Claim:
     t = read_key(tpot, "median", to_float, "tpot.median") if isinstance(tpot, dict) else None
     if t:
         span += f"; per stream 1/median TPOT = {1e9 / t:.1f} tok/s"
+        b.set("per_user_tok_s", round(1e9 / t, 2), field="1 ÷ tpot.median (ns)", span=f"{t:.0f} ns")
     b.set("tok_s", tps, field="tps", span=span)
     b.set("tok_s_kind", "output", field="tps")
     osl = s.get("output_sequence_lengths")
@@ -163,41 +166,6 @@ def _parse_summary(source: str, s: dict[str, Any]) -> Claim:
     return b.build()
 
 
-# MLPerf's framework field lists the whole stack ("TensorRT 10.11, CUDA 12.9, TensorRT-LLM 1.0.0");
-# the inference engine is the part that names one, not the first library mentioned.
-_ENGINE_IN_STACK = re.compile(
-    r"\b(tensorrt-llm|trt-llm|vllm|sglang|llama\.cpp|lmdeploy|text-generation-inference|mlc-llm)"
-    r"(?:\s+v?(\d[\w.+-]*))?", re.IGNORECASE)
-
-
-def _set_engine(b: ClaimBuilder, framework: str | None, field: str) -> None:
-    if not framework:
-        return
-    for part in framework.split(","):
-        m = _ENGINE_IN_STACK.search(part)
-        if m:
-            b.set("engine", m.group(1), field=field, span=framework)
-            b.set("engine_version", m.group(2), field=field, span=part.strip())
-            return
-    b.set("engine", framework, field=field)
-
-
-def _parse_system(source: str, s: dict[str, Any]) -> Claim:
-    b = ClaimBuilder(source)
-    b.set("hardware", read_key(s, "accelerator_model_name", to_text, "accelerator_model_name"),
-          field="accelerator_model_name")
-    per_node = read_key(s, "accelerators_per_node", to_int, "accelerators_per_node")
-    nodes = read_key(s, "number_of_nodes", to_int, "number_of_nodes") or 1
-    if per_node is not None:
-        b.set("hardware_count", per_node * nodes, field="accelerators_per_node×number_of_nodes")
-    _set_engine(b, read_key(s, "framework", to_text, "framework"), "framework")
-    b.set("submitter", read_key(s, "submitter", to_text, "submitter"), field="submitter")
-    notes = [str(s[k]) for k in ("sw_notes", "hw_notes") if s.get(k)]
-    if notes:
-        b.set("notes", " | ".join(notes), field="sw_notes")
-    return b.build()
-
-
 _LOG_LINE = re.compile(r"^\s*([^:\n]+?)\s*:\s*(.+?)\s*$", re.MULTILINE)
 
 
@@ -221,6 +189,11 @@ def _parse_log(source: str, text: str) -> Claim:
             b.set("ttft_ms", read_key({key: value}, key, to_float, raw_key) / 1e6, field=raw_key,
                   span=value)
             break
+    tpot = next((fields[k] for k in ("50_00_percentile_time_to_output_token_ns",
+                                     "mean_time_to_output_token_ns") if k in fields), None)
+    if tpot is not None:
+        ns = read_key({"t": tpot[1]}, "t", to_rate, tpot[0])
+        b.set("per_user_tok_s", round(1e9 / ns, 2), field=f"1 ÷ {tpot[0]}", span=tpot[1])
     valid = fields.get("result_is")
     sut = fields.get("sut_name")
     notes = [f"SUT {sut[1]}" if sut else "", f"{scenario} result {valid[1]}" if valid else ""]
@@ -278,7 +251,7 @@ def _parse_record(source: str, r: dict[str, Any], path: str) -> Claim:
               span=f"{per_node} per node × {nodes} node(s)")
     for key in ("framework", "Software"):
         if key in r:
-            _set_engine(b, read_key(r, key, to_text, f"{path}.{key}"), f"{path}.{key}")
+            set_engine(b, read_key(r, key, to_text, f"{path}.{key}"), f"{path}.{key}")
             break
     pick("model", ("UsedModel", "Model", "MlperfModel"), to_text)
     pick("weight_format", ("weight_data_types",), to_text)
@@ -292,4 +265,6 @@ def _parse_record(source: str, r: dict[str, Any], path: str) -> Claim:
     if is_watts and pick("power_w", ("Power_Result",), to_rate) is not None:
         b.set("power_method", "MLPerf power measurement (whole system, at the wall)",
               field=f"{path}.Power_Units")
+    if b.has("notes"):  # last: structured columns win over what the notes say
+        read_record_text(b, [(b.provenance["notes"].field or "notes", b.values["notes"])])
     return b.build()

@@ -3,7 +3,7 @@
 Shape: one JSON object per run, appended as a line to the output file (JSON Lines; a file with
 one run is a single object). Documented by the code that writes it, sgl-project/sglang
 `python/sglang/bench_serving.py` (`benchmark()` builds `result` and appends
-`json.dumps(result)`), and research/leaderboards.md §3.2. Keys: `backend`, `dataset_name`,
+`json.dumps(result)`). Keys: `backend`, `dataset_name`,
 `request_rate`, `max_concurrency`, `sharegpt_output_len` (older `fixed_output_len`),
 `random_input_len`, `random_output_len`, `random_range_ratio`, `duration` (s), `completed`,
 `total_input_tokens`, `total_output_tokens`, `total_output_tokens_retokenized`,
@@ -101,6 +101,8 @@ class SglangBenchServing(ToolOutputFormat):
         if tpot is not None:
             notes.add(f"per-user decode speed {fmt(1000 / tpot)} tok/s (1000 / median_tpot_ms)",
                       p("median_tpot_ms"))
+            b.set("per_user_tok_s", round(1000 / tpot, 2), field=p("median_tpot_ms"),
+                  span=f"1000 / median_tpot_ms {fmt(tpot)}")
 
         tokens_out = set_request_totals(b, rec, prefix)
         retok = count(rec.get("total_output_tokens_retokenized"))

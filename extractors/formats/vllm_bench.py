@@ -3,7 +3,7 @@
 Shape: one JSON object per run (`--append-result` appends further objects, one per line, which
 `RawDocument` reads as a list). Documented by the code that writes it,
 vllm-project/vllm `vllm/benchmarks/serve.py` (`main()` builds `result_json`, `benchmark()` the
-metrics), and in research/leaderboards.md §3.1. Setup keys: `date` ("%Y%m%d-%H%M%S"),
+metrics). Setup keys: `date` ("%Y%m%d-%H%M%S"),
 `endpoint_type`/`backend`, `label`, `model_id`, `tokenizer_id`, `num_prompts`, any
 `--metadata KEY=VALUE` pairs flattened to the top level, `request_rate` (the string "inf" when
 unlimited), `burstiness`, `max_concurrency` (null when uncapped). Results: `duration` (s),
@@ -24,6 +24,11 @@ Quirks, each with its reason:
   kind "total". Whenever TPOT is present its per-user decode speed is also stated in the notes.
 - The serving engine is only named when `backend` pins one ("vllm", "sglang", ...); the default
   "openai" backend is any OpenAI-compatible server, so the engine stays unknown.
+- `per_user_tok_s` is 1000 / median TPOT (else mean TPOT, else median ITL): one request's decode
+  rate, whatever the concurrency.
+- `--metadata KEY=VALUE` pairs land at the top level beside the documented keys; every key that
+  is not one of vLLM's own is read through the alias table (`records.map_record`) and its text
+  (a launch command in the metadata) through the record-text readers.
 - No `spec_decode_*` block leaves `speculative` unknown: the server may not speculate, or the
   vLLM that wrote the file may predate the block.
 """
@@ -51,6 +56,8 @@ from extractors.formats.common import (
     set_request_totals,
     text,
 )
+from extractors.formats.record_text import read_record_text, row_texts
+from extractors.formats.records import map_record
 
 __all__ = ["VllmBench"]
 
@@ -64,6 +71,21 @@ _SGLANG_KEYS = ("accept_length", "total_output_tokens_retokenized", "random_inpu
 _INFERENCEX_KEYS = ("tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu",
                     "infmax_model_prefix", "hw")
 _DATE = re.compile(r"^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})$")
+# Keys vLLM itself writes (vllm-project/vllm vllm/benchmarks/serve.py); the rest is --metadata.
+_OWN_KEYS = frozenset((
+    "date", "endpoint_type", "backend", "label", "model_id", "tokenizer_id", "num_prompts",
+    "request_rate", "burstiness", "max_concurrency", "ramp_up_strategy", "ramp_up_start_rps",
+    "ramp_up_end_rps", "duration", "completed", "failed", "total_input_tokens",
+    "total_output_tokens", "request_throughput", "request_goodput", "output_throughput",
+    "total_token_throughput", "max_concurrent_requests", "input_lens", "output_lens", "ttfts",
+    "itls", "generated_texts", "errors", "good_completed", "input_throughput", "max_output_tokens_per_s",
+))
+_OWN_PATTERN = re.compile(r"^(?:(?:mean|median|std|p\d+(?:\.\d+)?)_(?:ttft|tpot|itl|e2el)(?:_ms)?|"
+                          r"spec_decode_\w+)$")
+
+
+def _is_vllm_key(key: str) -> bool:
+    return key in _OWN_KEYS or bool(_OWN_PATTERN.match(key))
 
 
 def _ms(rec: dict[str, Any], stat: str, metric: str) -> tuple[float | None, str | None, bool]:
@@ -137,6 +159,10 @@ class VllmBench(ToolOutputFormat):
         label = text(rec.get("label"))
         if label:
             notes.add(f"label {label!r}", p("label"))
+        metadata = {k: v for k, v in rec.items() if isinstance(k, str) and not _is_vllm_key(k)}
+        if metadata:
+            map_record(metadata, prefix, b)
+            read_record_text(b, row_texts(metadata, prefix, b), engine=engine or "")
         notes.apply(b)
         return b.build()
 
@@ -158,6 +184,10 @@ class VllmBench(ToolOutputFormat):
         if per_user is not None and tpot_key:
             notes.add(f"per-user decode speed {fmt(per_user)} tok/s (from {tpot_key})",
                       join_path(prefix, tpot_key))
+        step, step_key = (tpot, tpot_key) if tpot else _ms(rec, "median", "itl")[:2]
+        if step and step_key:  # inter-token latency: the same per-request decode step
+            b.set("per_user_tok_s", round(1000.0 / step, 2), field=join_path(prefix, step_key),
+                  span=f"1000 / {step_key} {fmt(step)} ms")
         if tpot_key and not tpot_key.endswith("_ms"):
             notes.add("latencies in seconds (InferenceX post-processing drops _ms)",
                       join_path(prefix, tpot_key))

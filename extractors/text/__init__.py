@@ -29,7 +29,7 @@ from checks.text import sanitise
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.text.freetext import FreeTextReading, read_free_text
-from extractors.text.launch import LaunchReading, read_launch
+from extractors.text.launch import LaunchReading, plain_decode, read_launch
 from extractors.text.logs import LogReading, read_logs
 
 T = TypeVar("T")
@@ -82,6 +82,8 @@ def parse_text(doc: RawDocument, ref: Reference) -> TextReading:
     logs = _safely(lambda: read_logs(text, b, ref), LogReading(), "logs", warnings)
     rest = _blank(text, [*launch.spans, *logs.spans, *_url_spans(text)])
     free = _safely(lambda: read_free_text(rest, b, ref), FreeTextReading(), "free text", warnings)
+    if launch.plain is not None:  # last: a method named in the prose or a log outranks it
+        plain_decode(b, launch.plain[1], field=launch.plain[0])
     found = [*launch.found, *logs.found] + (["free_text"] if free.found else [])
     numbers = list(dict.fromkeys([*free.numbers, *logs.numbers]))
     claim = _safely(b.build, Claim(), "claim", warnings)

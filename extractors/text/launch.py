@@ -1,7 +1,7 @@
 """Launch commands and environment variables quoted in a post, a record's notes or a config.
 
-Recognised programs (SPEC §8 "Launch commands"; flag spellings from
-research/leaderboards.md §2.1 and §2.3):
+Recognised programs (flag spellings from sgl-project/sglang
+`docs/advanced_features/speculative_decoding.md` and the z-lab/dflash README):
 - SGLang `python -m sglang.launch_server`, `sglang serve`, `python -m sglang.bench_one_batch`;
 - vLLM `vllm serve MODEL`, `python -m vllm.entrypoints.openai.api_server`;
 - llama.cpp `llama-server`, `llama-cli`, `llama-speculative`, `llama-bench`;
@@ -16,6 +16,8 @@ Quirks, each for a reason:
 - What each flag means, and the draft-window conventions, live in `flags.py`.
 - Env assignments are read three ways: `KEY=VALUE cmd` prefixes, `export KEY=VALUE` lines and
   `docker run -e`; a bare `UPPER_KEY=value` in prose counts too (not `AL=56.0`, a statistic).
+- A complete server or bench command (naming its model) with no speculative flag or env variable
+  means plain decode; `read_launch` notes it (`plain`), the caller applies `plain_decode` last.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "LaunchReading",
     "find_commands",
     "parse_launch_command",
+    "plain_decode",
     "read_env",
     "read_launch",
     "split_command",
@@ -92,6 +95,7 @@ class LaunchReading:
     spans: list[tuple[int, int]] = field(default_factory=list)  # consumed text, for free text
     commands: list[Command] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    plain: tuple[str, str] | None = None  # (field, span) of a complete plain-decode command
 
 
 def split_command(command: str) -> tuple[list[str], bool]:
@@ -240,6 +244,9 @@ def read_launch(text: str, b: ClaimBuilder, ref: Reference | None = None) -> Lau
             env_spans.append(span)
     if commands:
         out.found.append("launch_command")
+        if not any(_SPEC_ENV.search(k) for k in env):
+            out.plain = next(((f"{c.program} command", c.raw[:200]) for c in commands
+                              if _is_plain(c, ref)), None)
     if env:
         clean = {sanitise(k, limit=200): sanitise(v, limit=500) for k, v in list(env.items())[:200]}
         b.set("env", clean, field="env", span="; ".join(env_spans)[:200])
@@ -251,8 +258,26 @@ def parse_launch_command(command: str, ref: Reference | None = None,
                          source: str = "text") -> Claim:
     """The Claim one pasted command describes (a convenience for tests and the CLI)."""
     b = ClaimBuilder(source)
-    read_launch(command, b, ref)
+    if (reading := read_launch(command, b, ref)).plain is not None:
+        plain_decode(b, reading.plain[1], field=reading.plain[0])
     return b.build()
+
+
+# Env that switches speculation on or forces acceptance (SemiAnalysisAI/InferenceX golden_al_distribution)
+_SPEC_ENV = re.compile(r"SPEC|DRAFT|ACC_LEN|EAGLE|MTP|DFLASH", re.IGNORECASE)
+
+
+def _is_plain(cmd: Command, ref: Reference | None) -> bool:
+    """A server or bench command that names its model and sets nothing speculative."""
+    scratch = ClaimBuilder("scratch")
+    _apply(cmd, scratch, ref, [])
+    return cmd.role != "client" and scratch.has("model") and not any(
+        scratch.has(f) for f in ("speculative", "spec_window", "spec_method", "drafter_model"))
+
+
+def plain_decode(b: ClaimBuilder, command: str, field: str = "launch command") -> None:
+    """Plain decode, read from a complete launch command with no speculative flag (first wins)."""
+    b.set("speculative", False, field=field, span=f"no speculative flag in: {command[:150]}")
 
 
 def _apply(cmd: Command, b: ClaimBuilder, ref: Reference | None, warnings: list[str]) -> None:

@@ -32,10 +32,12 @@ def test_fixture_is_detected_as_accelmark():
 
 
 def test_one_claim_per_measured_concurrency_and_oom_is_skipped():
-    claims = parse(obj())
-    # Offline: the engine batches internally, so client_concurrency is kept out of the cell.
+    claims = parse(obj())[:6]
+    # Offline: the engine batches internally, so client_concurrency is kept out of the cell; the
+    # suite's 100 requests per run bound what can be in flight.
     assert [(c.concurrency, c.speculative) for c in claims] == [
-        (None, False), (None, False), (None, False), (8, True), (32, True), (128, True)]
+        (100, False), (100, False), (100, False), (8, True), (32, True), (128, True)]
+    assert claims[0].provenance["concurrency"].field.endswith("suites/suite_A/suite.json request_count")
     assert "client_concurrency 8" in (claims[0].provenance["tok_s"].span or "")
 
 
@@ -81,7 +83,7 @@ def test_single_scenario_speculative_submission_reports_under_offline():
     del r["metrics"]["speculative"]
     del r["task"]["scenarios_run"]
     r["task"]["scenario"] = "speculative"
-    claims = parse(r)
+    claims = [c for c in parse(r) if c.cell and c.cell.startswith("offline")]
     assert len(claims) == 3 and all(c.speculative and c.acceptance_length == 2.96 for c in claims)
 
 
@@ -101,10 +103,22 @@ def test_quantization_method_is_the_weight_format_when_given():
     assert parse(r)[0].weight_format == "awq"
 
 
+def test_one_broken_result_in_a_list_is_skipped_with_a_warning():
+    broken = obj()
+    broken["metrics"]["offline"]["results_by_concurrency"] = {"8": 3144.73}
+    doc = RawDocument(json.dumps({"results": [broken, obj()]}).encode(), source="dump.json")
+    claims = AccelMark().parse(doc)
+    assert len(claims) == 9 and claims[0].provenance["tok_s"].field.startswith("results[1].")
+    assert doc.warnings == [
+        "dump.json: skipped 1 unreadable AccelMark result(s), e.g. AccelMark result results[0]: "
+        "'results[0].metrics.offline.results_by_concurrency' should be a list of per-concurrency "
+        "results"]
+
+
 def test_results_inside_a_list():
     claims = parse({"results": [obj(), obj()]})
-    assert len(claims) == 12
-    assert claims[6].provenance["tok_s"].field == (
+    assert len(claims) == 18
+    assert claims[9].provenance["tok_s"].field == (
         "results[1].metrics.offline.results_by_concurrency[0].throughput_tokens_per_sec")
 
 
@@ -127,8 +141,8 @@ def test_unreadable_throughput_is_invalid_input_naming_the_path():
 
 def test_no_throughput_anywhere_is_invalid_input():
     r = obj()
-    r["metrics"] = {"online": r["metrics"]["online"]}
-    with pytest.raises(InvalidInput, match="no throughput in metrics.offline or metrics.speculative"):
+    r["metrics"] = {"burst": {"sla_ttft_ms": 500}, "derived": {}}
+    with pytest.raises(InvalidInput, match="no throughput or TPOT in any scenario block"):
         parse(r)
 
 

@@ -144,7 +144,7 @@ async def test_an_accelmark_result_json_from_a_raw_path(server: Loopback, ref: R
     )
     async with loopback_fetcher(server) as fetcher:
         reading = await fetch_records(url, fetcher, ref)
-    assert reading.source.format == "accelmark" and len(reading.records) == 6
+    assert reading.source.format == "accelmark" and len(reading.records) == 9
     assert reading.records[0].hardware == "NVIDIA A100-SXM4-40GB"
 
 

@@ -1,0 +1,192 @@
+"""A record's own words: its free-text fields read by the same readers as a pasted post.
+
+Boards keep half of what a run was in prose: a launch command, notes, comments, a reproduce
+command, an engine-configuration object (AccelMark `task.extra_config`, a `speculative_config`).
+`read_record_text` runs those through `extractors.text` — the launch-command parser, the log-line
+readers and the free-text reader, in that order, as `parse_text` does for a post — and fills only
+the claim fields the record's structured keys left empty, each with the JSON key and the text span
+as provenance. Where a structured field and the record's own text disagree (a window of 16 in a
+field, `--speculative-num-draft-tokens 56` in its command) the structured value stays and a
+`FieldConflict` showing both is added to the claim.
+
+Quirks, each with its reason:
+- Engine-configuration objects are spelled as the flags they stand for (`max_model_len: 4096` →
+  `--max-model-len 4096`, a nested `speculative_config` → `--speculative-config '{…}'`, `false` →
+  `--no-…`), so the flag reader's conventions (vLLM's k + 1 window, …) apply unchanged.
+- A complete launch command with no speculative flag means plain decode, but only once every other
+  reader has had its say (`launch.plain_decode`): notes naming a method must still be heard.
+- A context length from a flag (`--max-model-len`, `--context-length`, `max_model_len` in a
+  config) is the server's cap, not the context the run used: charging KV for the cap would condemn
+  honest batched records, so it is not taken from a record's command.
+- Names in prose are matched against the packaged reference tables, loaded once per process: the
+  adapters are called without the caller's reference, and a GPU named only in the notes must still
+  be found.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import Any
+
+from checks.models import FieldConflict
+from checks.reference import Reference, load_reference
+from checks.text import sanitise
+from extractors.builder import ClaimBuilder
+from extractors.formats.aliases import ALIAS_INDEX, fold
+from extractors.text.flags import Program, apply_flags
+from extractors.text.freetext import read_free_text
+from extractors.text.launch import plain_decode, read_launch
+from extractors.text.logs import read_logs
+
+__all__ = [
+    "CONFIG_KEYS",
+    "CONFLICT_FIELDS",
+    "config_flags",
+    "read_record_text",
+    "record_conflicts",
+    "row_texts",
+    "text_fields",
+]
+
+# Claim fields where the record's words contradicting its structured keys is a finding. Names
+# (hardware, model) are spelled many ways and are not compared.
+CONFLICT_FIELDS = ("spec_window", "acceptance_length", "acceptance_rate", "batch",
+                   "hardware_count", "speculative", "draft_steps", "draft_topk")
+# Keys (folded) of engine-configuration objects: vLLM engine args, SGLang server args, a board's
+# `extra_config`.
+CONFIG_KEYS = ("speculative_config", "extra_config", "engine_config", "engine_args",
+               "engine_kwargs", "server_args", "serving_config", "launch_config")
+_MAX_TEXT = 20_000  # one field of a record; a whole pasted log belongs in a file of its own
+
+
+@cache
+def _packaged_reference() -> Reference:
+    return load_reference()
+
+
+def config_flags(obj: dict[str, Any], prefix: str = "") -> list[tuple[str, str, str | None, str]]:
+    """An engine-configuration object spelled as the flags it stands for (see quirks)."""
+    out: list[tuple[str, str, str | None, str]] = []
+    for key, value in obj.items():
+        name = str(key).strip().lower().replace("_", "-")
+        if not name or value is None:
+            continue
+        if name in ("speculative-config", "spec-config") and isinstance(value, dict):
+            text = json.dumps(value, sort_keys=True)
+            out.append(("--speculative-config", "--speculative-config", text,
+                        f"{prefix}{key}: {text[:150]}"))
+        elif isinstance(value, dict):
+            out.extend(config_flags(value, f"{prefix}{key}."))
+        elif isinstance(value, bool):
+            flag = f"--{name}" if value else f"--no-{name}"
+            out.append((flag, flag, None, f"{prefix}{key}: {str(value).lower()}"))
+        elif isinstance(value, (int, float, str)):
+            out.append((f"--{name}", f"--{name}", str(value), f"{prefix}{key}: {value}"))
+    return out
+
+
+def _read_one(path: str, value: Any, engine: str, tb: ClaimBuilder, ref: Reference,
+              plain: list[tuple[str, str]]) -> None:
+    if isinstance(value, dict):
+        if fold(path.rsplit(".", 1)[-1]) in ("speculative_config", "spec_config"):
+            value = {"speculative_config": value}  # the object is the flag's value
+        apply_flags(tb, ref, Program(engine.lower()), config_flags(value))
+        return
+    text = sanitise(str(value), limit=_MAX_TEXT)
+    launch = read_launch(text, tb, ref)
+    logs = read_logs(text, tb, ref)
+    rest = text
+    for start, end in [*launch.spans, *logs.spans]:
+        rest = rest[:start] + " " * (end - start) + rest[end:]
+    read_free_text(rest, tb, ref)
+    if launch.plain is not None:
+        plain.append((path, launch.plain[1]))
+
+
+def read_record_text(b: ClaimBuilder, texts: Sequence[tuple[str, Any]], *, engine: str = "",
+                     ref: Reference | None = None) -> list[FieldConflict]:
+    """Fill `b` from the record's free-text fields `[(JSON path, text or config object)]`.
+
+    Fields are read in the order given (launch commands before notes) and the first value wins,
+    as in a post. Returns the conflicts found, already appended to the builder's `conflicts`."""
+    ref = ref or _packaged_reference()
+    structured = dict(b.values)
+    structured_prov = dict(b.provenance)
+    tb = ClaimBuilder(b.source)
+    origin: dict[str, str] = {}
+    plain: list[tuple[str, str]] = []
+    for path, value in texts:
+        if value is None or (isinstance(value, str) and not value.strip()) or value == {}:
+            continue
+        before = set(tb.values)
+        _read_one(path, value, engine, tb, ref, plain)
+        for name in set(tb.values) - before:
+            origin[name] = path
+    if plain and not tb.has("speculative"):
+        path, span = plain[0]
+        plain_decode(tb, span, field=path)
+        origin["speculative"] = path
+    for name, value in tb.values.items():
+        if name in ("launch_command", "notes"):
+            continue  # the record's own text is already kept as it was written
+        p = tb.provenance[name]
+        if name == "context_length" and (p.field or "").startswith("-"):
+            continue  # a server's maximum length (--max-model-len) is a cap, not the run's context
+        where = f"{origin.get(name, '?')} ({p.field})" if p.field else origin.get(name, "?")
+        b.set(name, value, field=where, span=p.span)
+    found = record_conflicts(structured, structured_prov, tb, origin)
+    if found:
+        b.set("conflicts", [*b.values.get("conflicts", []), *found], field="record text",
+              overwrite=True)
+    return found
+
+
+def record_conflicts(structured: dict[str, Any], prov: dict[str, Any], tb: ClaimBuilder,
+                     origin: dict[str, str]) -> list[FieldConflict]:
+    """Where the text read into `tb` disagrees with a structured value."""
+    out: list[FieldConflict] = []
+    for name in CONFLICT_FIELDS:
+        if name not in structured or name not in tb.values:
+            continue
+        a, t = structured[name], tb.values[name]
+        if _same(a, t):
+            continue
+        sp, tp = prov.get(name), tb.provenance[name]
+        out.append(FieldConflict(
+            field=name, structured=str(a), structured_from=(sp.field or "record") if sp else "record",
+            text=str(t), text_from=f"{origin.get(name, 'record text')}: \"{tp.span or tp.field}\""))
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return bool(a) == bool(b)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return abs(float(a) - float(b)) <= 0.005 * max(abs(float(a)), abs(float(b)), 1e-9)
+    return str(a).strip().lower() == str(b).strip().lower()
+
+
+def text_fields(record: dict[str, Any], keys: Iterable[str], prefix: str = "") -> list[tuple[str, Any]]:
+    """`[(path, value)]` for the keys of `record` present, in the order of `keys`."""
+    return [(f"{prefix}{k}", record[k]) for k in keys if k in record]
+
+
+def row_texts(row: dict[str, Any], prefix: str, b: ClaimBuilder) -> list[tuple[str, Any]]:
+    """A board row's free-text fields, commands first, then configuration objects, then notes.
+
+    Top-level keys are found through the alias table (`command`, `cmd`, `notes`, `comments`, …);
+    a launch command or notes a board mapping pointed at elsewhere are taken from the builder."""
+    by_target: dict[str, list[tuple[str, Any]]] = {"launch_command": [], "config": [], "notes": []}
+    for key, value in row.items():
+        spelling = fold(key)
+        target = "config" if spelling in CONFIG_KEYS else ALIAS_INDEX.get(spelling)
+        if target in by_target and (isinstance(value, str) or (
+                target == "config" and isinstance(value, dict))):
+            by_target[target].append((f"{prefix}.{key}" if prefix else str(key), value))
+    for name in ("launch_command", "notes"):
+        p = b.provenance.get(name)
+        if p is not None and p.field and all(path != p.field for path, _ in by_target[name]):
+            by_target[name].insert(0, (p.field, b.values[name]))
+    return [*by_target["launch_command"], *by_target["config"], *by_target["notes"]]

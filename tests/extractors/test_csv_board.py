@@ -1,0 +1,64 @@
+"""CSV leaderboard dumps (and what CSV and TSV share): read by shape through the alias table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.pipeline import sweep_source
+from checks.reference import load_reference
+from extractors.document import RawDocument
+from extractors.errors import InvalidInput
+from extractors.formats import detect
+from extractors.formats.csv_board import CsvBoard
+from extractors.formats.tsv_board import TsvBoard
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def ref():
+    return load_reference()
+
+
+@pytest.mark.parametrize("name", ["csv_board/board.csv", "tsv_board/board.tsv"])
+def test_dump_sweeps_with_the_seed_record_implausible_and_honest_rows_consistent(name, ref):
+    result = sweep_source(str(FIXTURES / name), ref)
+    got = {r.claim.record_id: r for r in result.reports}
+    assert {k: r.verdict for k, r in got.items()} == {
+        "r-56": "implausible", "q-1": "consistent", "l-8": "consistent"}
+    seed = got["r-56"]
+    assert seed.question("acceptance").status == "stop"
+    assert seed.question("acceptance").figures["ratio"] == pytest.approx(1.0)
+    assert seed.question("roofline").figures["ratio"] == pytest.approx(16.32, abs=0.01)
+    assert got["q-1"].claim.speculative is False
+    assert got["q-1"].question("roofline").figures["ratio"] == pytest.approx(0.613, abs=0.001)
+
+
+@pytest.mark.parametrize(("name", "fmt"), [("csv_board/board.csv", "csv_board"),
+                                           ("tsv_board/board.tsv", "tsv_board")])
+def test_recognised_by_shape_not_by_file_name(name, fmt):
+    doc = RawDocument((FIXTURES / name).read_bytes(), source="download.txt")
+    assert detect(doc).name == fmt
+
+
+def test_cells_keep_line_and_column_as_provenance():
+    doc = RawDocument((FIXTURES / "csv_board" / "board.csv").read_bytes(), source="board.csv")
+    seed = CsvBoard().parse(doc)[0]
+    assert (seed.tok_s, seed.hardware, seed.spec_window) == (
+        2103.6, "NVIDIA GeForce RTX 5090", 56)
+    assert seed.provenance["tok_s"].field == "line 2.tok_s"
+    assert seed.provenance["acceptance_length"].field == "line 2.notes"
+    assert seed.ttft_empty is True  # an empty TTFT cell, as the seed's empty TTFT field
+
+
+def test_no_throughput_in_any_row_is_invalid_input():
+    doc = RawDocument(b"gpu,model,tok_s\nRTX 4090,Llama,\n", source="dump.csv")
+    with pytest.raises(InvalidInput, match="1 row\\(s\\) in this CSV dump, none with a readable"):
+        CsvBoard().parse(doc)
+
+
+def test_prose_with_commas_is_not_a_csv_dump():
+    doc = RawDocument(b"Ran it twice, got 140 tok/s, then 150 tok/s, on a 4090.", source="t")
+    assert not CsvBoard().sniff(doc) and not TsvBoard().sniff(doc)
