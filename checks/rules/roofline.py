@@ -240,7 +240,9 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
             return set_status(j, "flag", f"{lead}: real decode lands at 0.55–0.85 of it, so above "
                                    f"{FLAG_RATIO} suggests miscounted bytes or an unstated speculative "
                                    f"method{tail}.")
-        return set_status(j, "ok", f"{lead}, where real decode lands (0.55–0.85){tail}.")
+        where = ("where real decode lands (0.55–0.85)" if ratio >= 0.55
+                 else "below where real decode lands (0.55–0.85): possible")
+        return set_status(j, "ok", f"{lead}, {where}{tail}.")
     al = c.acceptance_length if c.acceptance_length is not None else c.acceptance_length_high
     if c.speculative is True or c.spec_method or c.spec_window or al is not None:
         return judge_speculative(ev, ref, prior, ceil, j, lead, notes, al)
