@@ -1,7 +1,7 @@
 """Reference tables: hardware, models, weight formats, speculative methods, decode power bands.
 
 The packaged tables live in `checks/data/*.json`; each row names its source and the date it was
-checked (SPEC §7, the seed's section 6: never use a constant whose derivation is unknown). Rows or
+checked: a constant whose derivation is unknown is never used. Rows or
 fields that could not be checked against a source carry `unverified` and are reported as such.
 A user's own JSON file with the same top-level keys is merged over the packaged tables: a row with
 the same `name` replaces the packaged one, a new name is added.
@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+
+from checks.names import fold_hardware, fold_model
 
 __all__ = [
     "FormatRow",
@@ -58,11 +60,14 @@ class _Row(BaseModel):
 
 
 class HardwareRow(_Row):
-    kind: Literal["consumer", "workstation", "datacenter", "unified"]
+    # "cpu": CPU-only decode from system memory (bandwidth = channels x bus width x transfer rate)
+    kind: Literal["consumer", "workstation", "datacenter", "unified", "cpu"]
     memory_gb: float
     bandwidth_gbs: float
     bandwidth_derivation: str | None = None  # "512 bit / 8 x 28 Gbps"
-    tdp_w: float | None = None  # board power; None for SoCs without one
+    tdp_w: float | None = None  # reference board power; None for SoCs and CPUs
+    # The highest board-power limit known for the card (partner boards, raised limits), sourced.
+    max_power_w: float | None = None
     # dense tensor peak per format family, TFLOPS: keys bf16, fp8, fp4, int8
     peak_tflops: dict[str, float] = Field(default_factory=dict)
     power_band: str | None = None  # key into power_bands; defaults to kind
@@ -144,8 +149,42 @@ def normalise_name(name: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "", s)
 
 
+# Rows whose memory differs only by the binary/decimal GB spelling, or a reading a driver rounds
+# down ("NVIDIA L4" reports 22.5 of 24 GB, "H200" 140.4 of 141), still name the same card.
+MEMORY_MATCH = (0.85, 1.08)
+
+
+class _Index:
+    """Every row's name and aliases normalised once: exact keys, then folded keys per table."""
+
+    def __init__(self, rows: Sequence[_Row], fold: Callable[[str], str] | None) -> None:
+        self.exact: dict[str, _Row] = {}
+        self.folded: dict[str, list[_Row]] = {}
+        for row in rows:
+            for name in (row.name, *row.aliases):
+                if key := normalise_name(name):
+                    self.exact.setdefault(key, row)
+                if fold is not None and (key := fold(name)):
+                    bucket = self.folded.setdefault(key, [])
+                    if row not in bucket:
+                        bucket.append(row)
+
+
+def _fold_hw_key(name: str) -> str:
+    return fold_hardware(name)[0]
+
+
+def _memory_fits(row: _Row, stated: float | None) -> bool:
+    if stated is None or not isinstance(row, HardwareRow):
+        return True
+    lo, hi = MEMORY_MATCH
+    if row.kind == "unified":  # one chip ships with several memory sizes, up to the row's
+        return stated <= row.memory_gb * hi
+    return row.memory_gb * lo <= stated <= row.memory_gb * hi
+
+
 class Reference(BaseModel):
-    """All tables, with alias lookup. Immutable once loaded."""
+    """All tables, with alias lookup. Immutable once loaded; its lookup index is built once."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -155,32 +194,43 @@ class Reference(BaseModel):
     methods: list[MethodRow]
     power_bands: list[PowerBand]
     origin: list[str] = Field(default_factory=list)  # files merged, packaged first
+    _index: dict[str, _Index] = PrivateAttr(default_factory=dict)
 
-    def _find(self, rows: Iterable[_Row], name: str | None) -> Any:
+    def model_post_init(self, context: Any, /) -> None:
+        folds: dict[str, Callable[[str], str] | None] = {
+            "hardware": _fold_hw_key, "models": fold_model}
+        self._index = {t: _Index(getattr(self, t), folds.get(t)) for t in TABLES}
+
+    def _find(self, table: str, name: str | None) -> Any:
+        """Exact (normalised) name or alias first; then the folded spelling (hardware, models)."""
         if not name:
             return None
+        index = self._index[table]
         key = normalise_name(name)
-        if not key:
-            return None
-        for row in rows:
-            if key == normalise_name(row.name) or key in (normalise_name(a) for a in row.aliases):
-                return row
+        if key and (row := index.exact.get(key)) is not None:
+            return row
+        if table == "hardware":
+            folded, memory = fold_hardware(name)
+            return next((r for r in index.folded.get(folded, ()) if _memory_fits(r, memory)), None)
+        if table == "models":
+            rows = index.folded.get(fold_model(name))
+            return rows[0] if rows else None
         return None
 
     def gpu(self, name: str | None) -> HardwareRow | None:
-        return self._find(self.hardware, name)
+        return self._find("hardware", name)
 
     def model(self, name: str | None) -> ModelRow | None:
-        return self._find(self.models, name)
+        return self._find("models", name)
 
     def format(self, name: str | None) -> FormatRow | None:
-        return self._find(self.formats, name)
+        return self._find("formats", name)
 
     def method(self, name: str | None) -> MethodRow | None:
-        return self._find(self.methods, name)
+        return self._find("methods", name)
 
     def power_band(self, hw: HardwareRow) -> PowerBand | None:
-        return self._find(self.power_bands, hw.power_band or hw.kind)
+        return self._find("power_bands", hw.power_band or hw.kind)
 
     def table(self, name: str) -> list[_Row]:
         return list(getattr(self, name))
