@@ -1,4 +1,4 @@
-"""Folding hardware and model names the way boards write them, for the reference lookup index.
+"""Folding hardware and model names the way boards write them, and the reference lookup index.
 
 Boards and tools spell one product many ways: nvidia-smi says "Tesla V100S-PCIE-32GB", an MLX
 benchmark "Apple M4 Max 12P+4E+40GPU", a cloud image "google_tpu_v6e", a Hugging Face id
@@ -11,6 +11,9 @@ a shorter name is never found inside a longer, different product.
 A memory size in a hardware name ("32GB", "80GB") is taken out of the key and returned beside it,
 so the caller can choose between rows that differ only by memory (A100 40GB / 80GB, H20 / H20-3e).
 
+`NameIndex` holds one table's names and aliases normalised once (exact keys, then folded keys), so
+that a lookup normalises only its query: exact key first, folded key second.
+
 Linear time on any input: each pattern is a single pass with no two quantifiers over the same
 characters, and input is capped at `MAX_NAME` characters before anything runs.
 """
@@ -18,8 +21,10 @@ characters, and input is capped at `MAX_NAME` characters before anything runs.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
-__all__ = ["MAX_NAME", "fold_hardware", "fold_model"]
+__all__ = ["MAX_NAME", "MEMORY_MATCH", "NameIndex", "fold_hardware", "fold_model"]
 
 MAX_NAME = 200
 
@@ -27,8 +32,10 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+[a-z0-9]*)*")
 _TRADEMARK = re.compile(r"\((?:r|tm)\)|[®™]")
 _CLOCK = re.compile(r"@ ?\d{1,2}(?:\.\d{1,3})? ?ghz")
 _MEMORY = re.compile(r"(\d{1,4}(?:\.\d{1,2})?)(?:gb|gib|g)")
-# Core and unit counts: "12p", "4e", "40gpu", "16core", "32cu".
-_COUNT = re.compile(r"\d{1,3}(?:p|e|gpu|cpu|core|cores|cu)")
+# Apple's core split as benchmarks print it: "12P+4E" (performance + efficiency cores).
+_CORE_SPLIT = re.compile(r"\b\d{1,2} ?p ?\+ ?\d{1,2} ?e\b")
+# Core and unit counts: "40gpu", "16core", "32cu".
+_COUNT = re.compile(r"\d{1,3}(?:gpu|cpu|core|cores|cu)")
 
 _HW_DROP = frozenset({
     # vendors and brands: never the product
@@ -56,7 +63,7 @@ _GGUF = re.compile(r"(?:ud-)?i?q\d_[a-z0-9]{1,4}(?:_[a-z0-9]{1,4}){0,2}")
 
 def _tokens(name: str) -> list[str]:
     text = _TRADEMARK.sub(" ", name[:MAX_NAME].lower())
-    return _TOKEN.findall(_CLOCK.sub(" ", text))
+    return _TOKEN.findall(_CORE_SPLIT.sub(" ", _CLOCK.sub(" ", text)))
 
 
 def _drop_repeats(tokens: list[str]) -> list[str]:
@@ -74,7 +81,7 @@ def fold_hardware(name: str) -> tuple[str, float | None]:
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
         if m := _MEMORY.fullmatch(tok):
             memory = float(m.group(1))
-        elif tok in _HW_DROP or _COUNT.fullmatch(tok) or (tok.isdigit() and nxt in _UNIT_WORDS):
+        elif tok in _HW_DROP or _COUNT.fullmatch(tok) or (len(tok) <= 3 and tok.isdigit() and nxt in _UNIT_WORDS):
             continue
         else:
             kept.append(tok)
@@ -87,3 +94,62 @@ def fold_model(name: str) -> str:
     text = text.rsplit("/", 1)[-1]  # the repo owner names who uploaded it, not the model
     text = _GGUF.sub(" ", text)
     return "".join(t for t in _TOKEN.findall(text) if t not in _MODEL_DROP)
+
+
+# A stated memory size still names the same card when it differs by the binary/decimal GB spelling
+# or by what a driver reports ("NVIDIA L4" reports 22.5 of 24 GB, "H200" 140.4 of 141).
+MEMORY_MATCH = (0.85, 1.08)
+
+
+def _memory_fits(row: Any, stated: float | None) -> bool:
+    if stated is None:
+        return True
+    lo, hi = MEMORY_MATCH
+    if row.kind == "unified":  # one chip ships with several memory sizes, up to the row's
+        return bool(stated <= row.memory_gb * hi)
+    return bool(row.memory_gb * lo <= stated <= row.memory_gb * hi)
+
+
+class NameIndex:
+    """One table's rows by their names and aliases, normalised once when the table is loaded.
+
+    `fold` says how a spelling that misses the exact keys is folded: "hardware" (memory size kept
+    beside the key, e.g. "H20 141GB" -> ("h20", 141)), "model", or None (exact keys only).
+    """
+
+    def __init__(self, rows: Sequence[Any], normalise: Callable[[str], str],
+                 fold: Literal["hardware", "model"] | None) -> None:
+        self._normalise = normalise
+        self._fold = fold
+        self.exact: dict[str, Any] = {}
+        self.folded: dict[str, list[tuple[Any, float | None]]] = {}
+        for row in rows:
+            for name in (row.name, *row.aliases):
+                if key := normalise(name):
+                    self.exact.setdefault(key, row)  # the first row with a spelling keeps it
+                folded, memory = self._folded(name)
+                if folded and (row, memory) not in (bucket := self.folded.setdefault(folded, [])):
+                    bucket.append((row, memory))
+
+    def _folded(self, name: str) -> tuple[str, float | None]:
+        if self._fold == "hardware":
+            return fold_hardware(name)
+        return (fold_model(name), None) if self._fold == "model" else ("", None)
+
+    def find(self, name: str) -> Any:
+        """The row for a spelling: exact (normalised) name or alias first, then the folded key."""
+        key = self._normalise(name)
+        if key and (row := self.exact.get(key)) is not None:
+            return row
+        folded, memory = self._folded(name)
+        entries = self.folded.get(folded, []) if folded else []
+        if self._fold == "model":
+            return entries[0][0] if entries else None
+        if memory is None:
+            # A spelling that names no memory means the row whose own names need none (a bare
+            # "H20" is the 96 GB card, not the one its alias "H20 141GB" names).
+            entries = [e for e in entries if e[1] is None] or entries
+        fits = [r for r, _ in entries if _memory_fits(r, memory)]
+        # Rows left differ only by bin and the name does not say which: the faster one, generous to
+        # the claim (as a bare "A100" or "M4 Max" is).
+        return max(fits, key=lambda r: r.bandwidth_gbs, default=None)

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
-from checks.names import fold_hardware, fold_model
+from checks.names import NameIndex
 
 __all__ = [
     "FormatRow",
@@ -149,40 +148,6 @@ def normalise_name(name: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "", s)
 
 
-# Rows whose memory differs only by the binary/decimal GB spelling, or a reading a driver rounds
-# down ("NVIDIA L4" reports 22.5 of 24 GB, "H200" 140.4 of 141), still name the same card.
-MEMORY_MATCH = (0.85, 1.08)
-
-
-class _Index:
-    """Every row's name and aliases normalised once: exact keys, then folded keys per table."""
-
-    def __init__(self, rows: Sequence[_Row], fold: Callable[[str], str] | None) -> None:
-        self.exact: dict[str, _Row] = {}
-        self.folded: dict[str, list[_Row]] = {}
-        for row in rows:
-            for name in (row.name, *row.aliases):
-                if key := normalise_name(name):
-                    self.exact.setdefault(key, row)
-                if fold is not None and (key := fold(name)):
-                    bucket = self.folded.setdefault(key, [])
-                    if row not in bucket:
-                        bucket.append(row)
-
-
-def _fold_hw_key(name: str) -> str:
-    return fold_hardware(name)[0]
-
-
-def _memory_fits(row: _Row, stated: float | None) -> bool:
-    if stated is None or not isinstance(row, HardwareRow):
-        return True
-    lo, hi = MEMORY_MATCH
-    if row.kind == "unified":  # one chip ships with several memory sizes, up to the row's
-        return stated <= row.memory_gb * hi
-    return row.memory_gb * lo <= stated <= row.memory_gb * hi
-
-
 class Reference(BaseModel):
     """All tables, with alias lookup. Immutable once loaded; its lookup index is built once."""
 
@@ -194,28 +159,17 @@ class Reference(BaseModel):
     methods: list[MethodRow]
     power_bands: list[PowerBand]
     origin: list[str] = Field(default_factory=list)  # files merged, packaged first
-    _index: dict[str, _Index] = PrivateAttr(default_factory=dict)
+    _index: dict[str, NameIndex] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any, /) -> None:
-        folds: dict[str, Callable[[str], str] | None] = {
-            "hardware": _fold_hw_key, "models": fold_model}
-        self._index = {t: _Index(getattr(self, t), folds.get(t)) for t in TABLES}
+        folds: dict[str, Literal["hardware", "model"]] = {"hardware": "hardware", "models": "model"}
+        self._index = {t: NameIndex(getattr(self, t), normalise_name, folds.get(t)) for t in TABLES}
 
     def _find(self, table: str, name: str | None) -> Any:
         """Exact (normalised) name or alias first; then the folded spelling (hardware, models)."""
         if not name:
             return None
-        index = self._index[table]
-        key = normalise_name(name)
-        if key and (row := index.exact.get(key)) is not None:
-            return row
-        if table == "hardware":
-            folded, memory = fold_hardware(name)
-            return next((r for r in index.folded.get(folded, ()) if _memory_fits(r, memory)), None)
-        if table == "models":
-            rows = index.folded.get(fold_model(name))
-            return rows[0] if rows else None
-        return None
+        return self._index[table].find(name)
 
     def gpu(self, name: str | None) -> HardwareRow | None:
         return self._find("hardware", name)

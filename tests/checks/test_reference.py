@@ -419,6 +419,10 @@ def test_missing_file_is_a_reference_error(tmp_path: Path) -> None:
         ("NVIDIA H100 80GB HBM3", "H100 SXM"),
         ("NVIDIA H20-3e", "H20-3e"),
         ("NVIDIA H20", "H20"),
+        ("NVIDIA H20 GPU", "H20"),  # no memory named: the card whose own name needs none
+        ("NVIDIA H20 141GB GPU", "H20-3e"),
+        ("NVIDIA A100-SXM4 GPU", "A100 80GB SXM"),  # bin not named: the faster, as a bare A100
+        ("A100 SXM4 40GB GPU", "A100 40GB SXM"),
         ("NVIDIA A800-SXM4-80GB", "A800 SXM4 80GB"),
         ("NVIDIA A100-SXM4-40GB", "A100 40GB SXM"),
         ("NVIDIA A100 40GB", "A100 40GB SXM"),  # memory size picks between same-named rows
