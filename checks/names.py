@@ -58,7 +58,9 @@ _MODEL_DROP = frozenset({
 })
 # GGUF quant suffixes ("Q4_K_M", "IQ3_XXS", "UD-Q4_K_XL"): underscores split them into pieces, so
 # they go before tokenising.
-_GGUF = re.compile(r"(?:ud-)?i?q\d_[a-z0-9]{1,4}(?:_[a-z0-9]{1,4}){0,2}")
+_GGUF = re.compile(
+    r"(?:ud-)?i?q\d_[a-z0-9]{1,4}(?:_[a-z0-9]{1,4}){0,2}(?: - (?:small|medium|large|\d{1,2}\.\d{1,4} bpw))?"
+)  # llama-bench prints the type as "Q4_K - Medium", "IQ2_XXS - 2.0625 bpw"
 
 
 def _tokens(name: str) -> list[str]:
@@ -68,8 +70,8 @@ def _tokens(name: str) -> list[str]:
 
 def _drop_repeats(tokens: list[str]) -> list[str]:
     """'ascend ascend910' -> 'ascend910': a family word repeated as the product's prefix."""
-    return [t for t, nxt in zip(tokens, [*tokens[1:], ""], strict=True)
-            if not (nxt.startswith(t) and len(nxt) > len(t))]
+    nexts = [*tokens[1:], ""][: len(tokens)]
+    return [t for t, nxt in zip(tokens, nexts, strict=True) if not (nxt.startswith(t) and len(nxt) > len(t))]
 
 
 def fold_hardware(name: str) -> tuple[str, float | None]:

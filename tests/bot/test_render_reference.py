@@ -30,7 +30,7 @@ def test_a_card_with_a_raised_limit_shows_both_powers(ref: Reference) -> None:
 
 def test_a_cpu_row_shows_its_channel_arithmetic(ref: Reference) -> None:
     text, _ = render_reference(ref, "gpu", "AMD EPYC 9654 96-Core Processor")
-    assert text.startswith("AMD EPYC 9654: 460.8 GB/s, 6144 GB, no board power, cpu")
+    assert text.startswith("AMD EPYC 9004 (Genoa): 460.8 GB/s, 6144 GB, no board power, cpu")
     assert "bandwidth_derivation: 768-bit bus (12 channels of 64 bits) / 8 x 4.8 GT/s DDR5-4800" in text
 
 

@@ -35,10 +35,18 @@ def test_fold_hardware_drops_only_words_that_never_tell_products_apart(
         ("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16", "llama3.18b"),
         ("unsloth/Qwen3-30B-A3B-GGUF:UD-Q4_K_XL", "qwen330ba3b"),
         ("Qwen2.5-Coder-32B-Instruct", "qwen2.5coder32b"),  # "Coder" stays: a different model line
+        ("qwen2 7B Q4_K - Medium", "qwen27b"),  # llama-bench model_type
+        ("Mistral-Small-24B-Instruct-2501", "mistralsmall24b2501"),  # "Small" is the model, not a quant
     ],
 )
 def test_fold_model_drops_owner_and_packaging(spelling: str, key: str) -> None:
     assert fold_model(spelling) == key
+
+
+@pytest.mark.parametrize("spelling", ["NVIDIA GPU", "", "  ", "(R)(TM)", "32GB", "Apple"])
+def test_a_name_of_only_generic_words_folds_to_nothing_and_finds_nothing(ref: Reference, spelling: str) -> None:
+    assert fold_hardware(spelling)[0] == ""
+    assert ref.gpu(spelling) is None
 
 
 def test_folding_reads_at_most_max_name_characters() -> None:

@@ -440,7 +440,9 @@ def test_missing_file_is_a_reference_error(tmp_path: Path) -> None:
         ("Huawei Ascend Ascend910", "Ascend 910B"),  # npu-smi's family name on 64 GB boards
         ("MTT S4000", "MTT S4000"),
         ("AMD Ryzen AI MAX+ 395 w/ Radeon 8060S", "Strix Halo (Ryzen AI Max+ 395)"),
-        ("AMD EPYC 9654 96-Core Processor", "AMD EPYC 9654"),
+        ("AMD EPYC 9654 96-Core Processor", "AMD EPYC 9004 (Genoa)"),  # AccelMark cpu.model
+        ("AMD EPYC 7532 32-Core Processor", "AMD EPYC 7002 (Rome)"),
+        ("AMD EPYC 7B13", "AMD EPYC 7003 (Milan)"),
         ("Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", "Intel Xeon Gold 6248"),
     ],
 )
