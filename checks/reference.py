@@ -160,10 +160,14 @@ class Reference(BaseModel):
     power_bands: list[PowerBand]
     origin: list[str] = Field(default_factory=list)  # files merged, packaged first
     _index: dict[str, NameIndex] = PrivateAttr(default_factory=dict)
+    _pairs: dict[str, list[tuple[str, str]]] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any, /) -> None:
         folds: dict[str, Literal["hardware", "model"]] = {"hardware": "hardware", "models": "model"}
         self._index = {t: NameIndex(getattr(self, t), normalise_name, folds.get(t)) for t in TABLES}
+        for t in TABLES:  # sorted once: the tables never change after loading
+            pairs = [(a, r.name) for r in getattr(self, t) for a in [r.name, *r.aliases]]
+            self._pairs[t] = sorted(pairs, key=lambda p: -len(p[0]))
 
     def _find(self, table: str, name: str | None) -> Any:
         """Exact (normalised) name or alias first; then the folded spelling (hardware, models)."""
@@ -191,8 +195,7 @@ class Reference(BaseModel):
 
     def names_and_aliases(self, table: str) -> list[tuple[str, str]]:
         """(alias, canonical name) pairs, longest alias first, for finding names in free text."""
-        pairs = [(a, r.name) for r in self.table(table) for a in [r.name, *r.aliases]]
-        return sorted(pairs, key=lambda p: -len(p[0]))
+        return list(self._pairs[table])
 
 
 def _read_json(path: Path | str, text: str) -> dict[str, Any]:

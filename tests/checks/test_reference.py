@@ -623,3 +623,25 @@ def test_no_table_cites_an_internal_document() -> None:
     for path in [*(root / "checks" / "data").glob("*.json"), root / "docs" / "reference-data.md"]:
         text = path.read_text(encoding="utf-8")
         assert not internal.search(text), f"{path.name}: {internal.search(text).group(0)}"  # type: ignore[union-attr]
+
+
+def test_a_lookup_normalises_only_its_query(ref: Reference, monkeypatch: pytest.MonkeyPatch) -> None:
+    index = ref._index["hardware"]
+    real = index._normalise
+    calls: list[str] = []
+
+    def counting(s: str) -> str:
+        calls.append(s)
+        return real(s)
+
+    monkeypatch.setattr(index, "_normalise", counting)
+    assert ref.gpu("NVIDIA GeForce RTX 4090").name == "RTX 4090"  # type: ignore[union-attr]
+    assert calls == ["NVIDIA GeForce RTX 4090"]  # the rows were normalised when the table loaded
+
+
+def test_names_and_aliases_are_sorted_once_and_handed_out_as_copies(ref: Reference) -> None:
+    first = ref.names_and_aliases("hardware")
+    first.clear()
+    again = ref.names_and_aliases("hardware")
+    assert len(again) == sum(1 + len(r.aliases) for r in ref.hardware)
+    assert [len(a) for a, _ in again] == sorted((len(a) for a, _ in again), reverse=True)
