@@ -50,6 +50,8 @@ _HW_DROP = frozenset({
     "ddr4", "ddr5", "ecc",
 })
 _UNIT_WORDS = frozenset({"core", "cores", "gpu", "cpu", "cu"})
+_MEMORY_UNITS = frozenset({"gb", "gib"})
+_NUMBER = re.compile(r"\d{1,4}(?:\.\d{1,2})?")
 
 _MODEL_DROP = frozenset({
     "instruct", "chat", "it", "hf", "base", "meta", "model", "gguf", "mlx", "quantized",
@@ -79,10 +81,15 @@ def fold_hardware(name: str) -> tuple[str, float | None]:
     tokens = _tokens(name)
     kept: list[str] = []
     memory: float | None = None
+    skip = False
     for i, tok in enumerate(tokens):
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if m := _MEMORY.fullmatch(tok):
+        if skip:
+            skip = False
+        elif m := _MEMORY.fullmatch(tok):
             memory = float(m.group(1))
+        elif _NUMBER.fullmatch(tok) and nxt in _MEMORY_UNITS:  # "80 GB", written apart
+            memory, skip = float(tok), True
         elif tok in _HW_DROP or _COUNT.fullmatch(tok) or (len(tok) <= 3 and tok.isdigit() and nxt in _UNIT_WORDS):
             continue
         else:

@@ -15,6 +15,7 @@ from checks.reference import Reference, normalise_name
         ("Apple M3 Max (14-core CPU, 30-core GPU)", "m3max", None),
         ("Tesla V100S-PCIE-32GB", "v100spcie", 32.0),
         ("NVIDIA H100 80GB HBM3", "h100", 80.0),
+        ("NVIDIA A100 80 GB PCIe", "a100pcie", 80.0),  # the size written apart
         ("NVIDIA H20-3e", "h203e", None),  # '3e' is part of the product, not a core count
         ("NVIDIA GeForce RTX 4090 D", "rtx4090d", None),
         ("google_tpu_v6e", "tpuv6e", None),
