@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
@@ -168,6 +169,12 @@ class Reference(BaseModel):
         for t in TABLES:  # sorted once: the tables never change after loading
             pairs = [(a, r.name) for r in getattr(self, t) for a in [r.name, *r.aliases]]
             self._pairs[t] = sorted(pairs, key=lambda p: -len(p[0]))
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy with `update` applied, its index rebuilt for the rows it now holds."""
+        copy = super().model_copy(update=update, deep=deep)
+        copy.model_post_init(None)
+        return copy
 
     def _find(self, table: str, name: str | None) -> Any:
         """Exact (normalised) name or alias first; then the folded spelling (hardware, models)."""

@@ -645,3 +645,10 @@ def test_names_and_aliases_are_sorted_once_and_handed_out_as_copies(ref: Referen
     again = ref.names_and_aliases("hardware")
     assert len(again) == sum(1 + len(r.aliases) for r in ref.hardware)
     assert [len(a) for a, _ in again] == sorted((len(a) for a, _ in again), reverse=True)
+
+
+def test_a_copy_with_other_rows_looks_up_its_own_rows(ref: Reference) -> None:
+    only = ref.model_copy(update={"hardware": [r for r in ref.hardware if r.name == "RTX 3090"]})
+    assert only.gpu("NVIDIA GeForce RTX 3090").name == "RTX 3090"  # type: ignore[union-attr]
+    assert only.gpu("RTX 4090") is None
+    assert ref.gpu("RTX 4090") is not None
