@@ -252,7 +252,7 @@ def test_rtx_5090_is_1792_gbs_and_575_w(ref: Reference) -> None:
 def test_recalled_figures_are_marked_unverified(ref: Reference) -> None:
     # Figures recalled but not checked against a source ship only as unverified.
     assert not ref.gpu("RTX 4090").is_verified("peak_tflops")  # type: ignore[union-attr]
-    assert not ref.gpu("RTX 2080 Ti").is_verified("tdp_w")  # type: ignore[union-attr]
+    assert not ref.gpu("RTX A4000").is_verified("tdp_w")  # type: ignore[union-attr]
     assert not ref.gpu("MI355X").is_verified("peak_tflops")  # type: ignore[union-attr]
     assert not ref.model("GLM-4.5").is_verified("params_total_b")  # type: ignore[union-attr]
     assert ref.gpu("H100 SXM").is_verified("bandwidth_gbs")  # type: ignore[union-attr]
