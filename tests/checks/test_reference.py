@@ -443,7 +443,8 @@ def test_missing_file_is_a_reference_error(tmp_path: Path) -> None:
         ("AMD EPYC 9654 96-Core Processor", "AMD EPYC 9004 (Genoa)"),  # AccelMark cpu.model
         ("AMD EPYC 7532 32-Core Processor", "AMD EPYC 7002 (Rome)"),
         ("AMD EPYC 7B13", "AMD EPYC 7003 (Milan)"),
-        ("Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", "Intel Xeon Gold 6248"),
+        ("Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", "Intel Xeon 2nd Gen (Cascade Lake)"),
+        ("Intel(R) Xeon(R) Platinum 8368 CPU @ 2.40GHz", "Intel Xeon 3rd Gen (Ice Lake)"),
     ],
 )
 def test_board_spellings_resolve_to_their_row(ref: Reference, spelling: str, expected: str) -> None:
