@@ -254,7 +254,8 @@ def test_recalled_figures_are_marked_unverified(ref: Reference) -> None:
     assert not ref.gpu("RTX 4090").is_verified("peak_tflops")  # type: ignore[union-attr]
     assert not ref.gpu("RTX A4000").is_verified("tdp_w")  # type: ignore[union-attr]
     assert not ref.gpu("MI355X").is_verified("peak_tflops")  # type: ignore[union-attr]
-    assert not ref.model("GLM-4.5").is_verified("params_total_b")  # type: ignore[union-attr]
+    assert not ref.model("Llama 2 13B").is_verified("params_total_b")  # type: ignore[union-attr]
+    assert ref.model("GLM-4.7").is_verified("params_total_b")  # type: ignore[union-attr]  # read in the 4.7 config
     assert ref.gpu("H100 SXM").is_verified("bandwidth_gbs")  # type: ignore[union-attr]
 
 
