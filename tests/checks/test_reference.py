@@ -433,6 +433,7 @@ def test_missing_file_is_a_reference_error(tmp_path: Path) -> None:
         ("NVIDIA GeForce RTX 4090 D", "RTX 4090 D"),
         ("NVIDIA GeForce RTX 4060 Ti 16GB", "RTX 4060 Ti 16GB"),
         ("RTX 5070", "RTX 5070"),
+        ("NVIDIA GeForce RTX 4090 Laptop GPU", "RTX 4090 Laptop"),
         ("2080 Ti", "RTX 2080 Ti"),
         ("AMD Radeon RX 7900 XTX", "RX 7900 XTX"),
         ("NVIDIA RTX 6000 Ada Generation", "RTX 6000 Ada"),
@@ -457,7 +458,7 @@ def test_board_spellings_resolve_to_their_row(ref: Reference, spelling: str, exp
     ("spelling", "not_this"),
     [
         ("NVIDIA GeForce RTX 4090 D", "RTX 4090"),  # a different product, not a 4090
-        ("RTX 4090 Laptop GPU", "RTX 4090"),  # the laptop part has its own 256-bit bus
+        ("NVIDIA GeForce RTX 4090 Laptop GPU", "RTX 4090"),  # the laptop part has its own 256-bit bus
         ("Apple M4", "Apple M4 Max"),
         ("Apple M4 Max", "Apple M4"),
         ("RTX 4060 Ti 16GB", "RTX 4060 Ti"),
@@ -474,7 +475,7 @@ def test_a_shorter_name_never_matches_inside_a_longer_product(
 
 
 @pytest.mark.parametrize(
-    "spelling", ["M4 Ultra", "RTX 4090 Laptop GPU", "NVIDIA A100 120GB", "MI60", "Apple M5 Max"]
+    "spelling", ["M4 Ultra", "RTX 4070 Ti Laptop GPU", "NVIDIA A100 120GB", "MI60", "Apple M5 Max"]
 )
 def test_products_without_a_row_find_nothing(ref: Reference, spelling: str) -> None:
     assert ref.gpu(spelling) is None
