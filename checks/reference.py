@@ -71,6 +71,9 @@ class HardwareRow(_Row):
     # dense tensor peak per format family, TFLOPS: keys bf16, fp8, fp4, int8
     peak_tflops: dict[str, float] = Field(default_factory=dict)
     power_band: str | None = None  # key into power_bands; defaults to kind
+    # A deployment spreads one model's weights over many of these devices' on-chip SRAM (Groq,
+    # Cerebras): one device's memory says nothing about what fits, and its roofline is no ceiling.
+    weights_across_devices: bool = False
 
 
 class Recipe(BaseModel):

@@ -81,6 +81,10 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
             f"{num(memory)} GB on {cards} ({ratio:.2f})")
     kw: dict[str, Any] = {"figures": figures, "basis": basis,
               "assumptions": [_A_GIB, *weights.assumptions, *kv.assumptions]}
+    if need > memory and hw.weights_across_devices and not c.hardware_count:
+        return Answer(key="fits_memory", status="unanswerable", missing=["device count"], **kw,
+                      summary=f"{lead}: {hw.name} systems spread a model over many devices' on-chip "
+                              "memory, and the record does not say how many.")
     if need > memory:
         return Answer(key="fits_memory", status="flag", **kw,
                       summary=f"{lead}: it does not fit, so part of it is offloaded and streams far "

@@ -655,3 +655,15 @@ def test_a_copy_with_other_rows_looks_up_its_own_rows(ref: Reference) -> None:
     assert only.gpu("NVIDIA GeForce RTX 3090").name == "RTX 3090"  # type: ignore[union-attr]
     assert only.gpu("RTX 4090") is None
     assert ref.gpu("RTX 4090") is not None
+
+
+def test_an_sram_system_without_a_device_count_is_not_judged_on_one_chips_memory(ref: Reference) -> None:
+    from checks.models import Claim, Evidence
+    from checks.rules.fits_memory import fits_memory
+
+    claim = Claim(model="Llama 3.3 70B", hardware="Groq", tok_s=1200.0, batch=1)
+    a = fits_memory(Evidence(claim=claim), ref, {})
+    assert a.status == "unanswerable" and a.missing == ["device count"]
+    assert "Groq LPU systems spread a model over many devices' on-chip memory" in a.summary
+    many = fits_memory(Evidence(claim=claim.model_copy(update={"hardware_count": 576})), ref, {})
+    assert many.status == "ok"  # 35 GB of 4-bit weights over 576 x 0.23 GB
