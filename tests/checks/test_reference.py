@@ -447,6 +447,7 @@ def test_missing_file_is_a_reference_error(tmp_path: Path) -> None:
         ("AMD EPYC 7B13", "AMD EPYC 7003 (Milan)"),
         ("Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", "Intel Xeon 2nd Gen (Cascade Lake)"),
         ("Intel(R) Xeon(R) Platinum 8368 CPU @ 2.40GHz", "Intel Xeon 3rd Gen (Ice Lake)"),
+        ("INTEL(R) XEON(R) PLATINUM 8558", "Intel Xeon 5th Gen (Emerald Rapids)"),
     ],
 )
 def test_board_spellings_resolve_to_their_row(ref: Reference, spelling: str, expected: str) -> None:
