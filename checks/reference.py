@@ -1,7 +1,7 @@
 """Reference tables: hardware, models, weight formats, speculative methods, decode power bands.
 
 The packaged tables live in `checks/data/*.json`; each row names its source and the date it was
-checked (SPEC §7, the seed's section 6: never use a constant whose derivation is unknown). Rows or
+checked: a constant whose derivation is unknown is never used. Rows or
 fields that could not be checked against a source carry `unverified` and are reported as such.
 A user's own JSON file with the same top-level keys is merged over the packaged tables: a row with
 the same `name` replaces the packaged one, a new name is added.
@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+
+from checks.names import NameIndex
 
 __all__ = [
     "FormatRow",
@@ -58,14 +60,20 @@ class _Row(BaseModel):
 
 
 class HardwareRow(_Row):
-    kind: Literal["consumer", "workstation", "datacenter", "unified"]
+    # "cpu": CPU-only decode from system memory (bandwidth = channels x bus width x transfer rate)
+    kind: Literal["consumer", "workstation", "datacenter", "unified", "cpu"]
     memory_gb: float
     bandwidth_gbs: float
     bandwidth_derivation: str | None = None  # "512 bit / 8 x 28 Gbps"
-    tdp_w: float | None = None  # board power; None for SoCs without one
+    tdp_w: float | None = None  # reference board power; None for SoCs and CPUs
+    # The highest board-power limit known for the card (partner boards, raised limits), sourced.
+    max_power_w: float | None = None
     # dense tensor peak per format family, TFLOPS: keys bf16, fp8, fp4, int8
     peak_tflops: dict[str, float] = Field(default_factory=dict)
     power_band: str | None = None  # key into power_bands; defaults to kind
+    # A deployment spreads one model's weights over many of these devices' on-chip SRAM (Groq,
+    # Cerebras): one device's memory says nothing about what fits, and its roofline is no ceiling.
+    weights_across_devices: bool = False
 
 
 class Recipe(BaseModel):
@@ -145,7 +153,7 @@ def normalise_name(name: str) -> str:
 
 
 class Reference(BaseModel):
-    """All tables, with alias lookup. Immutable once loaded."""
+    """All tables, with alias lookup. Immutable once loaded; its lookup index is built once."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -155,40 +163,49 @@ class Reference(BaseModel):
     methods: list[MethodRow]
     power_bands: list[PowerBand]
     origin: list[str] = Field(default_factory=list)  # files merged, packaged first
+    _index: dict[str, NameIndex] = PrivateAttr(default_factory=dict)
+    _pairs: dict[str, list[tuple[str, str]]] = PrivateAttr(default_factory=dict)
 
-    def _find(self, rows: Iterable[_Row], name: str | None) -> Any:
+    def model_post_init(self, context: Any, /) -> None:
+        folds: dict[str, Literal["hardware", "model"]] = {"hardware": "hardware", "models": "model"}
+        self._index = {t: NameIndex(getattr(self, t), normalise_name, folds.get(t)) for t in TABLES}
+        for t in TABLES:  # sorted once: the tables never change after loading
+            pairs = [(a, r.name) for r in getattr(self, t) for a in [r.name, *r.aliases]]
+            self._pairs[t] = sorted(pairs, key=lambda p: -len(p[0]))
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy with `update` applied, its index rebuilt for the rows it now holds."""
+        copy = super().model_copy(update=update, deep=deep)
+        copy.model_post_init(None)
+        return copy
+
+    def _find(self, table: str, name: str | None) -> Any:
+        """Exact (normalised) name or alias first; then the folded spelling (hardware, models)."""
         if not name:
             return None
-        key = normalise_name(name)
-        if not key:
-            return None
-        for row in rows:
-            if key == normalise_name(row.name) or key in (normalise_name(a) for a in row.aliases):
-                return row
-        return None
+        return self._index[table].find(name)
 
     def gpu(self, name: str | None) -> HardwareRow | None:
-        return self._find(self.hardware, name)
+        return self._find("hardware", name)
 
     def model(self, name: str | None) -> ModelRow | None:
-        return self._find(self.models, name)
+        return self._find("models", name)
 
     def format(self, name: str | None) -> FormatRow | None:
-        return self._find(self.formats, name)
+        return self._find("formats", name)
 
     def method(self, name: str | None) -> MethodRow | None:
-        return self._find(self.methods, name)
+        return self._find("methods", name)
 
     def power_band(self, hw: HardwareRow) -> PowerBand | None:
-        return self._find(self.power_bands, hw.power_band or hw.kind)
+        return self._find("power_bands", hw.power_band or hw.kind)
 
     def table(self, name: str) -> list[_Row]:
         return list(getattr(self, name))
 
     def names_and_aliases(self, table: str) -> list[tuple[str, str]]:
         """(alias, canonical name) pairs, longest alias first, for finding names in free text."""
-        pairs = [(a, r.name) for r in self.table(table) for a in [r.name, *r.aliases]]
-        return sorted(pairs, key=lambda p: -len(p[0]))
+        return list(self._pairs[table])
 
 
 def _read_json(path: Path | str, text: str) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checks.reference import Reference
+from checks.reference import Reference, normalise_name
 from extractors.errors import UsageError
 
 __all__ = ["render_reference"]
@@ -16,6 +16,8 @@ _LOOKUP = {"gpu": "gpu", "model": "model", "format": "format", "method": "method
 def _summary(table: str, row: Any) -> str:
     if table == "hardware":
         tdp = f"{row.tdp_w:g} W" if row.tdp_w else "no board power"
+        if row.tdp_w and row.max_power_w and row.max_power_w > row.tdp_w:
+            tdp += f" (boards up to {row.max_power_w:g} W)"
         return f"{row.bandwidth_gbs:g} GB/s, {row.memory_gb:g} GB, {tdp}, {row.kind}"
     if table == "models":
         kind = f"MoE, {row.params_active_b:g}B active" if row.moe and row.params_active_b else "dense"
@@ -49,6 +51,8 @@ def render_reference(ref: Reference, which: str, name: str | None) -> tuple[str,
             raise UsageError(f"no {which} named {name!r} in the reference tables; known: {known}")
         data = row.model_dump(exclude_none=True)
         lines = [f"{row.name}: {_summary(table, row)}"]
+        if normalise_name(name) not in {normalise_name(n) for n in (row.name, *row.aliases)}:
+            lines.append(f"  matched: {name!r} read as {row.name} (words that only describe the build set aside)")
         for k, v in data.items():
             if k == "name" or v in ([], {}):
                 continue

@@ -1,10 +1,15 @@
 """Weight bytes: the weight format, params read per token and resident, GB per token.
 
-Two byte counts, on purpose (SPEC §4 Q7):
+Two byte counts, on purpose (the Q7 roofline's generous and realistic ceilings):
 - **generous**: the record's own file size, else params × *nominal* bits / 8. Every assumption
   favours the claim, so a claim that breaks it is robustly broken.
 - **realistic**: a published mixed-precision recipe for this model and format, else the file size,
   else params × *effective* bits (with scale overhead) / 8.
+
+The model size comes from, in order: the claim's own parameter count, the reference row, and when no
+row matches the record's file size (`model_size_bytes`) or the size its name states
+(`size_from_name`: "Llama 3 70B", "Qwen3-30B-A3B"). A size that was not read from a reference row is
+reported as inferred, with the words it was read from.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from dataclasses import dataclass
 
 from checks.models import Assumption, Claim
 from checks.physics.figures import GB, Derived, Missing, num
+from checks.physics.model_size import NameSize, size_from_name
 from checks.reference import FormatRow, ModelRow, Recipe, Reference, normalise_name
 
 __all__ = [
@@ -28,19 +34,19 @@ __all__ = [
     "resolve_format",
 ]
 
-# SPEC §4 Q7: unknown weight format -> the smallest format in common use, 4-bit.
+# Unknown weight format -> the smallest format in common use, 4-bit (generous to the claim).
 ASSUMED_NOMINAL_BITS = 4.0
-# Smallest scale overhead among common 4-bit formats: GPTQ/AWQ g128, 4 + 16/128 + 4/128 bits
-# (reference-data.md §4).
+# Smallest scale overhead among common 4-bit formats: GPTQ/AWQ g128, 4 + 16/128 (FP16 scale) +
+# 4/128 (packed zero) bits per weight, the AutoGPTQ / AutoAWQ group-128 packing.
 ASSUMED_EFFECTIVE_BITS = 4.156
 
 _A_NOMINAL = Assumption(
     name="assumed weight bits (format unknown)", value=ASSUMED_NOMINAL_BITS, unit="bits/weight",
-    source="SPEC §4 Q7: smallest weight format in common use (4-bit)",
+    source="smallest weight format in common use (4-bit), generous to the claim",
 )
 _A_EFFECTIVE = Assumption(
     name="assumed effective weight bits (format unknown)", value=ASSUMED_EFFECTIVE_BITS,
-    unit="bits/weight", source="reference-data.md §4: GPTQ/AWQ W4A16 g128 = 4 + 16/128 + 4/128",
+    unit="bits/weight", source="GPTQ/AWQ W4A16 group 128 = 4 + 16/128 + 4/128 (AutoGPTQ / AutoAWQ packing)",
 )
 
 
@@ -87,6 +93,20 @@ def resolve_format(claim: Claim, ref: Reference) -> WeightFormat:
     )
 
 
+INFERRED_NOTE = "model size inferred"  # every note on an inferred size starts with these words
+
+
+def _inferred(how: str) -> str:
+    return f"{INFERRED_NOTE} {how}, not from a reference row"
+
+
+def _name_size(claim: Claim, model: ModelRow | None) -> NameSize | None:
+    """The size the model's name states, used only when neither the claim nor a row gives one."""
+    if model is not None or claim.params_total_b or claim.model_size_bytes:
+        return None
+    return size_from_name(claim.model)
+
+
 def _is_moe(claim: Claim, model: ModelRow | None) -> bool | None:
     if claim.is_moe is not None:
         return claim.is_moe
@@ -94,7 +114,14 @@ def _is_moe(claim: Claim, model: ModelRow | None) -> bool | None:
         return model.moe
     if claim.params_active_b and claim.params_total_b and claim.params_active_b < claim.params_total_b:
         return True
+    named = _name_size(claim, model)
+    if named is not None and named.is_moe:
+        return True
     return None
+
+
+def _inferred_words(claim: Claim) -> str:
+    return f"inferred from the name '{claim.model}'" if claim.model else "inferred from the record"
 
 
 # A size quoted in a post ("27B dense") is the model's rounded name, not a parameter count: when
@@ -111,11 +138,21 @@ def _total(claim: Claim, model: ModelRow | None) -> Derived | None:
                 f"(the claim's {num(stated)}B, {claim.source_of('params_total_b')}, "
                 "is read as the model's rounded size)",))
     if claim.params_total_b:
-        return Derived(claim.params_total_b, "B params",
-                       (f"{claim.source_of('params_total_b')} = {num(claim.params_total_b)}B params",))
+        where = f"{claim.source_of('params_total_b')} = {num(claim.params_total_b)}B params"
+        if claim.size_inferred and model is None:
+            return Derived(claim.params_total_b, "B params", (f"{where}, {_inferred_words(claim)}",),
+                           notes=(_inferred(_inferred_words(claim).removeprefix("inferred ")),))
+        return Derived(claim.params_total_b, "B params", (where,))
     if model is not None:
         return Derived(model.params_total_b, "B params",
                        (f"{model.cite()}: {num(model.params_total_b)}B params total",))
+    named = _name_size(claim, model)
+    if named is not None:
+        bound = " (at most: N experts × M, shared layers counted once in the real model)" if (
+            named.is_moe and named.active_b is None) else ""
+        return Derived(named.total_b, "B params", (
+            f"{num(named.total_b)}B params {_inferred_words(claim)} ('{named.span}'){bound}; "
+            "no reference row matches",), notes=(_inferred(f"from the name '{claim.model}'"),))
     return None
 
 
@@ -129,6 +166,11 @@ def params_per_token(claim: Claim, model: ModelRow | None) -> Derived | Missing:
         elif model is not None and model.params_active_b:
             active = model.params_active_b
             where = f"{model.cite()}: {num(active)}B active"
+        elif (named := _name_size(claim, model)) is not None and named.active_b:
+            return Derived(named.active_b, "B params", (
+                f"MoE: the active params are read per token; {num(named.active_b)}B active "
+                f"{_inferred_words(claim)} ('{named.span}'); no reference row matches",),
+                notes=(_inferred(f"from the name '{claim.model}'"),))
         else:
             return Missing(("active params (MoE)",))
         return Derived(active, "B params", (f"MoE: the active params are read per token; {where}",))
@@ -138,7 +180,7 @@ def params_per_token(claim: Claim, model: ModelRow | None) -> Derived | Missing:
     notes = ("not stated whether the model is MoE: read as dense (all weights)",) if moe is None else ()
     return Derived(total.value, "B params",
                    ("dense: every weight is read per token (not active params)", *total.basis),
-                   notes=notes)
+                   notes=(*total.notes, *notes))
 
 
 def params_resident(claim: Claim, model: ModelRow | None) -> Derived | Missing:
@@ -151,13 +193,20 @@ def resident_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat) 
     """Weight GB that must sit in memory (every expert too): the file, else all params × nominal bits."""
     if claim.model_size_bytes:
         gb = claim.model_size_bytes / GB
-        return Derived(gb, "GB", (f"{claim.source_of('model_size_bytes')} = {num(gb)} GB",))
+        return Derived(gb, "GB", (f"{claim.source_of('model_size_bytes')} = {num(gb)} GB",),
+                       notes=_file_note(claim, model))
     total = params_resident(claim, model)
     if isinstance(total, Missing):
         return total
     gb = total.value * fmt.nominal_bits / 8
     formula = f"weights = {num(total.value)}e9 params × {num(fmt.nominal_bits)} bits ÷ 8 = {num(gb)} GB"
-    return Derived(gb, "GB", (*total.basis, *fmt.basis, formula), fmt.assumptions, fmt.notes)
+    return Derived(gb, "GB", (*total.basis, *fmt.basis, formula), fmt.assumptions,
+                   (*total.notes, *fmt.notes))
+
+
+def _file_note(claim: Claim, model: ModelRow | None) -> tuple[str, ...]:
+    """A size read from the record's file, with no row or parameter count behind it, is inferred."""
+    return (_inferred("from the record's file size"),) if model is None and not claim.params_total_b else ()
 
 
 def generous_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat) -> Derived | Missing:
@@ -167,9 +216,10 @@ def generous_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat) 
     if size:
         src = claim.source_of("model_size_bytes")
         if not _is_moe(claim, model):
+            notes = params.notes if isinstance(params, Derived) else _file_note(claim, model)
             return Derived(size / GB, "GB",
                            (f"{src} = {num(size / GB)} GB (the record's own file size beats params × bits)",),
-                           notes=params.notes if isinstance(params, Derived) else ())
+                           notes=notes)
         total = _total(claim, model)
         if isinstance(params, Derived) and total is not None:
             gb = size / GB * params.value / total.value
@@ -204,7 +254,8 @@ def realistic_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat)
              ) if model and model.recipes and claim.weight_format else ()
     if claim.model_size_bytes and not _is_moe(claim, model):
         gb = claim.model_size_bytes / GB
-        return Derived(gb, "GB", (f"{claim.source_of('model_size_bytes')} = {num(gb)} GB",), notes=other)
+        return Derived(gb, "GB", (f"{claim.source_of('model_size_bytes')} = {num(gb)} GB",),
+                       notes=(*other, *_file_note(claim, model)))
     params = params_per_token(claim, model)
     if isinstance(params, Missing):
         return params

@@ -85,6 +85,10 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
         return Answer(key="fits_memory", status="ok", **kw,
                       summary=f"{lead}: it does not fit and the record says it offloads, so the "
                               f"roofline reads the offloaded share at system-memory bandwidth{tail}.")
+    if need > memory and hw.weights_across_devices and not c.hardware_count:
+        return Answer(key="fits_memory", status="unanswerable", missing=["device count"], **kw,
+                      summary=f"{lead}: {hw.name} systems spread a model over many devices' on-chip "
+                              "memory, and the record does not say how many.")
     if need > memory:
         return Answer(key="fits_memory", status="flag", **kw,
                       summary=f"{lead}: it does not fit, so part of it is offloaded and streams far "

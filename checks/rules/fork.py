@@ -5,6 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from checks.engines import (
+    VENDOR_PLUGINS,
+    canonical_engine,
+    classify_engine,
+    split_engine,
+)
 from checks.models import Answer, Evidence
 from checks.reference import Reference
 
@@ -16,65 +22,6 @@ __all__ = [
     "fork",
     "split_engine",
 ]
-
-# Known upstream engines and their well-known downstream packagings (not private forks: each
-# publishes releases from a public repository). Canonical name -> aliases.
-KNOWN_ENGINES: dict[str, tuple[str, ...]] = {
-    "vLLM": ("vllm", "vllm-openai", "vllm serve"),  # github.com/vllm-project/vllm
-    "vllm-metal": ("vllm-metal",),  # github.com/vllm-project/vllm-metal (the project's own plugin)
-    "SGLang": ("sglang", "sgl"),  # github.com/sgl-project/sglang
-    "llama.cpp": (  # github.com/ggml-org/llama.cpp: its binaries are the same project
-        "llama.cpp",
-        "llamacpp",
-        "llama-server",
-        "llama-bench",
-        "llama-cli",
-        "llama-speculative",
-        "ggml",
-    ),
-    "llamafile": ("llamafile",),  # github.com/Mozilla-Ocho/llamafile (LocalScore's runtime)
-    "Ollama": ("ollama",),  # github.com/ollama/ollama
-    "LM Studio": ("lm studio", "lmstudio", "lms"),  # lmstudio.ai: published llama.cpp/MLX runtimes
-    "TensorRT-LLM": ("tensorrt-llm", "trtllm", "trt-llm"),  # github.com/NVIDIA/TensorRT-LLM
-    "TGI": ("tgi", "text-generation-inference"),  # github.com/huggingface/text-generation-inference
-    "ExLlamaV2": ("exllamav2", "exl2"),  # github.com/turboderp-org/exllamav2
-    "ExLlamaV3": ("exllamav3", "exl3"),  # github.com/turboderp-org/exllamav3
-    "TabbyAPI": ("tabbyapi",),  # github.com/theroyallab/tabbyAPI (ExLlama server)
-    "MLX": ("mlx", "mlx-lm", "mlx_lm"),  # github.com/ml-explore/mlx-lm
-    "ATOM": ("atom", "rocm atom"),  # github.com/ROCm/ATOM
-    "LMDeploy": ("lmdeploy", "turbomind"),  # github.com/InternLM/lmdeploy
-    "DeepSpeed-MII": ("deepspeed-mii", "mii"),  # github.com/deepspeedai/DeepSpeed-MII
-    "MLC LLM": ("mlc-llm", "mlc llm", "mlc"),  # github.com/mlc-ai/mlc-llm
-    "Transformers": ("transformers", "hf transformers"),  # github.com/huggingface/transformers
-    "DFlash reference": ("dflash", "z-lab/dflash"),  # github.com/z-lab/dflash benchmark harness
-}
-
-# Public forks with their own releases: the code is published (not private), but a number from
-# one says nothing about the upstream. Decision: `ok` with that note, not `flag`.
-PUBLIC_FORKS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "ik_llama.cpp": (
-        "llama.cpp",
-        ("ik_llama.cpp", "ik-llama.cpp", "ikllama"),
-    ),  # github.com/ikawrakow/ik_llama.cpp
-    "KoboldCpp": ("llama.cpp", ("koboldcpp",)),  # github.com/LostRuins/koboldcpp
-    "Aphrodite Engine": (
-        "vLLM",
-        ("aphrodite", "aphrodite-engine"),
-    ),  # github.com/aphrodite-engine/aphrodite-engine
-}
-
-# A name containing one of these stems without being a known engine is a renamed upstream
-# (leaderboards.md §2.1: "forks: BeeLlama.cpp (Anbeeld), dflash-mlx").
-UPSTREAM_STEMS: dict[str, str] = {
-    "llama.cpp": "llama.cpp",
-    "llamacpp": "llama.cpp",
-    "vllm": "vLLM",
-    "sglang": "SGLang",
-    "tensorrt": "TensorRT-LLM",
-    "exllama": "ExLlama",
-    "mlx": "MLX",
-    "lmdeploy": "LMDeploy",
-}
 
 # Local version segments the engines publish themselves. vLLM setup.py `get_vllm_version()` appends
 # +cu<NNN>, +rocm<NNN>, +tpu, +cpu, +xpu, +empty (older: +neuron<NNN>, +gaudi<NNN>) and publishes
@@ -91,7 +38,8 @@ OFFICIAL_LOCAL = re.compile(
 )
 
 # Container image namespaces run by the engine projects or the hardware vendors
-# (leaderboards.md §1.1: InferenceX rows carry `image`, e.g. rocm/sgl-dev:v0.5.8.post1-rocm720-mi35x-…).
+# (InferenceX rows carry `image`, e.g. rocm/sgl-dev:v0.5.8.post1-rocm720-mi35x-…, in the
+# SemiAnalysisAI/InferenceX result files).
 OFFICIAL_IMAGE_PREFIXES: dict[str, str] = {
     "vllm/": "vLLM (vllm/vllm-openai)",
     "lmsysorg/": "SGLang (lmsysorg/sglang)",
@@ -131,55 +79,6 @@ _TEXT_LLAMA_BUILD = re.compile(
     r"\b(?:version|build)\s*[:=]\s*(\d{3,5})\s*\(([0-9a-f]{7,40})\)", re.IGNORECASE
 )
 _TAG_VERSION = re.compile(r"(?:^|[_\-])v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)")
-
-
-def _norm(s: str) -> str:
-    return re.sub(r"[^a-z0-9.]", "", s.lower())
-
-
-_ALIASES = {_norm(a): name for name, aliases in KNOWN_ENGINES.items() for a in (name, *aliases)}
-_FORK_ALIASES = {
-    _norm(a): name for name, (_, aliases) in PUBLIC_FORKS.items() for a in (name, *aliases)
-}
-
-
-def split_engine(raw: str | None) -> tuple[str | None, str | None]:
-    """'sglang 0.5.4' -> ('sglang', '0.5.4'); 'llama.cpp b9251' -> ('llama.cpp', 'b9251')."""
-    raw = re.sub(r"\([^)]*\)", " ", raw or "")  # "vLLM (V1 engine)": a qualifier, not a new name
-    if not raw.strip():
-        return None, None
-    words = raw.strip().split()
-    for i, w in enumerate(words[1:], start=1):
-        if re.match(r"v?\d|b\d{3,}", w, re.IGNORECASE):
-            return " ".join(words[:i]), " ".join(words[i:])
-    return raw.strip(), None
-
-
-def classify_engine(name: str) -> tuple[str, str]:
-    """-> (kind, canonical or upstream): kind is known / public_fork / renamed / unknown."""
-    key = _norm(name)
-    if key in _ALIASES:
-        return "known", _ALIASES[key]
-    if key in _FORK_ALIASES:
-        fork_name = _FORK_ALIASES[key]
-        return "public_fork", PUBLIC_FORKS[fork_name][0]
-    for stem, upstream in UPSTREAM_STEMS.items():
-        if stem in key:
-            return "renamed", upstream
-    return "unknown", name
-
-
-def canonical_engine(name: str | None) -> str | None:
-    """The canonical engine name, or the raw name folded when it is not in the table."""
-    base, _ = split_engine(name)
-    if base is None:
-        return None
-    kind, canonical = classify_engine(base)
-    if kind == "known":
-        return canonical
-    if kind == "public_fork":
-        return _FORK_ALIASES[_norm(base)]
-    return _norm(base)
 
 
 def classify_version(version: str, engine: str | None = None) -> tuple[bool, str]:
@@ -250,13 +149,15 @@ def fork(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
       or the engine name is not a known upstream (a renamed llama.cpp such as "BeeLlama.cpp"); or
       the container image is outside the official ones. The summary names the suffix.
     - `ok`: a known release of a known engine (`0.5.4`, `0.5.4.post1`, `0.11.0+cu128`, llama.cpp
-      `b9251-e2b129e1b`), optionally from an official image. A known *public* fork with its own
+      `b9251-e2b129e1b`), optionally from an official image. A vendor plugin that the engine's own
+      project publishes (vllm-ascend, vllm-tpu / tpu-inference, vllm-metal…) is an official build. A known *public* fork with its own
       releases (ik_llama.cpp, KoboldCpp, Aphrodite) is `ok` with a note: its code is published, so
       nothing is hidden, but its numbers do not transfer to the upstream.
     - `unanswerable`: no version anywhere — record field, engine string, image tag, launch command
       (`pip install sglang==…`) or notes / log banner (`build: 9251 (e2b129e1b)`).
 
-    Reads no reference rows: the engine and image tables are below, each entry with its source.
+    Reads no reference rows: the engine tables are in `checks/engines.py`, the image and version
+    tables below, each entry with its source.
     """
     c = ev.claim
     name, name_version = split_engine(c.engine)
@@ -271,6 +172,9 @@ def fork(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
             notes.append(
                 f"{name} is a public fork of {target} (code published; its numbers do not transfer to {target})"
             )
+        elif kind == "plugin":
+            upstream, source = VENDOR_PLUGINS[target]
+            notes.append(f"{target} is an official hardware plugin of {upstream}, not a fork ({source})")
         elif kind == "renamed":
             problems.append(
                 f'engine "{name}" is not a known upstream: a renamed {target}, i.e. a fork of {target}'

@@ -166,3 +166,48 @@ def test_llama_cpp_log_banner_gives_the_build(ref):
     a = fork(_ev(engine="llama.cpp", notes="build: 9251 (e2b129e1b) with cc for x86_64"), ref, {})
     assert a.status == "ok"
     assert "9251" in a.summary
+
+
+@pytest.mark.parametrize(
+    ("engine", "version", "plugin", "source"),
+    [
+        ("vllm-ascend", "0.18.0rc1", "vllm-ascend", "github.com/vllm-project/vllm-ascend"),  # AccelMark
+        ("vllm_ascend", "0.11.0", "vllm-ascend", "github.com/vllm-project/vllm-ascend"),
+        ("vllm-tpu", "0.13.3", "tpu-inference", "github.com/vllm-project/tpu-inference"),  # AccelMark
+        ("tpu-inference", "0.13.3", "tpu-inference", "github.com/vllm-project/tpu-inference"),
+        ("vllm-torchtpu", "0.2.0", "vllm-torchtpu", "github.com/vllm-project/vllm-torchtpu"),
+    ],
+)
+def test_vendor_plugins_of_vllm_are_official_builds_not_forks(
+    ref, engine: str, version: str, plugin: str, source: str
+) -> None:
+    a = fork(_ev(engine=engine, engine_version=version), ref, {})
+    assert a.status == "ok"
+    assert f"{plugin} is an official hardware plugin of vLLM, not a fork" in a.summary
+    assert source in a.summary
+
+
+def test_a_plugin_with_a_private_suffix_is_still_flagged(ref) -> None:
+    a = fork(_ev(engine="vllm-ascend", engine_version="0.18.0rc1+mybranch"), ref, {})
+    assert a.status == "flag"
+    assert 'local build suffix "+mybranch"' in a.summary
+
+
+def test_the_vendors_own_vllm_port_is_a_public_fork(ref) -> None:
+    a = fork(_ev(engine="vllm-musa", engine_version="0.4.2"), ref, {})  # AccelMark, MTT S4000
+    assert a.status == "ok"
+    assert "public fork of vLLM" in a.summary
+
+
+def test_a_renamed_vllm_is_still_a_fork(ref) -> None:
+    a = fork(_ev(engine="1Cat-vLLM", engine_version="1.0.0+flash_attn_v100-1.0.0"), ref, {})  # AccelMark
+    assert a.status == "flag"
+    assert "renamed vLLM" in a.summary
+
+
+def test_plugins_keep_their_own_canonical_name() -> None:
+    from checks.engines import canonical_engine, classify_engine
+
+    assert classify_engine("vllm-tpu") == ("plugin", "tpu-inference")
+    assert canonical_engine("vllm-ascend 0.18.0rc1") == "vllm-ascend"
+    assert canonical_engine("vLLM 0.7.3") == "vLLM"

@@ -47,8 +47,8 @@ def a_gpu(name: str, **fields: object) -> dict[str, object]:
 
 def test_packaged_tables_load(ref: Reference) -> None:
     assert ref.origin == ["packaged checks/data"]
-    assert len(ref.hardware) >= 35
-    assert len(ref.models) >= 30
+    assert len(ref.hardware) >= 120
+    assert len(ref.models) >= 45
     assert len(ref.formats) >= 40
     assert len(ref.methods) >= 10
     assert {b.name for b in ref.power_bands} == {"consumer", "workstation", "datacenter", "unified"}
@@ -124,7 +124,8 @@ def test_gpu_spellings_resolve(ref: Reference, spelling: str, expected: str) -> 
 
 
 def test_m4_ultra_is_not_a_row(ref: Reference) -> None:
-    # Apple never shipped an M4 Ultra; llmfit's "m4 ultra = 819" is wrong (reference-data.md 1.2).
+    # Apple never shipped an M4 Ultra; llmfit's "m4 ultra = 819" (AlexsJones/llmfit@3f44fd3
+    # llmfit-core/src/hardware.rs) is wrong.
     assert ref.gpu("M4 Ultra") is None
     assert "M4 Ultra" in (ref.gpu("M3 Ultra").notes or "")  # type: ignore[union-attr]
 
@@ -224,9 +225,10 @@ def test_dense_peaks_rise_as_precision_falls(ref: Reference) -> None:
         assert present == sorted(present), f"{gpu.name}: {peak}"
 
 
-def test_every_card_has_a_power_band(ref: Reference) -> None:
+def test_every_card_with_a_board_power_has_a_power_band(ref: Reference) -> None:
     for gpu in ref.hardware:
-        assert ref.power_band(gpu) is not None, gpu.name
+        if gpu.tdp_w is not None:
+            assert ref.power_band(gpu) is not None, gpu.name
     for band in ref.power_bands:
         assert 0 < band.low < band.high <= 1.0, band.name
 
@@ -248,11 +250,12 @@ def test_rtx_5090_is_1792_gbs_and_575_w(ref: Reference) -> None:
 
 
 def test_recalled_figures_are_marked_unverified(ref: Reference) -> None:
-    # reference-data.md marks these with a double dagger; they ship only as unverified.
+    # Figures recalled but not checked against a source ship only as unverified.
     assert not ref.gpu("RTX 4090").is_verified("peak_tflops")  # type: ignore[union-attr]
-    assert not ref.gpu("RTX 5080").is_verified("tdp_w")  # type: ignore[union-attr]
+    assert not ref.gpu("RTX A4000").is_verified("tdp_w")  # type: ignore[union-attr]
     assert not ref.gpu("MI355X").is_verified("peak_tflops")  # type: ignore[union-attr]
-    assert not ref.model("GLM-4.5").is_verified("params_total_b")  # type: ignore[union-attr]
+    assert not ref.model("Llama 2 13B").is_verified("params_total_b")  # type: ignore[union-attr]
+    assert ref.model("GLM-4.7").is_verified("params_total_b")  # type: ignore[union-attr]  # read in the 4.7 config
     assert ref.gpu("H100 SXM").is_verified("bandwidth_gbs")  # type: ignore[union-attr]
 
 
@@ -308,7 +311,7 @@ def test_every_method_has_an_official_al_or_says_why_not(ref: Reference) -> None
 
 
 def test_dflash_official_als_give_the_seed_honest_range(ref: Reference) -> None:
-    # SPEC section 7: low = ceiling x 0.6 x lowest official AL, high = ceiling x highest official AL;
+    # The honest range: low = ceiling x 0.6 x lowest official AL, high = ceiling x highest official AL;
     # for the seed (1792 GB/s / 13.9 GB) this is about 340-700 tok/s.
     dflash = ref.method("DFlash")
     assert dflash is not None
@@ -399,3 +402,269 @@ def test_published_al_without_source_is_rejected(tmp_path: Path) -> None:
 def test_missing_file_is_a_reference_error(tmp_path: Path) -> None:
     with pytest.raises(ReferenceError, match="cannot read reference file"):
         load_reference(tmp_path / "nope.json")
+
+
+# ---- names as boards write them -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spelling", "expected"),
+    [
+        ("Apple M4 Max 12P+4E+40GPU", "Apple M4 Max"),  # mlx benchmark hardware string
+        ("Apple M4 Max (14-core CPU, 32-core GPU)", "Apple M4 Max"),
+        ("Apple M1", "Apple M1"),  # AccelMark
+        ("Apple M4 Pro 14-core", "Apple M4 Pro"),
+        ("Tesla V100-PCIE-32GB", "V100 PCIe 32GB"),  # nvidia-smi
+        ("Tesla V100S-PCIE-32GB", "V100S PCIe 32GB"),
+        ("Tesla T4", "T4"),
+        ("NVIDIA H100 80GB HBM3", "H100 SXM"),
+        ("NVIDIA H20-3e", "H20-3e"),
+        ("NVIDIA H20", "H20"),
+        ("NVIDIA H20 GPU", "H20"),  # no memory named: the card whose own name needs none
+        ("NVIDIA H20 141GB GPU", "H20-3e"),
+        ("NVIDIA A100-SXM4 GPU", "A100 80GB SXM"),  # bin not named: the faster, as a bare A100
+        ("A100 SXM4 40GB GPU", "A100 40GB SXM"),
+        ("NVIDIA A800-SXM4-80GB", "A800 SXM4 80GB"),
+        ("NVIDIA A100-SXM4-40GB", "A100 40GB SXM"),
+        ("NVIDIA A100 40GB", "A100 40GB SXM"),  # memory size picks between same-named rows
+        ("AMD Instinct MI300X", "MI300X"),
+        ("google_tpu_v6e", "TPU v6e"),
+        ("Google TPU v5e", "TPU v5e"),
+        ("NVIDIA GeForce RTX 4090 D", "RTX 4090 D"),
+        ("NVIDIA GeForce RTX 4060 Ti 16GB", "RTX 4060 Ti 16GB"),
+        ("RTX 5070", "RTX 5070"),
+        ("NVIDIA GeForce RTX 4090 Laptop GPU", "RTX 4090 Laptop"),
+        ("2080 Ti", "RTX 2080 Ti"),
+        ("AMD Radeon RX 7900 XTX", "RX 7900 XTX"),
+        ("NVIDIA RTX 6000 Ada Generation", "RTX 6000 Ada"),
+        ("NVIDIA RTX A6000", "RTX A6000"),
+        ("Huawei Ascend 910B2", "Ascend 910B"),
+        ("Huawei Ascend Ascend910", "Ascend 910B"),  # npu-smi's family name on 64 GB boards
+        ("MTT S4000", "MTT S4000"),
+        ("AMD Ryzen AI MAX+ 395 w/ Radeon 8060S", "Strix Halo (Ryzen AI Max+ 395)"),
+        ("AMD EPYC 9654 96-Core Processor", "AMD EPYC 9004 (Genoa)"),  # AccelMark cpu.model
+        ("AMD EPYC 7532 32-Core Processor", "AMD EPYC 7002 (Rome)"),
+        ("AMD EPYC 7B13", "AMD EPYC 7003 (Milan)"),
+        ("Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", "Intel Xeon 2nd Gen (Cascade Lake)"),
+        ("Intel(R) Xeon(R) Platinum 8368 CPU @ 2.40GHz", "Intel Xeon 3rd Gen (Ice Lake)"),
+        ("INTEL(R) XEON(R) PLATINUM 8558", "Intel Xeon 5th Gen (Emerald Rapids)"),
+    ],
+)
+def test_board_spellings_resolve_to_their_row(ref: Reference, spelling: str, expected: str) -> None:
+    row = ref.gpu(spelling)
+    assert row is not None and row.name == expected, (spelling, row and row.name)
+
+
+@pytest.mark.parametrize(
+    ("spelling", "not_this"),
+    [
+        ("NVIDIA GeForce RTX 4090 D", "RTX 4090"),  # a different product, not a 4090
+        ("NVIDIA GeForce RTX 4090 Laptop GPU", "RTX 4090"),  # the laptop part has its own 256-bit bus
+        ("Apple M4", "Apple M4 Max"),
+        ("Apple M4 Max", "Apple M4"),
+        ("RTX 4060 Ti 16GB", "RTX 4060 Ti"),
+        ("RTX 5090 D", "RTX 5090"),
+        ("H100 NVL", "H100 SXM"),
+        ("NVIDIA A100 40GB", "A100 80GB SXM"),
+    ],
+)
+def test_a_shorter_name_never_matches_inside_a_longer_product(
+    ref: Reference, spelling: str, not_this: str
+) -> None:
+    row = ref.gpu(spelling)
+    assert row is None or row.name != not_this
+
+
+@pytest.mark.parametrize(
+    "spelling", ["M4 Ultra", "RTX 4070 Ti Laptop GPU", "NVIDIA A100 120GB", "MI60", "Apple M5 Max"]
+)
+def test_products_without_a_row_find_nothing(ref: Reference, spelling: str) -> None:
+    assert ref.gpu(spelling) is None
+
+
+@pytest.mark.parametrize(
+    ("spelling", "expected"),
+    [
+        ("Qwen/Qwen2.5-0.5B-Instruct", "Qwen2.5 0.5B"),  # AccelMark model ids
+        ("mlx-community/Qwen2.5-0.5B-Instruct-bf16", "Qwen2.5 0.5B"),
+        ("meta-llama/Meta-Llama-3-8B-Instruct", "Llama 3 8B"),
+        ("meta-llama/Meta-Llama-3-70B-Instruct", "Llama 3 70B"),
+        ("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16", "Llama 3.1 8B"),
+        ("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8", "Llama 3.1 8B"),
+        ("mistralai/Mixtral-8x7B-Instruct-v0.1", "Mixtral 8x7B"),
+        ("bartowski/Qwen2.5-Coder-32B-Instruct-GGUF", "Qwen2.5 32B"),
+        ("unsloth/gemma-3-27b-it-GGUF", "Gemma 3 27B"),
+        ("Qwen3-30B-A3B-Q4_K_M", "Qwen3 30B-A3B"),
+        ("mistral 7b instruct", "Mistral 7B"),
+        ("Phi-4 14B", "Phi-4"),
+    ],
+)
+def test_hf_ids_and_quant_suffixes_resolve(ref: Reference, spelling: str, expected: str) -> None:
+    row = ref.model(spelling)
+    assert row is not None and row.name == expected, (spelling, row and row.name)
+
+
+@pytest.mark.parametrize(
+    ("spelling", "not_this"),
+    [("Llama 3.1 70B", "Llama 3 70B"), ("Qwen3-8B", "Qwen2.5 7B"), ("Llama-3.2-3B", "Llama 3 8B")],
+)
+def test_a_model_name_never_matches_another_generation(
+    ref: Reference, spelling: str, not_this: str
+) -> None:
+    row = ref.model(spelling)
+    assert row is not None and row.name != not_this
+
+
+def _linear_find(rows: list, name: str):  # type: ignore[no-untyped-def,type-arg]
+    """The lookup before the index: re-normalise every row per query, first exact match wins."""
+    key = normalise_name(name)
+    for row in rows:
+        if key == normalise_name(row.name) or key in (normalise_name(a) for a in row.aliases):
+            return row
+    return None
+
+
+@pytest.mark.parametrize(
+    ("table", "lookup"),
+    [("hardware", "gpu"), ("models", "model"), ("formats", "format"), ("methods", "method")],
+)
+def test_index_answers_every_name_and_alias_as_the_linear_scan_did(
+    ref: Reference, table: str, lookup: str
+) -> None:
+    rows = ref.table(table)
+    spellings = [s for row in rows for s in (row.name, *row.aliases)]
+    find = getattr(ref, lookup)
+    assert spellings
+    for spelling in spellings:
+        assert find(spelling) is _linear_find(rows, spelling), spelling
+
+
+def test_index_is_built_once_and_survives_a_copy(ref: Reference) -> None:
+    import pickle
+
+    again = pickle.loads(pickle.dumps(ref))
+    assert again.gpu("Apple M4 Max 12P+4E+40GPU") == ref.gpu("M4 Max")
+    assert again.model("Qwen/Qwen2.5-0.5B-Instruct") == ref.model("Qwen2.5 0.5B")
+
+
+def test_an_override_row_is_indexed_too(tmp_path: Path) -> None:
+    f = tmp_path / "ref.json"
+    f.write_text(json.dumps({"hardware": [a_gpu("Test Card 9000", aliases=["TC9K"])]}), encoding="utf-8")
+    ref = load_reference(f)
+    assert ref.gpu("NVIDIA Test Card 9000 24GB").name == "Test Card 9000"  # type: ignore[union-attr]
+    assert ref.gpu("tc9k").name == "Test Card 9000"  # type: ignore[union-attr]
+
+
+# ---- CPU-only, unified-memory and SRAM rows -----------------------------------------------------
+
+
+def test_cpu_row_derives_its_bandwidth_from_channels_width_and_rate(ref: Reference) -> None:
+    cpu = ref.gpu("EPYC 9654")
+    assert cpu is not None and cpu.kind == "cpu"
+    assert cpu.bandwidth_derivation == "768-bit bus (12 channels of 64 bits) / 8 x 4.8 GT/s DDR5-4800"
+    assert cpu.bandwidth_gbs == pytest.approx(12 * 64 / 8 * 4.8)  # 460.8 GB/s
+    desktop = ref.gpu("Ryzen 9 9950X")
+    assert desktop is not None and desktop.bandwidth_gbs == pytest.approx(2 * 64 / 8 * 5.6)
+    assert desktop.tdp_w is None  # a CPU's TDP says nothing about decode power
+
+
+def test_every_cpu_row_writes_out_its_channel_arithmetic(ref: Reference) -> None:
+    cpus = [h for h in ref.hardware if h.kind == "cpu"]
+    assert len(cpus) >= 8
+    for cpu in cpus:
+        m = re.match(r"(\d+)-bit bus \((\d+) channels of 64 bits\) / 8 x ([\d.]+) GT/s", cpu.bandwidth_derivation or "")
+        assert m, cpu.name
+        bits, channels, rate = int(m.group(1)), int(m.group(2)), float(m.group(3))
+        assert bits == channels * 64
+        assert cpu.bandwidth_gbs == pytest.approx(bits / 8 * rate, rel=0.001), cpu.name
+        assert "channels" in (cpu.notes or ""), cpu.name
+
+
+@pytest.mark.parametrize(
+    ("chip", "bandwidth", "bus_bits", "rate"),
+    [("Apple M1", 68.25, 128, 4.266), ("Apple M2", 102.4, 128, 6.4), ("Apple M3 Pro", 153.6, 192, 6.4),
+     ("Apple M4", 120, 128, 7.5), ("Apple M4 Pro", 273, 256, 8.533)],
+)
+def test_apple_rows_match_their_bus_arithmetic(
+    ref: Reference, chip: str, bandwidth: float, bus_bits: int, rate: float
+) -> None:
+    row = ref.gpu(chip)
+    assert row is not None and row.kind == "unified" and row.tdp_w is None
+    assert row.bandwidth_gbs == bandwidth
+    assert row.bandwidth_derivation is not None and row.bandwidth_derivation.startswith(f"{bus_bits}-bit bus / 8 x {rate} GT/s")
+    assert bus_bits / 8 * rate == pytest.approx(bandwidth, rel=0.01)
+
+
+def test_apple_m_series_has_every_tier(ref: Reference) -> None:
+    for gen in ("M1", "M2", "M3", "M4"):
+        for tier in ("", " Pro", " Max"):
+            assert ref.gpu(f"Apple {gen}{tier}") is not None, f"{gen}{tier}"
+    for ultra in ("M1 Ultra", "M2 Ultra", "M3 Ultra"):
+        assert ref.gpu(ultra) is not None, ultra
+
+
+def test_sram_accelerators_say_the_roofline_does_not_apply(ref: Reference) -> None:
+    for name in ("Groq LPU", "Cerebras WSE-3"):
+        row = ref.gpu(name)
+        assert row is not None and "SRAM" in (row.bandwidth_derivation or row.notes or "") + (row.notes or "")
+        assert "roofline" in (row.notes or ""), name
+
+
+def test_max_power_is_at_least_the_board_power_and_sourced(ref: Reference) -> None:
+    with_limit = [h for h in ref.hardware if h.max_power_w is not None]
+    assert len(with_limit) >= 20
+    for h in with_limit:
+        assert h.tdp_w is not None and h.max_power_w >= h.tdp_w, h.name
+        assert "max_power_w" in h.source, h.name
+    assert ref.gpu("RTX 4090").max_power_w == 600  # type: ignore[union-attr]
+    assert ref.gpu("RTX 3090").max_power_w == 500  # type: ignore[union-attr]
+    assert ref.gpu("RTX 3090 Ti").max_power_w == 550  # type: ignore[union-attr]
+
+
+def test_no_table_cites_an_internal_document() -> None:
+    root = Path(__file__).resolve().parents[2]
+    internal = re.compile(r"reference-data\.md|research/|SPEC §|SPEC section|leaderboards\.md|shared/")
+    for path in [*(root / "checks" / "data").glob("*.json"), root / "docs" / "reference-data.md"]:
+        text = path.read_text(encoding="utf-8")
+        assert not internal.search(text), f"{path.name}: {internal.search(text).group(0)}"  # type: ignore[union-attr]
+
+
+def test_a_lookup_normalises_only_its_query(ref: Reference, monkeypatch: pytest.MonkeyPatch) -> None:
+    index = ref._index["hardware"]
+    real = index._normalise
+    calls: list[str] = []
+
+    def counting(s: str) -> str:
+        calls.append(s)
+        return real(s)
+
+    monkeypatch.setattr(index, "_normalise", counting)
+    assert ref.gpu("NVIDIA GeForce RTX 4090").name == "RTX 4090"  # type: ignore[union-attr]
+    assert calls == ["NVIDIA GeForce RTX 4090"]  # the rows were normalised when the table loaded
+
+
+def test_names_and_aliases_are_sorted_once_and_handed_out_as_copies(ref: Reference) -> None:
+    first = ref.names_and_aliases("hardware")
+    first.clear()
+    again = ref.names_and_aliases("hardware")
+    assert len(again) == sum(1 + len(r.aliases) for r in ref.hardware)
+    assert [len(a) for a, _ in again] == sorted((len(a) for a, _ in again), reverse=True)
+
+
+def test_a_copy_with_other_rows_looks_up_its_own_rows(ref: Reference) -> None:
+    only = ref.model_copy(update={"hardware": [r for r in ref.hardware if r.name == "RTX 3090"]})
+    assert only.gpu("NVIDIA GeForce RTX 3090").name == "RTX 3090"  # type: ignore[union-attr]
+    assert only.gpu("RTX 4090") is None
+    assert ref.gpu("RTX 4090") is not None
+
+
+def test_an_sram_system_without_a_device_count_is_not_judged_on_one_chips_memory(ref: Reference) -> None:
+    from checks.models import Claim, Evidence
+    from checks.rules.fits_memory import fits_memory
+
+    claim = Claim(model="Llama 3.3 70B", hardware="Groq", tok_s=1200.0, batch=1)
+    a = fits_memory(Evidence(claim=claim), ref, {})
+    assert a.status == "unanswerable" and a.missing == ["device count"]
+    assert "Groq LPU systems spread a model over many devices' on-chip memory" in a.summary
+    many = fits_memory(Evidence(claim=claim.model_copy(update={"hardware_count": 576})), ref, {})
+    assert many.status == "ok"  # 35 GB of 4-bit weights over 576 x 0.23 GB

@@ -1,0 +1,93 @@
+"""checks/physics/weights.py: where a claim's model size comes from, and that an inferred one says so."""
+
+from __future__ import annotations
+
+import pytest
+
+from checks.models import Claim, Evidence, Provenance
+from checks.physics.weights import (
+    INFERRED_NOTE,
+    generous_weight_gb,
+    params_per_token,
+    resident_weight_gb,
+    resolve_format,
+)
+from checks.reference import Reference
+from checks.rules.acceptance import acceptance
+from checks.rules.roofline import roofline
+
+
+def _inferred(notes: tuple[str, ...]) -> bool:
+    return any(n.startswith(INFERRED_NOTE) for n in notes)
+
+
+def _claim(**kw: object) -> Claim:
+    base: dict[str, object] = {"hardware": "RTX 3090", "hardware_count": 1, "batch": 1,
+                               "tok_s": 20.0, "tok_s_kind": "decode", "speculative": False}
+    base.update(kw)
+    return Claim(**base)  # type: ignore[arg-type]
+
+
+def test_a_size_in_the_name_is_used_when_no_row_matches_and_is_reported_inferred(ref: Reference) -> None:
+    claim = _claim(model="Yi 34B Chat", weight_format="Q4_K_M")
+    assert ref.model(claim.model) is None
+    params = params_per_token(claim, None)
+    assert params.value == 34  # type: ignore[union-attr]
+    assert "model size inferred from the name 'Yi 34B Chat', not from a reference row" in params.notes  # type: ignore[union-attr]
+    assert any("inferred from the name 'Yi 34B Chat' ('34B')" in b for b in params.basis)  # type: ignore[union-attr]
+    gb = generous_weight_gb(claim, None, resolve_format(claim, ref))
+    assert gb.value == pytest.approx(34 * 4 / 8)  # type: ignore[union-attr]  # Q4_K_M nominal 4 bits
+    assert _inferred(gb.notes)  # type: ignore[union-attr]
+
+
+def test_an_moe_name_gives_its_active_params(ref: Reference) -> None:
+    claim = _claim(model="Foo-80B-A5B", weight_format="BF16")
+    params = params_per_token(claim, None)
+    assert params.value == 5  # type: ignore[union-attr]
+    assert _inferred(params.notes)  # type: ignore[union-attr]
+    assert "('80B-A5B')" in params.basis[0]  # type: ignore[union-attr]
+
+
+def test_the_claims_own_params_beat_the_name(ref: Reference) -> None:
+    claim = _claim(model="Yi 34B", params_total_b=34.4,
+                   provenance={"params_total_b": Provenance(source="record", field="params")})
+    params = params_per_token(claim, None)
+    assert params.value == 34.4  # type: ignore[union-attr]
+    assert not _inferred(params.notes)  # type: ignore[union-attr]
+
+
+def test_an_extractor_inferred_size_is_said_to_be_inferred(ref: Reference) -> None:
+    claim = _claim(model="Llama 3 70B", params_total_b=70.0, size_inferred=True)
+    params = params_per_token(claim, None)
+    assert params.value == 70  # type: ignore[union-attr]
+    assert _inferred(params.notes)  # type: ignore[union-attr]
+    assert "inferred from the name 'Llama 3 70B'" in params.basis[-1]  # type: ignore[union-attr]
+
+
+def test_the_file_size_beats_the_name_and_is_reported_inferred(ref: Reference) -> None:
+    claim = _claim(model="Yi 34B", model_size_bytes=20.66e9, weight_format="Q4_K_M")
+    gb = resident_weight_gb(claim, None, resolve_format(claim, ref))
+    assert gb.value == pytest.approx(20.66)  # type: ignore[union-attr]
+    assert gb.notes == ("model size inferred from the record's file size, not from a reference row",)  # type: ignore[union-attr]
+
+
+def test_a_row_is_not_inferred(ref: Reference) -> None:
+    claim = _claim(model="Llama 3 70B", weight_format="BF16")
+    row = ref.model(claim.model)
+    params = params_per_token(claim, row)
+    assert params.value == 70.55  # type: ignore[union-attr]
+    assert not _inferred(params.notes)  # type: ignore[union-attr]
+
+
+def test_no_name_size_and_no_row_is_still_missing(ref: Reference) -> None:
+    assert params_per_token(_claim(model="my-finetune"), None).what == ("model size (params or file size)",)  # type: ignore[union-attr]
+
+
+def test_roofline_answers_an_unknown_model_from_its_name_and_says_so(ref: Reference) -> None:
+    # 34B at a generous 4 bits = 17 GB per token on a 936 GB/s RTX 3090: ceiling 55.1 tok/s
+    ev = Evidence(claim=_claim(model="Yi 34B Chat", weight_format="Q4_K_M", tok_s=20.0))
+    a = roofline(ev, ref, {"acceptance": acceptance(ev, ref, {})})
+    assert a.status == "ok"
+    assert a.figures["ceiling_tok_s"] == pytest.approx(936 / 17, abs=0.1)
+    assert "model size inferred from the name 'Yi 34B Chat'" in a.summary
+    assert "34B params inferred from the name 'Yi 34B Chat' ('34B'); no reference row matches" in a.basis
