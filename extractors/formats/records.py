@@ -1,7 +1,7 @@
 """Records arrays shared by the leaderboard adapters: finding them and reading one record.
 
 Leaderboard dumps put their rows in a top-level list, or in a list under `results`, `data`,
-`runs`, `records`, `items`, … (SPEC §8). `find_records` finds that list by shape, whatever host
+`runs`, `records`, `items`, …. `find_records` finds that list by shape, whatever host
 served it. `map_record` reads one record through `FIELD_ALIASES` (in `aliases`), the built-in table
 of ordinary spellings, into a `ClaimBuilder`, recording the JSON path of every value as its
 provenance.

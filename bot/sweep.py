@@ -1,0 +1,276 @@
+"""`sweep`: every record of a leaderboard dump audited, each report written as it is made.
+
+The dump (`extractors.dump`) is read twice. The first pass reads each record's setup into a
+`SiblingIndex` and lists the records that cannot be read; the second audits the records in dump
+order, each with its siblings. In between only the index is held; during the second pass a
+record's Claim is held from when it is read until the last record that has it as a sibling has
+been audited (a dump sorted by setup holds one group at a time), and each audited record leaves
+one summary row for the ranking: severity, roofline ratio, and the row as JSON.
+
+`jobs` worker processes each take a contiguous part of the records, read the dump themselves and
+spool their reports to a file; the parts are copied out in order, so the output is the same
+bytes for any number of jobs. A part is at least `MIN_PART` records: below that, starting a
+process costs more than it saves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.options import PipelineOptions
+from checks.models import Claim, Report, Verdict
+from checks.reference import Reference
+from checks.runner import audit
+from extractors.document import RawDocument
+from extractors.dump import Dump, DumpStreamError, Unreadable, loaded_dump, open_dump
+from extractors.errors import InvalidInput, UsageError
+from extractors.evidence import record_evidence
+from extractors.inputs import classify_input, read_local
+from extractors.select import SiblingIndex, setup_key
+
+__all__ = [
+    "MIN_PART",
+    "SweepResult",
+    "SweepRow",
+    "SweepSummary",
+    "UnreadableRecord",
+    "default_jobs",
+    "run_sweep",
+    "sweep_source",
+]
+
+MIN_PART = 50
+SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
+_VERDICTS = list(SEVERITY)
+
+# (severity, -roofline ratio, dump index, the SweepRow as JSON): sorting these ranks the rows,
+# ties kept in dump order, without holding a model per record.
+RankKey = tuple[int, float, int, str]
+
+
+class SweepRow(BaseModel):
+    record_id: str | None
+    submitter: str | None
+    hardware: str | None
+    model: str | None
+    tok_s: float | None
+    verdict: Verdict
+    headline: str
+    roofline_ratio: float | None = None
+
+
+class UnreadableRecord(BaseModel):
+    record: int  # 0-based position in the dump
+    reason: str
+
+
+class SweepResult(BaseModel):
+    """A whole sweep in memory (small boards, the bot, tests); the CLI streams instead."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    source: str
+    records: int
+    by_verdict: dict[str, int]
+    ranked: list[SweepRow]
+    reports: list[Report] = Field(default_factory=list)
+    unreadable: list[UnreadableRecord] = Field(default_factory=list)
+
+
+@dataclass
+class SweepSummary:
+    """What a streamed sweep keeps: the counts, the unreadable records, one rank key a record."""
+
+    source: str
+    unreadable: list[UnreadableRecord] = field(default_factory=list)
+    ranking: list[RankKey] = field(default_factory=list)
+
+    @property
+    def records(self) -> int:
+        return len(self.ranking)
+
+    @property
+    def by_verdict(self) -> dict[str, int]:
+        counts = dict.fromkeys(_VERDICTS, 0)
+        for sev, *_ in self.ranking:
+            counts[_VERDICTS[sev]] += 1
+        return counts
+
+    def ranked_json(self, top: int | None = None) -> list[str]:
+        return [row for *_, row in self.ranking[:top]]
+
+    def ranked(self, top: int | None = None) -> list[SweepRow]:
+        return [SweepRow.model_validate_json(row) for row in self.ranked_json(top)]
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def _rank(i: int, report: Report) -> RankKey:
+    roof = report.question("roofline").figures.get("ratio")
+    c = report.claim
+    row = SweepRow(record_id=c.record_id, submitter=c.submitter, hardware=c.hardware,
+                   model=c.model, tok_s=c.tok_s, verdict=report.verdict,
+                   headline=report.headline, roofline_ratio=roof)
+    return SEVERITY[report.verdict], -(roof or 0.0), i, row.model_dump_json()
+
+
+def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int],
+                ref: Reference) -> Iterator[tuple[int, Report]]:
+    """The reports of `part` (ascending dump indices) in order, reading the dump once."""
+    ready_at: dict[int, int] = {}  # the dump index by which a record and its siblings are read
+    last_user: dict[int, int] = {}  # the last record of the part that needs this Claim
+    for r in part:
+        sibs = index.siblings(r)
+        ready_at[r] = max(r, sibs[-1]) if sibs else r
+        last_user[r] = r
+        for j in sibs:
+            last_user[j] = r
+    release: dict[int, list[int]] = {}
+    for j, r in last_user.items():
+        release.setdefault(r, []).append(j)
+    held: dict[int, Claim] = {}
+    pos = 0
+    for i, item in dump.read(wanted=last_user.__contains__):
+        if isinstance(item, Claim):
+            held[i] = item
+        while pos < len(part) and ready_at[part[pos]] <= i:
+            r = part[pos]
+            siblings = [held[j] for j in index.siblings(r)]
+            yield r, audit(record_evidence(held[r], dump.source, siblings, dump.warnings), ref)
+            for j in release.pop(r, ()):
+                held.pop(j, None)
+            pos += 1
+        if pos == len(part):
+            return
+
+
+def _spool_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
+                spool: str | None) -> list[RankKey]:
+    """A worker's job: audit one part, its reports spooled to a file, its rank keys returned."""
+    keys: list[RankKey] = []
+    with open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out:
+        for i, report in _audit_part(dump, index, part, ref):
+            keys.append(_rank(i, report))
+            if spool:
+                out.write(report.model_dump_json(by_alias=True) + "\n")
+    return keys
+
+
+class _Nowhere:
+    def __enter__(self) -> _Nowhere:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def write(self, text: str) -> int:
+        return 0
+
+
+def _open(source: str, ref: Reference, opts: PipelineOptions) -> Dump:
+    spec = classify_input(source)
+    if spec.kind == "url":
+        from bot.fetching import fetch_board
+
+        reading = asyncio.run(fetch_board(spec.value, ref, opts))
+        if not reading.records:
+            raise UsageError(f"{source}: sweep needs records (a leaderboard dump or tool output)")
+        return Dump(source=reading.source, warnings=reading.warnings, claims=reading.records)
+    if spec.kind == "text":
+        raise UsageError(f"sweep needs a file or a URL of records, not text: {source[:80]!r}")
+    if spec.kind == "stdin":
+        return loaded_dump(read_local(spec), ref, list(opts.boards))
+    return open_dump(Path(spec.value), ref, list(opts.boards))
+
+
+def _first_pass(dump: Dump) -> tuple[SiblingIndex, list[int], list[UnreadableRecord]]:
+    index = SiblingIndex()
+    readable: list[int] = []
+    unreadable: list[UnreadableRecord] = []
+    for i, item in dump.read():
+        if isinstance(item, Unreadable):
+            unreadable.append(UnreadableRecord(record=i, reason=item.reason))
+        else:
+            index.add(i, setup_key(item))
+            readable.append(i)
+    return index, readable, unreadable
+
+
+def _parts(readable: list[int], jobs: int) -> list[list[int]]:
+    n = max(1, min(jobs, len(readable) // MIN_PART))
+    size = -(-len(readable) // n) if readable else 1
+    return [readable[k:k + size] for k in range(0, len(readable), size)] or [[]]
+
+
+def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, *,
+              jobs: int = 1, on_report: Callable[[str], None] | None = None) -> SweepSummary:
+    """Sweep a file, stdin or URL; `on_report` gets each report's JSON in dump order (leave it
+    out when only the ranking is wanted: reports are then never serialised)."""
+    opts = opts or PipelineOptions()
+    dump = _open(source, ref, opts)
+    try:
+        index, readable, unreadable = _first_pass(dump)
+    except DumpStreamError:
+        # A raw tab or newline inside a string: the lenient whole-document reader copes.
+        assert dump.path is not None
+        dump = loaded_dump(_read_bytes(dump.path), ref, list(opts.boards))
+        index, readable, unreadable = _first_pass(dump)
+    summary = SweepSummary(source=source, unreadable=unreadable)
+    parts = _parts(readable, jobs)
+    if len(parts) == 1:
+        for i, report in _audit_part(dump, index, parts[0], ref):
+            summary.ranking.append(_rank(i, report))
+            if on_report is not None:
+                on_report(report.model_dump_json(by_alias=True))
+    else:
+        _run_parallel(dump, index, parts, ref, summary, on_report)
+    summary.ranking.sort()
+    return summary
+
+
+def _read_bytes(path: Path) -> RawDocument:
+    try:
+        return RawDocument(path.read_bytes(), source=str(path))
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _run_parallel(dump: Dump, index: SiblingIndex, parts: list[list[int]], ref: Reference,
+                  summary: SweepSummary, on_report: Callable[[str], None] | None) -> None:
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with tempfile.TemporaryDirectory(prefix="claimcheck-sweep-") as tmp, \
+            ProcessPoolExecutor(max_workers=len(parts), mp_context=ctx) as pool:
+        spools = [str(Path(tmp) / f"part{k}.jsonl") if on_report else None
+                  for k in range(len(parts))]
+        futures = [pool.submit(_spool_part, dump, index, part, ref, spool)
+                   for part, spool in zip(parts, spools, strict=True)]
+        for future, spool in zip(futures, spools, strict=True):
+            summary.ranking.extend(future.result())
+            if spool is not None and on_report is not None:
+                with open(spool, encoding="utf-8") as f:
+                    for line in f:
+                        on_report(line.rstrip("\n"))
+
+
+def sweep_source(source: str, ref: Reference, opts: PipelineOptions | None = None, *,
+                 jobs: int = 1) -> SweepResult:
+    """A whole sweep in memory, every report kept: for small boards and callers that want
+    models, not a stream."""
+    reports: list[Report] = []
+    summary = run_sweep(source, ref, opts, jobs=jobs,
+                        on_report=lambda text: reports.append(Report.model_validate_json(text)))
+    return SweepResult(source=summary.source, records=summary.records,
+                       by_verdict=summary.by_verdict, ranked=summary.ranked(),
+                       reports=reports, unreadable=summary.unreadable)
