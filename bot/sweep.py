@@ -7,27 +7,29 @@ record's Claim is held from when it is read until the last record that has it as
 been audited (a dump sorted by setup holds one group at a time), and each audited record leaves
 one summary row for the ranking: severity, roofline ratio, and the row as JSON.
 
-`jobs` worker processes each take a contiguous part of the records, read the dump themselves and
-spool their reports to a file; the parts are copied out in order, so the output is the same
-bytes for any number of jobs. A part is at least `MIN_PART` records: below that, starting a
+`jobs` worker processes share the first pass of a streamed dump (every jobs-th record each); then
+each takes a contiguous part of the records, reads the dump itself and spools its reports to a
+file; the parts are copied out in order, so the output is the same bytes for any number of jobs. A part is at least `MIN_PART` records: below that, starting a
 process costs more than it saves.
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
 import multiprocessing
 import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.options import PipelineOptions
-from checks.models import Claim, Report, Verdict
+from checks.models import Claim, Report, Source, Verdict
 from checks.reference import Reference
 from checks.runner import audit
 from extractors.document import RawDocument
@@ -35,10 +37,11 @@ from extractors.dump import Dump, DumpStreamError, Unreadable, loaded_dump, open
 from extractors.errors import InvalidInput, UsageError
 from extractors.evidence import record_evidence
 from extractors.inputs import classify_input, read_local
-from extractors.select import SiblingIndex, setup_key
+from extractors.select import SetupKey, SiblingIndex, setup_key
 
 __all__ = [
     "MIN_PART",
+    "PARALLEL_BYTES",
     "SweepResult",
     "SweepRow",
     "SweepSummary",
@@ -49,6 +52,7 @@ __all__ = [
 ]
 
 MIN_PART = 50
+PARALLEL_BYTES = 256 * 1024  # below this, the first pass is quicker than starting workers
 SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
 _VERDICTS = list(SEVERITY)
 
@@ -194,15 +198,35 @@ def _open(source: str, ref: Reference, opts: PipelineOptions) -> Dump:
     return open_dump(Path(spec.value), ref, list(opts.boards))
 
 
-def _first_pass(dump: Dump) -> tuple[SiblingIndex, list[int], list[UnreadableRecord]]:
+_Keyed = tuple[int, SetupKey | Unreadable]
+
+
+def _keys(dump: Dump, stripe: int = 0, stride: int = 1) -> tuple[list[_Keyed], list[str], Source]:
+    """The first pass over every `stride`-th record from `stripe`: setup keys and unreadables
+    (with the dump's warnings, known once the whole stream has been read)."""
+    keyed: list[_Keyed] = [
+        (i, item if isinstance(item, Unreadable) else setup_key(item))
+        for i, item in dump.read(wanted=None if stride == 1 else lambda i: i % stride == stripe)
+    ]
+    return keyed, dump.warnings, dump.source
+
+
+def _first_pass(dump: Dump, pool: Executor | None,
+                stride: int) -> tuple[SiblingIndex, list[int], list[UnreadableRecord]]:
+    if pool is None or stride == 1:
+        keyed = _keys(dump)[0]
+    else:
+        stripes = [f.result() for f in [pool.submit(_keys, dump, k, stride) for k in range(stride)]]
+        keyed = list(heapq.merge(*(s[0] for s in stripes), key=lambda t: t[0]))
+        dump.warnings, dump.source = stripes[0][1], stripes[0][2]
     index = SiblingIndex()
     readable: list[int] = []
     unreadable: list[UnreadableRecord] = []
-    for i, item in dump.read():
-        if isinstance(item, Unreadable):
-            unreadable.append(UnreadableRecord(record=i, reason=item.reason))
+    for i, key in keyed:
+        if isinstance(key, Unreadable):
+            unreadable.append(UnreadableRecord(record=i, reason=key.reason))
         else:
-            index.add(i, setup_key(item))
+            index.add(i, key)
             readable.append(i)
     return index, readable, unreadable
 
@@ -219,24 +243,35 @@ def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, 
     out when only the ranking is wanted: reports are then never serialised)."""
     opts = opts or PipelineOptions()
     dump = _open(source, ref, opts)
-    try:
-        index, readable, unreadable = _first_pass(dump)
-    except DumpStreamError:
-        # A raw tab or newline inside a string: the lenient whole-document reader copes.
-        assert dump.path is not None
-        dump = loaded_dump(_read_bytes(dump.path), ref, list(opts.boards))
-        index, readable, unreadable = _first_pass(dump)
-    summary = SweepSummary(source=source, unreadable=unreadable)
-    parts = _parts(readable, jobs)
-    if len(parts) == 1:
-        for i, report in _audit_part(dump, index, parts[0], ref):
-            summary.ranking.append(_rank(i, report))
-            if on_report is not None:
-                on_report(report.model_dump_json(by_alias=True))
-    else:
-        _run_parallel(dump, index, parts, ref, summary, on_report)
+    with ExitStack() as stack:
+        # Workers are started only when there is parsing to share: a streamed dump of some size.
+        big = dump.path is not None and dump.path.stat().st_size >= PARALLEL_BYTES
+        pool = stack.enter_context(_pool(jobs)) if jobs > 1 and big else None
+        try:
+            index, readable, unreadable = _first_pass(dump, pool, jobs)
+        except DumpStreamError:
+            # A raw tab or newline inside a string: the lenient whole-document reader copes.
+            assert dump.path is not None
+            dump = loaded_dump(_read_bytes(dump.path), ref, list(opts.boards))
+            index, readable, unreadable = _first_pass(dump, None, 1)
+        summary = SweepSummary(source=source, unreadable=unreadable)
+        parts = _parts(readable, jobs)
+        if len(parts) == 1:
+            for i, report in _audit_part(dump, index, parts[0], ref):
+                summary.ranking.append(_rank(i, report))
+                if on_report is not None:
+                    on_report(report.model_dump_json(by_alias=True))
+        else:
+            pool = pool or stack.enter_context(_pool(jobs))
+            _run_parallel(pool, dump, index, parts, ref, summary, on_report)
     summary.ranking.sort()
     return summary
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
 
 
 def _read_bytes(path: Path) -> RawDocument:
@@ -246,12 +281,10 @@ def _read_bytes(path: Path) -> RawDocument:
         raise InvalidInput(f"cannot read {path}: {exc.strerror}") from None
 
 
-def _run_parallel(dump: Dump, index: SiblingIndex, parts: list[list[int]], ref: Reference,
-                  summary: SweepSummary, on_report: Callable[[str], None] | None) -> None:
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with tempfile.TemporaryDirectory(prefix="claimcheck-sweep-") as tmp, \
-            ProcessPoolExecutor(max_workers=len(parts), mp_context=ctx) as pool:
+def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[list[int]],
+                  ref: Reference, summary: SweepSummary,
+                  on_report: Callable[[str], None] | None) -> None:
+    with tempfile.TemporaryDirectory(prefix="claimcheck-sweep-") as tmp:
         spools = [str(Path(tmp) / f"part{k}.jsonl") if on_report else None
                   for k in range(len(parts))]
         futures = [pool.submit(_spool_part, dump, index, part, ref, spool)

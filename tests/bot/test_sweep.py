@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.dumps import write_inferencex_dump
-from bot.sweep import MIN_PART, run_sweep, sweep_source
+from bot.sweep import MIN_PART, PARALLEL_BYTES, run_sweep, sweep_source
 from checks.reference import Reference
 from checks.runner import audit
 from extractors.document import RawDocument
@@ -19,12 +19,16 @@ from extractors.fetch import FetchPolicy
 from tests.bot.test_cli import run
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+N_BOARD = 5 * MIN_PART - 10
 
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real-format board (InferenceX rows) big enough for four workers of MIN_PART records."""
-    return write_inferencex_dump(tmp_path_factory.mktemp("sweep") / "board.json", 4 * MIN_PART + 10)
+    """A real-format board (InferenceX rows) big enough for four workers of MIN_PART records and
+    for a first pass shared between workers."""
+    path = write_inferencex_dump(tmp_path_factory.mktemp("sweep") / "board.json", N_BOARD)
+    assert path.stat().st_size > PARALLEL_BYTES
+    return path
 
 
 @pytest.mark.parametrize("fmt", ["--json", "--jsonl"])
@@ -39,13 +43,13 @@ def test_four_jobs_rank_the_same_rows_as_one(board: Path) -> None:
     one = run("sweep", "--jobs", "1", "--top", "7", str(board))
     four = run("sweep", "--jobs", "4", "--top", "7", str(board))
     assert one[0] == 0 and four == one
-    assert one[1].startswith(f"{4 * MIN_PART + 10} records from ")
+    assert one[1].startswith(f"{N_BOARD} records from ")
 
 
 def test_jsonl_writes_one_report_per_record_in_dump_order(board: Path) -> None:
     code, out, _ = run("sweep", "--jsonl", "--jobs", "1", str(board))
     reports = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and len(reports) == 4 * MIN_PART + 10
+    assert code == 0 and len(reports) == N_BOARD
     assert [r["claim"]["record_id"] for r in reports[:3]] == ["1000000", "1000001", "1000002"]
 
 
@@ -54,7 +58,7 @@ def test_the_json_document_keeps_its_keys_and_adds_the_unreadable_list(board: Pa
     doc = json.loads(out)
     assert code == 0
     assert set(doc) == {"source", "records", "by_verdict", "ranked", "reports", "unreadable"}
-    assert doc["records"] == len(doc["reports"]) == len(doc["ranked"]) == 4 * MIN_PART + 10
+    assert doc["records"] == len(doc["reports"]) == len(doc["ranked"]) == N_BOARD
     assert sum(doc["by_verdict"].values()) == doc["records"] and doc["unreadable"] == []
 
 
@@ -105,13 +109,15 @@ def test_jobs_below_one_is_refused(board: Path) -> None:
     assert run("sweep", "--jobs", "0", str(board)) == (2, "", "claimcheck: --jobs must be at least 1 (got 0)\n")
 
 
-def test_raw_control_characters_are_read_leniently_while_streaming(tmp_path: Path, ref: Reference) -> None:
-    path = write_inferencex_dump(tmp_path / "bel.json", 6)
+@pytest.mark.parametrize(("n", "jobs"), [(6, 1), (N_BOARD, 2)])
+def test_raw_control_characters_are_read_leniently_while_streaming(tmp_path: Path, ref: Reference,
+                                                                   n: int, jobs: int) -> None:
+    path = write_inferencex_dump(tmp_path / "bel.json", n)
     path.write_bytes(path.read_bytes().replace(b'"single_turn"', b'"single\x07turn"', 1))
-    dump = open_dump(path, ref)
-    result = sweep_source(str(path), ref)
-    assert dump.streamed and result.records == 6
-    assert result.reports[0].warnings == [f"{path}: JSON held raw control characters; parsed leniently"]
+    result = sweep_source(str(path), ref, jobs=jobs)
+    assert open_dump(path, ref).streamed and result.records == n
+    lenient = f"{path}: JSON held raw control characters; parsed leniently"
+    assert result.reports[0].warnings == [lenient] and result.reports[-1].warnings == [lenient]
 
 
 def test_a_raw_tab_in_a_string_falls_back_to_reading_the_dump_whole(tmp_path: Path, ref: Reference) -> None:

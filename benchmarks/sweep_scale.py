@@ -1,0 +1,88 @@
+"""`sweep` of generated dumps of 1k, 10k and 100k InferenceX rows (`benchmarks.dumps`), each run
+as `claimcheck sweep --jsonl --jobs <cores>` in its own process, reports thrown away.
+
+Baselines, measured in the same run on the same file: `json.load` of the same bytes in its own
+process (time and peak RSS), and for the growth the ratio of the record counts (10×).
+Targets (issue 8): 10k in < 5 s (≥ 2,000 records/s), 100k in < 60 s, growth ≤ 11×, peak RSS
+< 300 MB at 100k. A dump whose projected sweep would overrun the run's budget is not run: the row
+says so, with the projection, and counts as a missed target.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks.dumps import write_inferencex_dump
+from benchmarks.measure import Run, run_command
+from benchmarks.table import Budget, Row
+
+__all__ = ["SIZES", "run"]
+
+SIZES = (1_000, 10_000, 100_000)
+_TARGET_S = {10_000: 5.0, 100_000: 60.0}
+_RSS_TARGET_MB = 300.0
+_GROWTH_TARGET = 11.0
+
+
+def _sweep(path: Path, timeout: float) -> Run:
+    jobs = str(os.cpu_count() or 1)
+    return run_command([sys.executable, "-m", "bot.cli", "sweep", "--jsonl", "--jobs", jobs,
+                        str(path)], timeout=timeout)
+
+
+def _json_load(path: Path) -> Run:
+    return run_command([sys.executable, "-c", "import json, sys; json.load(open(sys.argv[1], 'rb'))",
+                        str(path)])
+
+
+def _rows(n: int, sweep: Run | None, base: Run, projected: float | None) -> list[Row]:
+    name = f"sweep {n // 1000}k"
+    note = "" if sweep is not None else f"not run: projected {projected:,.0f} s overruns the budget"
+    if sweep is not None and sweep.code != 0:
+        note = f"exit {sweep.code}"
+    ok = sweep is not None and sweep.code == 0
+    secs = sweep.seconds if ok and sweep else None
+    target = _TARGET_S.get(n)
+    rows = [
+        Row(name, "wall time", secs, "s", "json.load of the same bytes", base.seconds,
+            target=f"< {target:g} s" if target else "",
+            met=(secs is not None and secs < target) if target else None, note=note),
+        Row(name, "records/s", n / secs if secs else None, "rec/s", "json.load rows/s",
+            n / base.seconds, target="≥ 2,000" if n == 10_000 else "",
+            met=(secs is not None and n / secs >= 2000) if n == 10_000 else None),
+        Row(name, "peak RSS", sweep.peak_rss_mb if ok and sweep else None, "MB",
+            "json.load of the same bytes", base.peak_rss_mb,
+            target=f"< {_RSS_TARGET_MB:g} MB" if n == 100_000 else "",
+            met=(ok and sweep is not None and sweep.peak_rss_mb < _RSS_TARGET_MB) if n == 100_000 else None),
+    ]
+    return rows
+
+
+def run(budget: Budget) -> list[Row]:
+    rows: list[Row] = []
+    times: dict[int, float] = {}
+    with tempfile.TemporaryDirectory(prefix="claimcheck-bench-") as tmp:
+        for n in SIZES:
+            path = write_inferencex_dump(Path(tmp) / f"inferencex_{n}.json", n)
+            base = _json_load(path)
+            smaller = [k for k in times if k < n]
+            projected = times[max(smaller)] * n / max(smaller) if smaller else None
+            if projected is not None and projected > budget.left() - 5:
+                rows += _rows(n, None, base, projected)
+                continue
+            sweep = _sweep(path, timeout=max(10.0, budget.left()))
+            if sweep.code == 0:
+                times[n] = sweep.seconds
+            rows += _rows(n, sweep, base, projected)
+            path.unlink()
+    if 10_000 in times and 100_000 in times:
+        growth = times[100_000] / times[10_000]
+        rows.append(Row("sweep growth", "100k ÷ 10k time", growth, "×", "100k ÷ 10k records",
+                        10.0, target=f"≤ {_GROWTH_TARGET:g}×", met=growth <= _GROWTH_TARGET))
+    else:
+        rows.append(Row("sweep growth", "100k ÷ 10k time", None, "×", "100k ÷ 10k records", 10.0,
+                        target=f"≤ {_GROWTH_TARGET:g}×", met=False, note="100k not run"))
+    return rows
