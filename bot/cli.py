@@ -11,15 +11,17 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from bot.options import PipelineOptions
-from bot.settings import Settings
-from checks.models import Report
-from checks.reference import Reference, ReferenceError, load_reference
 from extractors.errors import ExtractError, FetchError, UsageError
+
+if TYPE_CHECKING:
+    # Imported where used: `--help` needs none of them, and a cold start pays for each.
+    from bot.options import PipelineOptions
+    from bot.settings import Settings
+    from checks.models import Report
+    from checks.reference import Reference
 
 __all__ = ["build_parser", "main", "options_from_args"]
 
@@ -43,6 +45,8 @@ examples:
 
 
 def _example_paths() -> list[Path]:
+    from importlib import resources
+
     base = resources.files("bot") / "examples"
     return [Path(str(base / "headline_post.txt")), Path(str(base / "headline_board.json"))]
 
@@ -117,6 +121,8 @@ def _print_report(report: Report, args: argparse.Namespace, out: TextIO) -> None
 
 def options_from_args(args: argparse.Namespace, settings: Settings) -> PipelineOptions:
     """The pipeline's options: the settings, with this command's flags added or put first."""
+    from bot.options import PipelineOptions
+
     cache = getattr(args, "cache", None)
     return PipelineOptions.from_settings(
         settings,
@@ -210,6 +216,9 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
     if not args.command:
         parser.print_help(out)
         return EXIT_UNUSABLE
+    from bot.settings import Settings
+    from checks.reference import ReferenceError, load_reference
+
     try:
         settings = Settings()
         args.options = options_from_args(args, settings)
