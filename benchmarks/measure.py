@@ -16,10 +16,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 class Run:
-    def __init__(self, seconds: float, peak_rss_mb: float, code: int) -> None:
+    def __init__(self, seconds: float, peak_rss_mb: float, code: int, cpu_s: float = 0.0) -> None:
         self.seconds = seconds
         self.peak_rss_mb = peak_rss_mb
         self.code = code
+        self.cpu_s = cpu_s  # user + system time of the process and its waited-for children
 
 
 def run_command(argv: Sequence[str], timeout: float | None = None) -> Run:
@@ -43,7 +44,7 @@ def run_command(argv: Sequence[str], timeout: float | None = None) -> Run:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0 and proc.stderr is not None:
         sys.stderr.write(proc.stderr.read().decode("utf-8", "replace")[-2000:])
-    return Run(took, usage.ru_maxrss / 1024, proc.returncode)
+    return Run(took, usage.ru_maxrss / 1024, proc.returncode, usage.ru_utime + usage.ru_stime)
 
 
 def median_run(argv: Sequence[str], repeat: int) -> Run:

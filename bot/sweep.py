@@ -29,11 +29,18 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.options import PipelineOptions
-from checks.models import Claim, Report, Source, Verdict
+from checks.models import Claim, Report, Verdict
 from checks.reference import Reference
 from checks.runner import audit
 from extractors.document import RawDocument
-from extractors.dump import Dump, DumpStreamError, Unreadable, loaded_dump, open_dump
+from extractors.dump import (
+    Dump,
+    DumpStreamError,
+    ReadNotes,
+    Unreadable,
+    loaded_dump,
+    open_dump,
+)
 from extractors.errors import InvalidInput, UsageError
 from extractors.evidence import record_evidence
 from extractors.inputs import classify_input, read_local
@@ -201,24 +208,28 @@ def _open(source: str, ref: Reference, opts: PipelineOptions) -> Dump:
 _Keyed = tuple[int, SetupKey | Unreadable]
 
 
-def _keys(dump: Dump, stripe: int = 0, stride: int = 1) -> tuple[list[_Keyed], list[str], Source]:
-    """The first pass over every `stride`-th record from `stripe`: setup keys and unreadables
-    (with the dump's warnings, known once the whole stream has been read)."""
+def _keys(dump: Dump, stripe: int = 0, stride: int = 1) -> tuple[list[_Keyed], ReadNotes]:
+    """The first pass over every `stride`-th record from `stripe`: setup keys and unreadables,
+    and what the reading noticed (known once the whole stream has been read)."""
     keyed: list[_Keyed] = [
         (i, item if isinstance(item, Unreadable) else setup_key(item))
         for i, item in dump.read(wanted=None if stride == 1 else lambda i: i % stride == stripe)
     ]
-    return keyed, dump.warnings, dump.source
+    return keyed, dump.notes
 
 
 def _first_pass(dump: Dump, pool: Executor | None,
                 stride: int) -> tuple[SiblingIndex, list[int], list[UnreadableRecord]]:
     if pool is None or stride == 1:
-        keyed = _keys(dump)[0]
+        keyed, notes = _keys(dump)
     else:
         stripes = [f.result() for f in [pool.submit(_keys, dump, k, stride) for k in range(stride)]]
         keyed = list(heapq.merge(*(s[0] for s in stripes), key=lambda t: t[0]))
-        dump.warnings, dump.source = stripes[0][1], stripes[0][2]
+        notes = ReadNotes()
+        for _, more in stripes:
+            notes = notes.merge(more)
+    if dump.streamed:
+        dump.settle(notes)
     index = SiblingIndex()
     readable: list[int] = []
     unreadable: list[UnreadableRecord] = []

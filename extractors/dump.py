@@ -3,8 +3,9 @@
 `open_dump(path)` looks at the head of a local file: a JSON array of rows, or an object keeping
 its rows under `results`/`data`/`records`/… at the top level, is streamed with ijson
 (github.com/ICRAR/ijson, the yajl2 C backend) and each row read through its format's
-`read_row`. Anything else — JSON Lines, CSV, a tool's output, a board that needs a `--boards`
-mapping — is read whole (`loaded_dump`); a local file has no size cap either way: the fetch cap
+`read_row` (a board of ordinary field names through `OrdinaryRows`, the generic adapter's
+reading). Anything else — JSON Lines, CSV, a tool's output, a board that needs a mapping — is
+read whole (`loaded_dump`); a local file has no size cap either way: the fetch cap
 is for the network. A dump is read twice by `sweep` (once for the sibling index, once to audit),
 so `read` can start again and skip the rows nobody wants without building their Claims.
 
@@ -26,21 +27,31 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, ClassVar
 
 import ijson
 
-from checks.models import Claim, Source
+from checks.models import Claim, Source, SourceKind
 from checks.reference import Reference
+from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
 from extractors.evidence import read_document
 from extractors.formats import detect
 from extractors.formats.aliases import fold
 from extractors.formats.base import RowReader
-from extractors.formats.records import RECORD_KEYS, RecordSet
+from extractors.formats.generic_board import GenericBoard
+from extractors.formats.records import RECORD_KEYS, RecordSet, find_records, map_record
 
-__all__ = ["Dump", "DumpStreamError", "Unreadable", "loaded_dump", "open_dump"]
+__all__ = [
+    "Dump",
+    "DumpStreamError",
+    "OrdinaryRows",
+    "ReadNotes",
+    "Unreadable",
+    "loaded_dump",
+    "open_dump",
+]
 
 _SAMPLE_ROWS = 200  # what RecordsFormat sniffs
 _CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
@@ -79,6 +90,42 @@ class _Lenient:
 
 
 @dataclass
+class ReadNotes:
+    """What reading a streamed dump noticed besides its records; known after a whole pass (or
+    merged from the stripes of one), then turned into the dump's warnings by `Dump.settle`."""
+
+    lenient: bool = False  # raw control characters were escaped
+    problems: int = 0  # field values that could not be read (the record was still read)
+    first: tuple[int, str] | None = None  # the first such value: (record, what)
+
+    def merge(self, other: ReadNotes) -> ReadNotes:
+        firsts = [f for f in (self.first, other.first) if f is not None]
+        return ReadNotes(self.lenient or other.lenient, self.problems + other.problems,
+                         min(firsts) if firsts else None)
+
+
+class OrdinaryRows:
+    """Rows with ordinary field names read through the alias table, one at a time: the generic
+    board adapter's reading of a dump that needs no board mapping (`map_record`)."""
+
+    name: ClassVar[str] = "generic_board"
+    kind: ClassVar[SourceKind] = "record"
+
+    def records(self, data: Any) -> RecordSet | None:
+        return find_records(data)
+
+    def read_row(self, source: str, row: Any, path: str) -> Claim:
+        return self.read_row_noting(source, row, path, [])
+
+    def read_row_noting(self, source: str, row: Any, path: str, problems: list[str]) -> Claim:
+        if not isinstance(row, dict):
+            raise InvalidInput(f"{path or 'record'}: not an object")
+        b = ClaimBuilder(source)
+        map_record(row, path, b, problems)
+        return b.build()
+
+
+@dataclass
 class Dump:
     """The records of one dump, read in order as (index, Claim or Unreadable)."""
 
@@ -89,10 +136,24 @@ class Dump:
     prefix: str = ""  # ijson's path to the rows ("item", "records.item")
     rows_at: str = ""  # the same as a provenance path ("", "records")
     reader: RowReader | None = None
+    notes: ReadNotes = field(default_factory=ReadNotes)
 
     @property
     def streamed(self) -> bool:
         return self.claims is None
+
+    def settle(self, notes: ReadNotes) -> None:
+        """The warnings of a whole pass, worded as `RawDocument` and the generic board word them;
+        every report of the dump carries them."""
+        where = str(self.path)
+        extra = [f"{where}: {_LENIENT}"] if notes.lenient else []
+        if notes.problems and notes.first is not None:
+            extra.append(f"{where}: {notes.problems} field value(s) could not be read and were "
+                         f"skipped, e.g. {notes.first[1]}")
+        new = [w for w in extra if w not in self.warnings]
+        if new:
+            self.warnings = [*self.warnings, *new]
+            self.source = self.source.model_copy(update={"note": "; ".join(self.warnings)})
 
     def read(self, wanted: Callable[[int], bool] | None = None) -> Iterator[Item]:
         """Every record in dump order (only those `wanted` says yes to, when given)."""
@@ -110,16 +171,25 @@ class Dump:
                 for i, row in enumerate(ijson.items(stream, self.prefix, use_float=True)):
                     if wanted is not None and not wanted(i):
                         continue
-                    try:
-                        yield i, self.reader.read_row(where, row, rows.row_path(i))
-                    except InvalidInput as exc:
-                        yield i, Unreadable(i, str(exc))
+                    yield i, self._read_row(where, row, rows.row_path(i), i)
         except (ijson.JSONError, ValueError) as exc:
             raise DumpStreamError(f"{where}: the JSON stream broke: {exc}") from None
-        lenient = f"{where}: {_LENIENT}"
-        if stream.escaped and lenient not in self.warnings:
-            self.warnings.append(lenient)
-            self.source = self.source.model_copy(update={"note": "; ".join(self.warnings)})
+        self.notes.lenient = self.notes.lenient or bool(stream.escaped)
+
+    def _read_row(self, where: str, row: Any, path: str, i: int) -> Claim | Unreadable:
+        try:
+            if not isinstance(self.reader, OrdinaryRows):
+                assert self.reader is not None
+                return self.reader.read_row(where, row, path)
+            problems: list[str] = []
+            claim = self.reader.read_row_noting(where, row, path, problems)
+            if problems:
+                self.notes.problems += len(problems)
+                if self.notes.first is None:
+                    self.notes.first = (i, problems[0])
+            return claim
+        except InvalidInput as exc:
+            return Unreadable(i, str(exc))
 
 
 def _sample(f: BinaryIO) -> tuple[Any, str, str] | None:
@@ -166,7 +236,9 @@ def open_dump(path: Path, ref: Reference, boards: Sequence[str | Path] = ()) -> 
             data, prefix, rows_at = sampled
             doc = RawDocument(json.dumps(data).encode(), source=str(path))
             fmt = detect(doc)
-            reader = fmt if isinstance(fmt, RowReader) else None
+            reader: RowReader | None = fmt if isinstance(fmt, RowReader) else None
+            if isinstance(fmt, GenericBoard) and fmt.mapping_for(doc, data) is None:
+                reader = OrdinaryRows()
             found = reader.records(data) if reader is not None else None
             if reader is not None and found is not None and not found.single and found.path == rows_at:
                 src = source.model_copy(update={"format": reader.name, "kind": reader.kind})

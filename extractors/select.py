@@ -100,21 +100,23 @@ class SiblingIndex:
     Records are added in dump order with increasing numbers; siblings come back in that order."""
 
     def __init__(self) -> None:
+        self._canon: dict[SetupKey, SetupKey] = {}  # one object per distinct setup, not per record
         self._keys: dict[int, SetupKey] = {}
         self._by_author: dict[tuple[tuple[str, str], str], list[int]] = {}
         self._unsigned: dict[tuple[tuple[str, str], tuple[str, str]], list[int]] = {}
         self._by_build: dict[tuple[tuple[str, str], tuple[str, str]], list[int]] = {}
 
     def add(self, i: int, key: SetupKey) -> None:
-        if key.base is None:
+        base = key.base
+        if base is None:
             return
-        self._keys[i] = key
+        self._keys[i] = self._canon.setdefault(key, key)
         if key.submitter is not None:
-            self._by_author.setdefault((key.base, key.submitter), []).append(i)
+            self._by_author.setdefault((base, key.submitter), []).append(i)
         if key.build is not None:
-            self._by_build.setdefault((key.base, key.build), []).append(i)
+            self._by_build.setdefault((base, key.build), []).append(i)
             if key.submitter is None:
-                self._unsigned.setdefault((key.base, key.build), []).append(i)
+                self._unsigned.setdefault((base, key.build), []).append(i)
 
     def siblings(self, i: int) -> list[int]:
         key = self._keys.get(i)

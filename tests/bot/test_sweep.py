@@ -10,6 +10,7 @@ import pytest
 
 from benchmarks.dumps import write_inferencex_dump
 from bot.sweep import MIN_PART, PARALLEL_BYTES, run_sweep, sweep_source
+from checks.models import Report
 from checks.reference import Reference
 from checks.runner import audit
 from extractors.document import RawDocument
@@ -65,9 +66,7 @@ def test_the_json_document_keeps_its_keys_and_adds_the_unreadable_list(board: Pa
 def test_streaming_gives_the_reports_of_the_whole_document_reading(tmp_path: Path, ref: Reference) -> None:
     path = write_inferencex_dump(tmp_path / "b.json", 90)
     assert open_dump(path, ref).streamed
-    reading = read_document(RawDocument(path.read_bytes(), source=str(path)), ref)
-    whole = [audit(ev, ref) for ev in evidence_per_record(reading, ref)]
-    assert sweep_source(str(path), ref).reports == whole
+    assert sweep_source(str(path), ref).reports == _whole(path, ref)
 
 
 def test_a_dump_larger_than_the_fetch_cap_sweeps_from_a_local_file(tmp_path: Path, ref: Reference) -> None:
@@ -129,7 +128,35 @@ def test_a_raw_tab_in_a_string_falls_back_to_reading_the_dump_whole(tmp_path: Pa
     assert [r.claim.record_id for r in result.reports] == [str(1_000_000 + k) for k in range(6)]
 
 
-def test_a_board_the_stream_cannot_read_is_read_whole(ref: Reference) -> None:
+def _whole(path: Path, ref: Reference) -> list[Report]:
+    """The reports of the old whole-document sweep: the reference for the streamed one."""
+    reading = read_document(RawDocument(path.read_bytes(), source=str(path)), ref)
+    return [audit(ev, ref) for ev in evidence_per_record(reading, ref)]
+
+
+@pytest.mark.parametrize("jobs", [1, 4])
+def test_a_community_board_streams_to_the_reports_of_the_whole_document(ref: Reference, jobs: int) -> None:
     path = FIXTURES / "generic_board" / "community_board.json"
+    assert open_dump(path, ref).streamed
+    assert sweep_source(str(path), ref, jobs=jobs).reports == _whole(path, ref)
+
+
+def test_unreadable_field_values_give_the_generic_boards_warning_while_streaming(
+    tmp_path: Path, ref: Reference
+) -> None:
+    board = json.loads((FIXTURES / "generic_board" / "community_board.json").read_text(), strict=False)
+    board["records"] = board["records"][:12]
+    board["records"][4]["power_w"] = "lots"
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(board))
+    result = sweep_source(str(path), ref)
+    assert open_dump(path, ref).streamed and result.reports == _whole(path, ref)
+    [warning] = result.reports[0].warnings
+    assert warning.startswith(f"{path}: 1 field value(s) could not be read and were skipped, "
+                              "e.g. records[4].power_w: ")
+
+
+def test_a_board_that_needs_a_mapping_is_read_whole(ref: Reference) -> None:
+    path = FIXTURES / "generic_board" / "tokenarena_dump.json"
     assert not open_dump(path, ref).streamed
-    assert sweep_source(str(path), ref, jobs=4).records == 221
+    assert sweep_source(str(path), ref).reports == _whole(path, ref)
