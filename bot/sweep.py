@@ -4,8 +4,10 @@ The dump (`extractors.dump`) is read twice. The first pass reads each record's s
 `SiblingIndex` and lists the records that cannot be read; the second audits the records in dump
 order, each with its siblings. In between only the index is held; during the second pass a
 record's Claim is held from when it is read until the last record that has it as a sibling has
-been audited (a dump sorted by setup holds one group at a time), and each audited record leaves
-one summary row for the ranking: severity, roofline ratio, and the row as JSON.
+been audited, and each audited record leaves one summary row for the ranking: severity,
+roofline ratio, and the row as JSON. A dump whose sibling runs sit together (most boards list a
+submitter's batch together) holds one group at a time; siblings spread across the dump make the
+sweep hold the records between them, since reports go out in dump order.
 
 `jobs` worker processes share the first pass of a streamed dump (every jobs-th record each); then
 each takes a contiguous part of the records, reads the dump itself and spools its reports to a
@@ -157,13 +159,20 @@ def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int],
             held[i] = item
         while pos < len(part) and ready_at[part[pos]] <= i:
             r = part[pos]
-            siblings = [held[j] for j in index.siblings(r)]
+            wanted = [r, *index.siblings(r)]
+            if any(j not in held for j in wanted):
+                raise InvalidInput(f"{dump.source.url}: the dump changed while it was swept "
+                                   f"(record {r} or one of its siblings can no longer be read)")
+            siblings = [held[j] for j in wanted[1:]]
             yield r, audit(record_evidence(held[r], dump.source, siblings, dump.warnings), ref)
             for j in release.pop(r, ()):
                 held.pop(j, None)
             pos += 1
         if pos == len(part):
             return
+    if pos < len(part):
+        raise InvalidInput(f"{dump.source.url}: the dump changed while it was swept "
+                           f"(it now ends before record {part[pos]})")
 
 
 def _spool_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,

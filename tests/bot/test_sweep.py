@@ -15,6 +15,7 @@ from checks.reference import Reference
 from checks.runner import audit
 from extractors.document import RawDocument
 from extractors.dump import loaded_dump, open_dump
+from extractors.errors import InvalidInput
 from extractors.evidence import evidence_per_record, read_document
 from extractors.fetch import FetchPolicy
 from tests.bot.test_cli import run
@@ -160,3 +161,15 @@ def test_a_board_that_needs_a_mapping_is_read_whole(ref: Reference) -> None:
     path = FIXTURES / "generic_board" / "tokenarena_dump.json"
     assert not open_dump(path, ref).streamed
     assert sweep_source(str(path), ref).reports == _whole(path, ref)
+
+
+def test_a_dump_cut_short_while_it_is_swept_is_a_clear_error(tmp_path: Path, ref: Reference) -> None:
+    path = write_inferencex_dump(tmp_path / "shrinking.json", 400)
+    cut = path.stat().st_size // 2
+
+    def shrink(_: str) -> None:
+        with path.open("r+b") as f:
+            f.truncate(cut)
+
+    with pytest.raises(InvalidInput, match=f"^{path}: the (JSON stream broke|dump changed)"):
+        run_sweep(str(path), ref, on_report=shrink)
