@@ -141,6 +141,8 @@ def _rank(i: int, report: Report) -> RankKey:
 def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int],
                 ref: Reference) -> Iterator[tuple[int, Report]]:
     """The reports of `part` (ascending dump indices) in order, reading the dump once."""
+    if not part:
+        return
     ready_at: dict[int, int] = {}  # the dump index by which a record and its siblings are read
     last_user: dict[int, int] = {}  # the last record of the part that needs this Claim
     for r in part:
