@@ -142,10 +142,10 @@ class Dump:
     def streamed(self) -> bool:
         return self.claims is None
 
-    def settle(self, notes: ReadNotes) -> None:
+    def settle(self, notes: ReadNotes, where: str | None = None) -> None:
         """The warnings of a whole pass, worded as `RawDocument` and the generic board word them;
         every report of the dump carries them."""
-        where = str(self.path)
+        where = where or str(self.path)
         extra = [f"{where}: {_LENIENT}"] if notes.lenient else []
         if notes.problems and notes.first is not None:
             extra.append(f"{where}: {notes.problems} field value(s) could not be read and were "
@@ -235,10 +235,7 @@ def open_dump(path: Path, ref: Reference, boards: Sequence[str | Path] = ()) -> 
         if sampled is not None:
             data, prefix, rows_at = sampled
             doc = RawDocument(json.dumps(data).encode(), source=str(path))
-            fmt = detect(doc)
-            reader: RowReader | None = fmt if isinstance(fmt, RowReader) else None
-            if isinstance(fmt, GenericBoard) and fmt.mapping_for(doc, data) is None:
-                reader = OrdinaryRows()
+            reader = _row_reader(detect(doc), doc, data)
             found = reader.records(data) if reader is not None else None
             if reader is not None and found is not None and not found.single and found.path == rows_at:
                 src = source.model_copy(update={"format": reader.name, "kind": reader.kind})
@@ -258,21 +255,27 @@ def loaded_dump(doc: RawDocument, ref: Reference, boards: Sequence[str | Path] =
     """A dump read whole. Rows of a row-by-row format are read one by one, so that each
     unreadable row is listed; any other document gives the records `read_document` finds."""
     fmt = detect(doc) if not boards else None
-    found = fmt.records(doc.json()) if isinstance(fmt, RowReader) else None
-    if isinstance(fmt, RowReader) and found is not None:
-        src = (source or Source(url=doc.source, kind="file")).model_copy(
-            update={"format": fmt.name, "kind": fmt.kind})
-        claims: list[Claim | Unreadable] = []
-        for i, row in enumerate(found.rows):
-            try:
-                claims.append(fmt.read_row(doc.source, row, found.row_path(i)))
-            except InvalidInput as exc:
-                claims.append(Unreadable(i, str(exc)))
-        if doc.warnings:
-            src = src.model_copy(update={"note": "; ".join(doc.warnings)})
-        return Dump(source=src, warnings=list(doc.warnings), claims=claims)
-    reading = read_document(doc, ref, source=source, boards=boards)
-    if not reading.records:
-        raise InvalidInput(f"{doc.source}: sweep needs a file of records (a leaderboard dump or "
-                           "tool output)")
-    return Dump(source=reading.source, warnings=reading.warnings, claims=list(reading.records))
+    reader = _row_reader(fmt, doc, doc.json()) if fmt is not None else None
+    found = reader.records(doc.json()) if reader is not None else None
+    if reader is None or found is None:
+        reading = read_document(doc, ref, source=source, boards=boards)
+        if not reading.records:
+            raise InvalidInput(f"{doc.source}: sweep needs a file of records (a leaderboard dump "
+                               "or tool output)")
+        return Dump(source=reading.source, warnings=reading.warnings, claims=list(reading.records))
+    src = (source or Source(url=doc.source, kind="file")).model_copy(
+        update={"format": reader.name, "kind": reader.kind})
+    if doc.warnings:
+        src = src.model_copy(update={"note": "; ".join(doc.warnings)})
+    dump = Dump(source=src, warnings=list(doc.warnings), reader=reader)
+    dump.claims = [dump._read_row(doc.source, row, found.row_path(i), i)
+                   for i, row in enumerate(found.rows)]
+    dump.settle(dump.notes, where=doc.source)
+    return dump
+
+
+def _row_reader(fmt: object, doc: RawDocument, data: Any) -> RowReader | None:
+    """How to read this document's rows one at a time, if its format can."""
+    if isinstance(fmt, GenericBoard):
+        return OrdinaryRows() if fmt.mapping_for(doc, data) is None else None
+    return fmt if isinstance(fmt, RowReader) else None

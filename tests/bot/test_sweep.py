@@ -173,3 +173,15 @@ def test_a_dump_cut_short_while_it_is_swept_is_a_clear_error(tmp_path: Path, ref
 
     with pytest.raises(InvalidInput, match=f"^{path}: the (JSON stream broke|dump changed)"):
         run_sweep(str(path), ref, on_report=shrink)
+
+
+def test_a_board_read_whole_from_stdin_lists_its_unreadable_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = json.loads((FIXTURES / "generic_board" / "community_board.json").read_text(), strict=False)
+    rows: list[object] = board["records"][:8]
+    rows.insert(5, "not a record")
+    code, out, err = run("sweep", "--json", "-", stdin=json.dumps(rows).encode(), monkeypatch=monkeypatch)
+    doc = json.loads(out)
+    assert (code, err) == (0, "")
+    assert doc["unreadable"] == [{"record": 5, "reason": "[5]: not an object"}]
+    assert doc["records"] == 8 and [r["claim"]["record_id"] for r in doc["reports"]] == [
+        r["id"] for r in board["records"][:8]]
