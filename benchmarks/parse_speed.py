@@ -41,7 +41,7 @@ def main() -> None:
     print(f"baseline: {SIZE} chars of prose parsed in {base * 1000:.1f} ms")
     for shape in SHAPES:
         text = shape * (SIZE // len(shape))
-        t = _time(lambda: parse_text(RawDocument.from_text(text), ref))
+        t = _time(lambda text=text: parse_text(RawDocument.from_text(text), ref))
         print(f"  {shape!r:<18} {t * 1000:8.1f} ms   ratio {t / base:5.2f}")
     examples = Path(__file__).resolve().parents[1] / "bot" / "examples"
     docs = [RawDocument((examples / n).read_bytes(), source=n) for n in ("headline_post.txt", "headline_board.json")]

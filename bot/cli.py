@@ -11,15 +11,17 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from bot.options import PipelineOptions
-from bot.settings import Settings
-from checks.models import Report
-from checks.reference import Reference, ReferenceError, load_reference
 from extractors.errors import ExtractError, FetchError, UsageError
+
+if TYPE_CHECKING:
+    # Imported where used: `--help` needs none of them, and a cold start pays for each.
+    from bot.options import PipelineOptions
+    from bot.settings import Settings
+    from checks.models import Report
+    from checks.reference import Reference
 
 __all__ = ["build_parser", "main", "options_from_args"]
 
@@ -43,6 +45,8 @@ examples:
 
 
 def _example_paths() -> list[Path]:
+    from importlib import resources
+
     base = resources.files("bot") / "examples"
     return [Path(str(base / "headline_post.txt")), Path(str(base / "headline_board.json"))]
 
@@ -79,10 +83,17 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true")
     common(c)
 
-    s = sub.add_parser("sweep", help="audit every record of a leaderboard dump or tool output")
+    s = sub.add_parser("sweep", help="audit every record of a leaderboard dump or tool output",
+                       description="Audit every record of a dump (a local file of any size is "
+                       "streamed), rank them, and list the records that could not be read.")
     s.add_argument("source", metavar="FILE|URL")
-    s.add_argument("--json", action="store_true")
+    sfmt = s.add_mutually_exclusive_group()
+    sfmt.add_argument("--json", action="store_true",
+                      help="one JSON document: reports (written as made), counts, unreadable records, ranking")
+    sfmt.add_argument("--jsonl", action="store_true", help="one report per line, written as made")
     s.add_argument("--top", type=int, default=20, help="rows in the ranked summary (default 20)")
+    s.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes auditing records (default: the number of cores)")
     common(s)
 
     r = sub.add_parser("reference", help="show reference rows with their sources")
@@ -110,6 +121,8 @@ def _print_report(report: Report, args: argparse.Namespace, out: TextIO) -> None
 
 def options_from_args(args: argparse.Namespace, settings: Settings) -> PipelineOptions:
     """The pipeline's options: the settings, with this command's flags added or put first."""
+    from bot.options import PipelineOptions
+
     cache = getattr(args, "cache", None)
     return PipelineOptions.from_settings(
         settings,
@@ -146,14 +159,41 @@ def _cmd_compare(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
 
 
 def _cmd_sweep(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
-    from bot.pipeline import sweep_source
-    from bot.render.sweep import render_sweep
+    from bot.render.sweep import JsonSweepWriter, render_sweep
+    from bot.sweep import SweepResult, default_jobs, run_sweep
 
-    result = sweep_source(args.source, ref, args.options)
+    if args.top < 1:
+        raise UsageError(f"--top must be a whole number of rows, at least 1 (got {args.top})")
+    jobs = default_jobs() if args.jobs is None else args.jobs
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1 (got {jobs})")
+    if args.jsonl:
+        def line(text: str) -> None:
+            out.write(text + "\n")
+
+        summary = run_sweep(args.source, ref, args.options, jobs=jobs, on_report=line)
+        if summary.unreadable:
+            # Not a report, so not on stdout; but never dropped silently.
+            sys.stderr.write(f"claimcheck: {len(summary.unreadable)} record(s) could not be read: "
+                             + "; ".join(f"record {u.record}: {u.reason}" for u in summary.unreadable[:args.top])
+                             + ("; …" if len(summary.unreadable) > args.top else "") + "\n")
+        return EXIT_OK
     if args.json:
-        out.write(result.model_dump_json(indent=2, by_alias=True) + "\n")
-    else:
-        out.write(render_sweep(result, top=args.top))
+        writer: JsonSweepWriter | None = None
+
+        def write(text: str) -> None:
+            nonlocal writer
+            writer = writer or JsonSweepWriter(out, args.source)
+            writer.report(text)
+
+        summary = run_sweep(args.source, ref, args.options, jobs=jobs, on_report=write)
+        (writer or JsonSweepWriter(out, args.source)).finish(summary)
+        return EXIT_OK
+    summary = run_sweep(args.source, ref, args.options, jobs=jobs)
+    result = SweepResult(source=summary.source, records=summary.records,
+                         by_verdict=summary.by_verdict, ranked=summary.ranked(args.top),
+                         unreadable=summary.unreadable)
+    out.write(render_sweep(result, top=args.top))
     return EXIT_OK
 
 
@@ -176,6 +216,9 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
     if not args.command:
         parser.print_help(out)
         return EXIT_UNUSABLE
+    from bot.settings import Settings
+    from checks.reference import ReferenceError, load_reference
+
     try:
         settings = Settings()
         args.options = options_from_args(args, settings)

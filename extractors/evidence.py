@@ -24,7 +24,8 @@ from extractors.links import is_evidence_link, is_image_link
 from extractors.select import pick_primary, siblings_by_record, siblings_of
 from extractors.text import TextReading, parse_text
 
-__all__ = ["Reading", "build_evidence", "evidence_per_record", "merge_claims", "read_document"]
+__all__ = ["Reading", "build_evidence", "evidence_per_record", "merge_claims", "read_document",
+           "record_evidence"]
 
 
 @dataclass
@@ -192,3 +193,15 @@ def evidence_per_record(reading: Reading, ref: Reference) -> list[Evidence]:
             )
         )
     return out
+
+
+def record_evidence(claim: Claim, source: Source, siblings: Sequence[Claim],
+                    warnings: Sequence[str] = ()) -> Evidence:
+    """`sweep`, one record at a time: the Evidence of one record of a dump and its siblings."""
+    return Evidence(
+        claim=_with_derived_rate(claim),
+        kind=_input_kind(source.kind, default="record"),
+        sources=[source],
+        siblings=list(siblings),
+        warnings=list(warnings),
+    )

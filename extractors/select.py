@@ -1,4 +1,4 @@
-"""Picking the record a claim is about, and the submitter's other runs (SPEC §8).
+"""Picking the record a claim is about, and the submitter's other runs.
 
 A file or endpoint often holds many records (a llama-bench array, a leaderboard dump). The
 primary is the record whose tok/s matches a number quoted in the post (within 0.5%); failing
@@ -8,21 +8,26 @@ submitter's runs on the same setup: the window-curve check lines them up.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from checks.models import Claim
 from checks.reference import normalise_name
 
 __all__ = [
     "MATCH_TOLERANCE",
+    "SetupKey",
+    "SiblingIndex",
     "matching_number",
     "pick_primary",
     "same_setup",
+    "setup_key",
     "siblings_by_record",
     "siblings_of",
 ]
 
-MATCH_TOLERANCE = 0.005  # SPEC §8: "matches the post's number (within 0.5%)"
+MATCH_TOLERANCE = 0.005  # a quoted figure rounded to 3 significant digits is within 0.5%
 
 
 def matching_number(claim: Claim, numbers: Sequence[float]) -> float | None:
@@ -53,49 +58,94 @@ def pick_primary(claims: Sequence[Claim], numbers: Sequence[float] = ()) -> int:
     return with_number[0] if with_number else 0
 
 
-def _same(a: str | None, b: str | None) -> bool | None:
-    if a is None or b is None:
-        return None
-    return normalise_name(a) == normalise_name(b)
+@dataclass(frozen=True)
+class SetupKey:
+    """A record's setup, its names normalised once: what `same_setup` compares, as dict keys.
+
+    `same_setup` is not one equivalence (a run without a submitter may pair with two runs by
+    different submitters), so a record carries two keys: `base` + `submitter` groups the same
+    author's runs; `base` + `build` (engine version and weight format) pairs runs where a
+    submitter is missing."""
+
+    base: tuple[str, str] | None  # hardware, model; None: the record has no siblings
+    submitter: str | None
+    build: tuple[str, str] | None  # engine version, weight format; None when either is missing
+
+    def pairs_with(self, other: SetupKey) -> bool:
+        """Same submitter (when both are known), same hardware and same model; without a
+        submitter, only a fully matching setup counts as the same author's batch."""
+        if self.base is None or self.base != other.base:
+            return False
+        if self.submitter is not None and other.submitter is not None:
+            return self.submitter == other.submitter
+        return self.build is not None and self.build == other.build
+
+
+def setup_key(c: Claim) -> SetupKey:
+    def norm(name: str | None) -> str | None:
+        return None if name is None else normalise_name(name)
+
+    hardware, model = norm(c.hardware), norm(c.model)
+    version, fmt = norm(c.engine_version), norm(c.weight_format)
+    return SetupKey(
+        base=None if hardware is None or model is None else (hardware, model),
+        submitter=norm(c.submitter),
+        build=None if version is None or fmt is None else (version, fmt),
+    )
+
+
+class SiblingIndex:
+    """Every record's siblings by `same_setup`, from dict groups filled in one pass: a record's
+    siblings are its groups minus itself, so a sweep costs n + the sum of group sizes, never n².
+    Records are added in dump order with increasing numbers; siblings come back in that order."""
+
+    def __init__(self) -> None:
+        self._canon: dict[SetupKey, SetupKey] = {}  # one object per distinct setup, not per record
+        self._keys: dict[int, SetupKey] = {}
+        self._by_author: dict[tuple[tuple[str, str], str], list[int]] = {}
+        self._unsigned: dict[tuple[tuple[str, str], tuple[str, str]], list[int]] = {}
+        self._by_build: dict[tuple[tuple[str, str], tuple[str, str]], list[int]] = {}
+
+    def add(self, i: int, key: SetupKey) -> None:
+        base = key.base
+        if base is None:
+            return
+        self._keys[i] = self._canon.setdefault(key, key)
+        if key.submitter is not None:
+            self._by_author.setdefault((base, key.submitter), []).append(i)
+        if key.build is not None:
+            self._by_build.setdefault((base, key.build), []).append(i)
+            if key.submitter is None:
+                self._unsigned.setdefault((base, key.build), []).append(i)
+
+    def siblings(self, i: int) -> list[int]:
+        key = self._keys.get(i)
+        if key is None or key.base is None:
+            return []
+        build = (key.base, key.build) if key.build is not None else None
+        if key.submitter is None:
+            # No author: any run of the same hardware, model, engine version and weight format.
+            groups = [self._by_build.get(build, [])] if build else []
+        else:
+            # The author's own runs, and unsigned runs of the very same build.
+            groups = [self._by_author.get((key.base, key.submitter), []),
+                      self._unsigned.get(build, []) if build else []]
+        return [j for j in heapq.merge(*groups) if j != i]
 
 
 def same_setup(a: Claim, b: Claim) -> bool:
-    """Same submitter (when both are known), same hardware and same model."""
-    if _same(a.submitter, b.submitter) is False:
-        return False
-    for left, right in ((a.hardware, b.hardware), (a.model, b.model)):
-        if _same(left, right) is not True:
-            return False
-    if a.submitter is None or b.submitter is None:
-        # Without a submitter, only a fully matching setup counts as the same author's batch.
-        return bool(_same(a.engine_version, b.engine_version)) and bool(
-            _same(a.weight_format, b.weight_format)
-        )
-    return True
+    """Same submitter (when both are known), same hardware and same model (see `SetupKey`)."""
+    return setup_key(a).pairs_with(setup_key(b))
 
 
 def siblings_of(primary: Claim, others: Sequence[Claim]) -> list[Claim]:
-    return [c for c in others if c is not primary and same_setup(primary, c)]
-
-
-def _setup_key(c: Claim) -> tuple[str, str] | None:
-    if not c.hardware or not c.model:
-        return None
-    return normalise_name(c.hardware), normalise_name(c.model)
+    key = setup_key(primary)
+    return [c for c in others if c is not primary and key.pairs_with(setup_key(c))]
 
 
 def siblings_by_record(claims: Sequence[Claim]) -> list[list[Claim]]:
-    """`siblings_of` for every record of a dump at once. Records are first grouped by hardware
-    and model (siblings must share both), so a sweep of n records costs about n × group size,
-    not n²."""
-    groups: dict[tuple[str, str], list[int]] = {}
+    """`siblings_of` for every record of a dump at once, through a `SiblingIndex`."""
+    index = SiblingIndex()
     for i, c in enumerate(claims):
-        key = _setup_key(c)
-        if key is not None:
-            groups.setdefault(key, []).append(i)
-    out: list[list[Claim]] = []
-    for i, c in enumerate(claims):
-        key = _setup_key(c)
-        members = groups.get(key, []) if key is not None else []
-        out.append([claims[j] for j in members if j != i and same_setup(c, claims[j])])
-    return out
+        index.add(i, setup_key(c))
+    return [[claims[j] for j in index.siblings(i)] for i in range(len(claims))]

@@ -10,7 +10,7 @@ sniff/parse scaffolding that was otherwise copied from adapter to adapter.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from checks.models import Claim, SourceKind
 from extractors.document import RawDocument
@@ -19,7 +19,7 @@ from extractors.formats.common import record_list, safe_json
 from extractors.formats.records import RecordSet, find_records
 from extractors.formats.values import BadValue
 
-__all__ = ["Format", "RecordsFormat", "ToolOutputFormat"]
+__all__ = ["Format", "RecordsFormat", "RowReader", "ToolOutputFormat"]
 
 # `RecordsFormat` looks for one of its rows among the first 200 only, so that rejecting a huge
 # unrelated array stays cheap.
@@ -37,6 +37,18 @@ class Format(Protocol):
     def sniff(self, doc: RawDocument) -> bool: ...
 
     def parse(self, doc: RawDocument) -> list[Claim]: ...
+
+
+@runtime_checkable
+class RowReader(Protocol):
+    """A format whose rows can be read one at a time (`sweep` streams a dump through it)."""
+
+    name: ClassVar[str]
+    kind: ClassVar[SourceKind]
+
+    def records(self, data: Any) -> RecordSet | None: ...
+
+    def read_row(self, source: str, row: Any, path: str) -> Claim: ...
 
 
 class ToolOutputFormat:
@@ -125,15 +137,32 @@ class RecordsFormat:
         for i, row in enumerate(found.rows):
             path = found.row_path(i)
             try:
-                claims.append(self._parse_row(doc.source, row, path))
-            except (BadValue, InvalidInput) as exc:
-                errors.append(f"{self.row_word} {path or 0}: {exc}")
+                claims.append(self.read_row(doc.source, row, path))
+            except InvalidInput as exc:
+                errors.append(str(exc))
         if not claims:
             raise InvalidInput(f"{doc.source}: {self.none_read} ({errors[0]})")
         if errors:
             doc.warnings.append(f"{doc.source}: skipped {len(errors)} unreadable {self.label} "
                                 f"{self.row_word}(s), e.g. {errors[0]}")
         return claims
+
+    def read_row(self, source: str, row: Any, path: str) -> Claim:
+        """One row's Claim, on its own: what `sweep` calls while it streams a dump. An unreadable
+        row raises InvalidInput saying which row and why."""
+        try:
+            return self._parse_row(source, row, path)
+        except (BadValue, InvalidInput) as exc:
+            raise InvalidInput(f"{self.row_word} {path or 0}: {exc}") from None
+        # A row of the right shape with a value of the wrong type is the row's fault.
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError,
+                OverflowError, RecursionError) as exc:
+            raise InvalidInput(f"{self.row_word} {path or 0}: could not be read "
+                               f"({type(exc).__name__})") from None
+
+    def records(self, data: Any) -> RecordSet | None:
+        """Where this format's rows sit in a parsed document, or None when it holds none."""
+        return self._rows(data)
 
     def _rows(self, data: Any) -> RecordSet | None:
         if self._is_single(data):

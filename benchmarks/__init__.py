@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m benchmarks` runs them all and writes benchmarks/results.json."""

@@ -1,0 +1,41 @@
+"""`python -m benchmarks`: every benchmark in one run (under 3 minutes on 2 cores), printed as a
+table and written to benchmarks/results.json. Each figure is a ratio against a baseline measured
+in the same run, its absolute value beside it. A new benchmark is one more entry in `SUITES`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from benchmarks import audit_latency, cold_start, sweep_scale
+from benchmarks.table import Budget, machine, render_table
+
+SUITES = (cold_start, audit_latency, sweep_scale)  # the cheap ones first, sweep last
+BUDGET_S = 175.0
+RESULTS = Path(__file__).with_name("results.json")
+
+
+def main() -> int:
+    budget = Budget(BUDGET_S)
+    rows = []
+    for suite in SUITES:
+        rows += suite.run(budget)
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    box = machine()
+    header = (f"{when} · {box['cores']} cores · Python {box['python']} · {box['platform']} · "
+              f"run took {BUDGET_S - budget.left():.0f} s")
+    print(header)
+    print(render_table(rows))
+    RESULTS.write_text(json.dumps({"date": when, "machine": box, "rows": [r.as_json() for r in rows]},
+                                  indent=2) + "\n", encoding="utf-8")
+    missed = [f"{r.bench} {r.figure}" for r in rows if r.met is False]
+    if missed:
+        print("targets missed: " + "; ".join(missed), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,334 @@
+"""`sweep`: every record of a leaderboard dump audited, each report written as it is made.
+
+The dump (`extractors.dump`) is read twice. The first pass reads each record's setup into a
+`SiblingIndex` and lists the records that cannot be read; the second audits the records in dump
+order, each with its siblings. In between only the index is held; during the second pass a
+record's Claim is held from when it is read until the last record that has it as a sibling has
+been audited, and each audited record leaves one summary row for the ranking: severity,
+roofline ratio, and the row as JSON. A dump whose sibling runs sit together (most boards list a
+submitter's batch together) holds one group at a time; siblings spread across the dump make the
+sweep hold the records between them, since reports go out in dump order.
+
+`jobs` worker processes share the first pass of a streamed dump (every jobs-th record each); then
+each takes a contiguous part of the records, reads the dump itself and spools its reports to a
+file; the parts are copied out in order, so the output is the same bytes for any number of jobs. A part is at least `MIN_PART` records: below that, starting a
+process costs more than it saves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import multiprocessing
+import os
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.options import PipelineOptions
+from checks.models import Claim, Report, Verdict
+from checks.reference import Reference
+from checks.runner import audit
+from extractors.document import RawDocument
+from extractors.dump import (
+    Dump,
+    DumpStreamError,
+    ReadNotes,
+    Unreadable,
+    loaded_dump,
+    open_dump,
+)
+from extractors.errors import InvalidInput, UsageError
+from extractors.evidence import record_evidence
+from extractors.inputs import classify_input, read_local
+from extractors.select import SetupKey, SiblingIndex, setup_key
+
+__all__ = [
+    "MIN_PART",
+    "PARALLEL_BYTES",
+    "SweepResult",
+    "SweepRow",
+    "SweepSummary",
+    "UnreadableRecord",
+    "default_jobs",
+    "run_sweep",
+    "sweep_source",
+]
+
+MIN_PART = 50
+PARALLEL_BYTES = 256 * 1024  # below this, the first pass is quicker than starting workers
+SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
+_VERDICTS = list(SEVERITY)
+
+# (severity, -roofline ratio, dump index, the SweepRow as JSON): sorting these ranks the rows,
+# ties kept in dump order, without holding a model per record.
+RankKey = tuple[int, float, int, str]
+
+
+class SweepRow(BaseModel):
+    record_id: str | None
+    submitter: str | None
+    hardware: str | None
+    model: str | None
+    tok_s: float | None
+    verdict: Verdict
+    headline: str
+    roofline_ratio: float | None = None
+
+
+class UnreadableRecord(BaseModel):
+    record: int  # 0-based position in the dump
+    reason: str
+
+
+class SweepResult(BaseModel):
+    """A whole sweep in memory (small boards, the bot, tests); the CLI streams instead."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    source: str
+    records: int
+    by_verdict: dict[str, int]
+    ranked: list[SweepRow]
+    reports: list[Report] = Field(default_factory=list)
+    unreadable: list[UnreadableRecord] = Field(default_factory=list)
+
+
+@dataclass
+class SweepSummary:
+    """What a streamed sweep keeps: the counts, the unreadable records, one rank key a record."""
+
+    source: str
+    unreadable: list[UnreadableRecord] = field(default_factory=list)
+    ranking: list[RankKey] = field(default_factory=list)
+
+    @property
+    def records(self) -> int:
+        return len(self.ranking)
+
+    @property
+    def by_verdict(self) -> dict[str, int]:
+        counts = dict.fromkeys(_VERDICTS, 0)
+        for sev, *_ in self.ranking:
+            counts[_VERDICTS[sev]] += 1
+        return counts
+
+    def ranked_json(self, top: int | None = None) -> list[str]:
+        return [row for *_, row in self.ranking[:top]]
+
+    def ranked(self, top: int | None = None) -> list[SweepRow]:
+        return [SweepRow.model_validate_json(row) for row in self.ranked_json(top)]
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (a container's share, not the host's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def _rank(i: int, report: Report) -> RankKey:
+    roof = report.question("roofline").figures.get("ratio")
+    c = report.claim
+    row = SweepRow(record_id=c.record_id, submitter=c.submitter, hardware=c.hardware,
+                   model=c.model, tok_s=c.tok_s, verdict=report.verdict,
+                   headline=report.headline, roofline_ratio=roof)
+    return SEVERITY[report.verdict], -(roof or 0.0), i, row.model_dump_json()
+
+
+def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int],
+                ref: Reference) -> Iterator[tuple[int, Report]]:
+    """The reports of `part` (ascending dump indices) in order, reading the dump once."""
+    if not part:
+        return
+    ready_at: dict[int, int] = {}  # the dump index by which a record and its siblings are read
+    last_user: dict[int, int] = {}  # the last record of the part that needs this Claim
+    for r in part:
+        sibs = index.siblings(r)
+        ready_at[r] = max(r, sibs[-1]) if sibs else r
+        last_user[r] = r
+        for j in sibs:
+            last_user[j] = r
+    release: dict[int, list[int]] = {}
+    for j, r in last_user.items():
+        release.setdefault(r, []).append(j)
+    held: dict[int, Claim] = {}
+    pos = 0
+    for i, item in dump.read(wanted=last_user.__contains__):
+        if isinstance(item, Claim):
+            held[i] = item
+        while pos < len(part) and ready_at[part[pos]] <= i:
+            r = part[pos]
+            wanted = [r, *index.siblings(r)]
+            if any(j not in held for j in wanted):
+                raise InvalidInput(f"{dump.source.url}: the dump changed while it was swept "
+                                   f"(record {r} or one of its siblings can no longer be read)")
+            siblings = [held[j] for j in wanted[1:]]
+            yield r, audit(record_evidence(held[r], dump.source, siblings, dump.warnings), ref)
+            for j in release.pop(r, ()):
+                held.pop(j, None)
+            pos += 1
+        if pos == len(part):
+            return
+    if pos < len(part):
+        raise InvalidInput(f"{dump.source.url}: the dump changed while it was swept "
+                           f"(it now ends before record {part[pos]})")
+
+
+def _spool_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
+                spool: str | None) -> list[RankKey]:
+    """A worker's job: audit one part, its reports spooled to a file, its rank keys returned."""
+    keys: list[RankKey] = []
+    with open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out:
+        for i, report in _audit_part(dump, index, part, ref):
+            keys.append(_rank(i, report))
+            if spool:
+                out.write(report.model_dump_json(by_alias=True) + "\n")
+    return keys
+
+
+class _Nowhere:
+    def __enter__(self) -> _Nowhere:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def write(self, text: str) -> int:
+        return 0
+
+
+def _open(source: str, ref: Reference, opts: PipelineOptions) -> Dump:
+    spec = classify_input(source)
+    if spec.kind == "url":
+        from bot.fetching import fetch_board
+
+        reading = asyncio.run(fetch_board(spec.value, ref, opts))
+        if not reading.records:
+            raise UsageError(f"{source}: sweep needs records (a leaderboard dump or tool output)")
+        return Dump(source=reading.source, warnings=reading.warnings, claims=reading.records)
+    if spec.kind == "text":
+        raise UsageError(f"sweep needs a file or a URL of records, not text: {source[:80]!r}")
+    if spec.kind == "stdin":
+        return loaded_dump(read_local(spec), ref, list(opts.boards))
+    return open_dump(Path(spec.value), ref, list(opts.boards))
+
+
+_Keyed = tuple[int, SetupKey | Unreadable]
+
+
+def _keys(dump: Dump, stripe: int = 0, stride: int = 1) -> tuple[list[_Keyed], ReadNotes]:
+    """The first pass over every `stride`-th record from `stripe`: setup keys and unreadables,
+    and what the reading noticed (known once the whole stream has been read)."""
+    keyed: list[_Keyed] = [
+        (i, item if isinstance(item, Unreadable) else setup_key(item))
+        for i, item in dump.read(wanted=None if stride == 1 else lambda i: i % stride == stripe)
+    ]
+    return keyed, dump.notes
+
+
+def _first_pass(dump: Dump, pool: Executor | None,
+                stride: int) -> tuple[SiblingIndex, list[int], list[UnreadableRecord]]:
+    if pool is None or stride == 1:
+        keyed, notes = _keys(dump)
+    else:
+        stripes = [f.result() for f in [pool.submit(_keys, dump, k, stride) for k in range(stride)]]
+        keyed = list(heapq.merge(*(s[0] for s in stripes), key=lambda t: t[0]))
+        notes = ReadNotes()
+        for _, more in stripes:
+            notes = notes.merge(more)
+    if dump.streamed:
+        dump.settle(notes)
+    index = SiblingIndex()
+    readable: list[int] = []
+    unreadable: list[UnreadableRecord] = []
+    for i, key in keyed:
+        if isinstance(key, Unreadable):
+            unreadable.append(UnreadableRecord(record=i, reason=key.reason))
+        else:
+            index.add(i, key)
+            readable.append(i)
+    return index, readable, unreadable
+
+
+def _parts(readable: list[int], jobs: int) -> list[list[int]]:
+    n = max(1, min(jobs, len(readable) // MIN_PART))
+    size = -(-len(readable) // n) if readable else 1
+    return [readable[k:k + size] for k in range(0, len(readable), size)] or [[]]
+
+
+def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, *,
+              jobs: int = 1, on_report: Callable[[str], None] | None = None) -> SweepSummary:
+    """Sweep a file, stdin or URL; `on_report` gets each report's JSON in dump order (leave it
+    out when only the ranking is wanted: reports are then never serialised)."""
+    opts = opts or PipelineOptions()
+    dump = _open(source, ref, opts)
+    with ExitStack() as stack:
+        # Workers are started only when there is parsing to share: a streamed dump of some size.
+        big = dump.path is not None and dump.path.stat().st_size >= PARALLEL_BYTES
+        pool = stack.enter_context(_pool(jobs)) if jobs > 1 and big else None
+        try:
+            index, readable, unreadable = _first_pass(dump, pool, jobs)
+        except DumpStreamError:
+            # A raw tab or newline inside a string: the lenient whole-document reader copes.
+            assert dump.path is not None
+            dump = loaded_dump(_read_bytes(dump.path), ref, list(opts.boards))
+            index, readable, unreadable = _first_pass(dump, None, 1)
+        summary = SweepSummary(source=source, unreadable=unreadable)
+        parts = _parts(readable, jobs)
+        if len(parts) == 1:
+            for i, report in _audit_part(dump, index, parts[0], ref):
+                summary.ranking.append(_rank(i, report))
+                if on_report is not None:
+                    on_report(report.model_dump_json(by_alias=True))
+        else:
+            pool = pool or stack.enter_context(_pool(jobs))
+            _run_parallel(pool, dump, index, parts, ref, summary, on_report)
+    summary.ranking.sort()
+    return summary
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+
+
+def _read_bytes(path: Path) -> RawDocument:
+    try:
+        return RawDocument(path.read_bytes(), source=str(path))
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[list[int]],
+                  ref: Reference, summary: SweepSummary,
+                  on_report: Callable[[str], None] | None) -> None:
+    with tempfile.TemporaryDirectory(prefix="claimcheck-sweep-") as tmp:
+        spools = [str(Path(tmp) / f"part{k}.jsonl") if on_report else None
+                  for k in range(len(parts))]
+        futures = [pool.submit(_spool_part, dump, index, part, ref, spool)
+                   for part, spool in zip(parts, spools, strict=True)]
+        for future, spool in zip(futures, spools, strict=True):
+            summary.ranking.extend(future.result())
+            if spool is not None and on_report is not None:
+                with open(spool, encoding="utf-8") as f:
+                    for line in f:
+                        on_report(line.rstrip("\n"))
+
+
+def sweep_source(source: str, ref: Reference, opts: PipelineOptions | None = None, *,
+                 jobs: int = 1) -> SweepResult:
+    """A whole sweep in memory, every report kept: for small boards and callers that want
+    models, not a stream."""
+    reports: list[Report] = []
+    summary = run_sweep(source, ref, opts, jobs=jobs,
+                        on_report=lambda text: reports.append(Report.model_validate_json(text)))
+    return SweepResult(source=summary.source, records=summary.records,
+                       by_verdict=summary.by_verdict, ranked=summary.ranked(),
+                       reports=reports, unreadable=summary.unreadable)
