@@ -33,15 +33,14 @@ import ijson
 
 from checks.models import Claim, Source, SourceKind
 from checks.reference import Reference
-from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
 from extractors.evidence import read_document
 from extractors.formats import detect
 from extractors.formats.aliases import fold
 from extractors.formats.base import RowReader
-from extractors.formats.generic_board import GenericBoard
-from extractors.formats.records import RECORD_KEYS, RecordSet, find_records, map_record
+from extractors.formats.generic_board import GenericBoard, read_board_row
+from extractors.formats.records import RECORD_KEYS, RecordSet, find_records
 
 __all__ = [
     "Dump",
@@ -120,9 +119,7 @@ class OrdinaryRows:
     def read_row_noting(self, source: str, row: Any, path: str, problems: list[str]) -> Claim:
         if not isinstance(row, dict):
             raise InvalidInput(f"{path or 'record'}: not an object")
-        b = ClaimBuilder(source)
-        map_record(row, path, b, problems)
-        return b.build()
+        return read_board_row(source, row, path, problems)
 
 
 @dataclass

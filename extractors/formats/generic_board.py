@@ -40,7 +40,7 @@ from extractors.formats.records import (
 )
 from extractors.formats.values import BadValue
 
-__all__ = ["GenericBoard"]
+__all__ = ["GenericBoard", "read_board_row"]
 
 _SNIFF_ROWS = 500  # enough to find one usable record in any real dump
 
@@ -118,21 +118,29 @@ class GenericBoard:
         if not isinstance(row, dict):
             problems.append(f"{path or 'record'}: not an object")
             return None
-        b = ClaimBuilder(doc.source)
-        if mapping is not None:
-            for target in TARGETS:
-                hit = mapping.lookup(row, target) if target in mapping.fields else None
-                if hit is None:
-                    continue
-                rel, value = hit
-                full = f"{path}.{rel}" if path else rel
-                try:
-                    apply_target(b, target, value, full, rel.rsplit(".", 1)[-1])
-                except BadValue as exc:
-                    problems.append(f"{full}: {exc}")
-            for field, value in mapping.constants.items():
-                b.set(field, value, field=f"board mapping '{mapping.name}' constants.{field}")
-        map_record(row, path, b, problems)
-        engine = str(b.values.get("engine") or "")
-        read_record_text(b, row_texts(row, path, b), engine=engine)
-        return b.build()
+        return read_board_row(doc.source, row, path, problems, mapping)
+
+
+def read_board_row(source: str, row: dict[str, Any], path: str, problems: list[str],
+                   mapping: BoardMapping | None = None) -> Claim:
+    """One board record: the mapping's fields, then the alias table, then the record's own words
+    (launch command, notes, engine config) for what the keys left empty. The streamed sweep
+    reads rows through this too, so both paths give the same claim."""
+    b = ClaimBuilder(source)
+    if mapping is not None:
+        for target in TARGETS:
+            hit = mapping.lookup(row, target) if target in mapping.fields else None
+            if hit is None:
+                continue
+            rel, value = hit
+            full = f"{path}.{rel}" if path else rel
+            try:
+                apply_target(b, target, value, full, rel.rsplit(".", 1)[-1])
+            except BadValue as exc:
+                problems.append(f"{full}: {exc}")
+        for field, value in mapping.constants.items():
+            b.set(field, value, field=f"board mapping '{mapping.name}' constants.{field}")
+    map_record(row, path, b, problems)
+    engine = str(b.values.get("engine") or "")
+    read_record_text(b, row_texts(row, path, b), engine=engine)
+    return b.build()

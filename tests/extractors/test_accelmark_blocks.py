@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.pipeline import sweep_source
+from bot.sweep import sweep_source
 from checks.reference import load_reference
 from extractors.document import RawDocument
 from extractors.formats.accelmark import AccelMark
