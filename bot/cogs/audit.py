@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.common import claimbot, error_sentence, report_message, split_input
+from bot.cogs.watch import prefilter
 from bot.pipeline import compare_async
 from bot.render.compare import render_comparison
 from bot.store.audits import AuditPlace, set_answer
@@ -26,7 +27,11 @@ def _member_cooldown(interaction: discord.Interaction) -> app_commands.Cooldown:
     return app_commands.Cooldown(s.user_rate, s.user_per_s)
 
 
-def _inputs(text: str) -> tuple[list[RawDocument], list[str]]:
+def _inputs(text: str, *, with_file: bool = False) -> tuple[list[RawDocument], list[str]]:
+    """Links to fetch and the text to read; beside a file, text that states no speed and has
+    no link is the user's note, not a second claim."""
+    if with_file and prefilter(text) is None:
+        return [], []
     rest, urls = split_input(text)
     docs = [RawDocument.from_text(text if not urls else rest)] if rest else []
     return docs, urls
@@ -48,7 +53,7 @@ class AuditCog(commands.Cog):
             await interaction.followup.send(
                 f"That file is {file.size:,} bytes; I read attachments up to {cap:,} bytes.")
             return
-        docs, urls = _inputs(input)
+        docs, urls = _inputs(input, with_file=file is not None)
         if file is not None:
             docs.append(RawDocument(await file.read(), source=file.filename[:100]))
         if not docs and not urls:

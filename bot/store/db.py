@@ -86,12 +86,19 @@ class Store:
 
     async def _configure(self) -> None:
         try:
-            await self._conn.execute("PRAGMA journal_mode=WAL")
+            await self._pragma("journal_mode=WAL")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not a claimcheck database ({exc})") from None
-        await self._conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        await self._conn.execute("PRAGMA synchronous=NORMAL")
-        await self._conn.execute("PRAGMA foreign_keys=ON")
+        await self._pragma(f"busy_timeout={BUSY_TIMEOUT_MS}")
+        await self._pragma("synchronous=NORMAL")
+        await self._pragma("foreign_keys=ON")
+
+    async def _pragma(self, setting: str) -> None:
+        # Some pragmas answer with a row; the cursor is closed here, not whenever it is garbage
+        # collected, or its open statement makes a later COMMIT fail ("SQL statements in
+        # progress").
+        async with self._conn.execute(f"PRAGMA {setting}") as cursor:
+            await cursor.fetchall()
 
     async def user_version(self) -> int:
         rows = await self.read("PRAGMA user_version")
@@ -112,8 +119,9 @@ class Store:
             async def step(
                 conn: aiosqlite.Connection, version: int = version, migration: Migration = migration
             ) -> None:
-                cursor = await conn.execute("PRAGMA user_version")
-                (current,) = await cursor.fetchone()  # type: ignore[misc]
+                # Closed at once: an open statement would make the COMMIT fail after ALTER TABLE.
+                async with conn.execute("PRAGMA user_version") as cursor:
+                    (current,) = await cursor.fetchone()  # type: ignore[misc]
                 if current >= version:  # another process got there first
                     return
                 await migration.apply(conn)
