@@ -96,12 +96,15 @@ class Auditor:
             ev = await evidence_async(docs, urls, self.ref, self.opts, fetcher=self.fetcher)
             report = audit(ev, self.ref)
             self.audits_run += 1
+            now, report_json = self.clock(), report.to_json()
+            at = place.model_copy(update={"subject": subject})
+            points = chart_points(ev.claim, ev.siblings)
             row_id = await save_audit(
-                self.store, key, report.to_json(), report.verdict, report.headline,
-                source_url=urls[0] if urls else None, created_at=self.clock(),
-                place=place.model_copy(update={"subject": subject}),
-                points=chart_points(ev.claim, ev.siblings))
-            record = await get_audit(self.store, key)
-            assert record is not None and record.id == row_id
+                self.store, key, report_json, report.verdict, report.headline,
+                source_url=urls[0] if urls else None, created_at=now, place=at, points=points)
+            record = AuditRecord(id=row_id, key=key, created_at=now, verdict=report.verdict,
+                                 headline=report.headline, source_url=urls[0] if urls else None,
+                                 report_json=report_json, points=points,
+                                 **at.model_dump())
             changed = prev if prev is not None and prev.verdict != report.verdict else None
             return AuditOutcome(record=record, report=report, reused=False, changed_from=changed)

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.common import claimbot
+from bot.cogs.watch import WatchCog
 from bot.render.discord import safe_url
 from bot.store.guilds import (
     add_watched_source,
@@ -54,6 +55,9 @@ class ModerationCog(commands.GroupCog, group_name="claimcheck",
                     mode: Literal["off", "react", "thread"]) -> None:
         assert interaction.guild_id is not None
         await set_channel_mode(self.bot.store, interaction.guild_id, channel.id, mode)
+        watch = self.bot.get_cog("WatchCog")
+        if isinstance(watch, WatchCog):
+            watch.modes[channel.id] = mode
         await interaction.response.send_message(f"Watching {channel.mention}: {mode}.",
                                                 ephemeral=True)
 

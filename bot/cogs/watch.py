@@ -25,7 +25,7 @@ from bot.cogs.common import claimbot, report_message, split_input
 from bot.render.discord import report_embed, thread_name
 from bot.service import AuditOutcome, subject_of
 from bot.store.audits import AuditPlace, set_answer
-from bot.store.guilds import channel_mode
+from bot.store.guilds import WatchMode, channel_mode
 from extractors.document import RawDocument
 from extractors.errors import ExtractError
 
@@ -69,6 +69,8 @@ class WatchCog(commands.Cog):
         self.per_channel = commands.CooldownMapping.from_cooldown(
             s.channel_rate, s.channel_per_s, commands.BucketType.channel)
         self.limited = 0  # messages dropped by the rate limits
+        # Each channel's watch mode, read from the store once; /claimcheck watch updates it.
+        self.modes: dict[int, WatchMode] = {}
 
     def _over_limit(self, message: discord.Message) -> bool:
         now = self.bot.clock().timestamp()
@@ -91,7 +93,10 @@ class WatchCog(commands.Cog):
         candidate = prefilter(message.content)
         if candidate is None:
             return
-        mode = await channel_mode(self.bot.store, message.guild.id, message.channel.id)
+        mode = self.modes.get(message.channel.id)
+        if mode is None:
+            mode = await channel_mode(self.bot.store, message.guild.id, message.channel.id)
+            self.modes[message.channel.id] = mode
         if mode == "off" or self._over_limit(message):
             return
         docs = [RawDocument.from_text(candidate.text)] if candidate.text else []
