@@ -34,6 +34,7 @@ class Settings(BaseSettings):
     token: SecretStr | None = None
     dev_guild_id: int | None = None  # slash commands are synced here at start (instantly visible)
     owner_ids: list[int] = Field(default_factory=list)  # empty: the application's owner
+    charts: bool = True  # attach the PNG chart to reports (False: text only)
     attachment_max_bytes: int = Field(default=2 * 1024 * 1024, ge=1)  # /audit file: cap
     user_rate: int = Field(default=3, ge=1)  # audits a member may start per `user_per_s`
     user_per_s: float = Field(default=60.0, gt=0)

@@ -71,7 +71,7 @@ class AuditCog(commands.Cog):
         note = None
         if outcome.reused and outcome.record.jump_url():
             note = f"Audited before: {outcome.record.jump_url()}"
-        sent = await interaction.followup.send(**await report_message(outcome, note), wait=True)
+        sent = await interaction.followup.send(**await report_message(outcome, note, chart=self.bot.settings.charts), wait=True)
         if not outcome.reused:
             await set_answer(self.bot.store, outcome.record.id, message_id=sent.id)
 

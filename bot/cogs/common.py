@@ -56,11 +56,12 @@ async def chart_file(outcome: AuditOutcome) -> discord.File | None:
     return None if png is None else discord.File(io.BytesIO(png), filename="claimcheck.png")
 
 
-async def report_message(outcome: AuditOutcome, note: str | None = None) -> dict[str, Any]:
+async def report_message(outcome: AuditOutcome, note: str | None = None, *,
+                         chart: bool = True) -> dict[str, Any]:
     """kwargs for `send`: the embed, the chart (shown in the embed), no pings."""
     embed = report_embed(outcome.report, note=note)
     kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": discord.AllowedMentions.none()}
-    file = await chart_file(outcome)
+    file = await chart_file(outcome) if chart else None
     if file is not None:
         embed.set_image(url="attachment://claimcheck.png")
         kwargs["file"] = file

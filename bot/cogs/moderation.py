@@ -57,7 +57,7 @@ class ModerationCog(commands.GroupCog, group_name="claimcheck",
         await set_channel_mode(self.bot.store, interaction.guild_id, channel.id, mode)
         watch = self.bot.get_cog("WatchCog")
         if isinstance(watch, WatchCog):
-            watch.modes[channel.id] = mode
+            watch.set_mode(channel.id, mode)
         await interaction.response.send_message(f"Watching {channel.mention}: {mode}.",
                                                 ephemeral=True)
 

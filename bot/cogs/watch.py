@@ -14,6 +14,7 @@ re-audit changes the verdict, the update is posted in the original thread too.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from dataclasses import dataclass
@@ -69,8 +70,25 @@ class WatchCog(commands.Cog):
         self.per_channel = commands.CooldownMapping.from_cooldown(
             s.channel_rate, s.channel_per_s, commands.BucketType.channel)
         self.limited = 0  # messages dropped by the rate limits
-        # Each channel's watch mode, read from the store once; /claimcheck watch updates it.
-        self.modes: dict[int, WatchMode] = {}
+        # Each channel's watch mode, read from the store once (a burst shares the one read);
+        # /claimcheck watch calls `set_mode`.
+        self._modes: dict[int, asyncio.Future[WatchMode]] = {}
+
+    async def _mode(self, guild_id: int, channel_id: int) -> WatchMode:
+        known = self._modes.get(channel_id)
+        if known is None:
+            known = asyncio.ensure_future(channel_mode(self.bot.store, guild_id, channel_id))
+            self._modes[channel_id] = known
+        try:
+            return await asyncio.shield(known)
+        except Exception:
+            self._modes.pop(channel_id, None)  # read again next time
+            raise
+
+    def set_mode(self, channel_id: int, mode: WatchMode) -> None:
+        done: asyncio.Future[WatchMode] = asyncio.get_running_loop().create_future()
+        done.set_result(mode)
+        self._modes[channel_id] = done
 
     def _over_limit(self, message: discord.Message) -> bool:
         now = self.bot.clock().timestamp()
@@ -93,10 +111,7 @@ class WatchCog(commands.Cog):
         candidate = prefilter(message.content)
         if candidate is None:
             return
-        mode = self.modes.get(message.channel.id)
-        if mode is None:
-            mode = await channel_mode(self.bot.store, message.guild.id, message.channel.id)
-            self.modes[message.channel.id] = mode
+        mode = await self._mode(message.guild.id, message.channel.id)
         if mode == "off" or self._over_limit(message):
             return
         docs = [RawDocument.from_text(candidate.text)] if candidate.text else []
@@ -125,7 +140,7 @@ class WatchCog(commands.Cog):
             await message.reply(f"Audited before: {earlier}",
                                 allowed_mentions=discord.AllowedMentions.none())
             return
-        kwargs = await report_message(outcome)
+        kwargs = await report_message(outcome, chart=self.bot.settings.charts)
         thread_id = None
         try:
             thread = await message.create_thread(name=thread_name(outcome.report.claim),
@@ -134,7 +149,7 @@ class WatchCog(commands.Cog):
             thread_id = thread.id
         except discord.HTTPException as exc:  # 403: threads not allowed here
             log.info("watch: no thread in %s (%s); replying instead", message.channel.id, exc.status)
-            kwargs = await report_message(outcome)  # a discord.File is consumed by one send
+            kwargs = await report_message(outcome, chart=self.bot.settings.charts)  # a discord.File is consumed by one send
             sent = await message.reply(**kwargs)
         await set_answer(self.bot.store, outcome.record.id, message_id=sent.id,
                          thread_id=thread_id)

@@ -153,9 +153,10 @@ class Store:
     async def read(
         self, sql: str, params: Iterable[Any] | dict[str, Any] = ()
     ) -> list[sqlite3.Row]:
-        """All rows of one query."""
-        async with self._lock, self._conn.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        """All rows of one query (one trip to the connection's thread: execute, fetch and
+        close happen there together)."""
+        async with self._lock:
+            return list(await self._conn.execute_fetchall(sql, params))
 
     async def read_one(
         self, sql: str, params: Iterable[Any] | dict[str, Any] = ()

@@ -60,6 +60,8 @@ class World:
 
 
 def make_settings(tmp_path: Path, server: Loopback, **over: Any) -> Settings:
+    # simcord's settle waits in real time for a timer due before its deadline (5 s by default);
+    # the fetch timeouts are not earlier than that, so they are parked, never waited out.
     return Settings(db_path=tmp_path / "bot.sqlite3", allow_hosts=[server.host],
                     total_timeout_s=5.0, fetch_deadline_s=10.0, **over)
 
