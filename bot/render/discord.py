@@ -58,7 +58,10 @@ def safe_url(url: str) -> str:
     clean = "".join(clean.split())
     if not clean.lower().startswith(("http://", "https://")):
         return escape_untrusted(clean, limit=400)
-    return f"<{clean}>"
+    scheme, _, rest = clean.partition("://")
+    host, slash, path = rest.partition("/")
+    # "@everyone" in a path is still a link, but shown as text it should not read as a mention.
+    return f"<{scheme}://{host}{slash}{path.replace('@', '%40')}>"
 
 
 def _answer_value(a: Answer) -> str:
