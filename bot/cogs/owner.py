@@ -3,9 +3,14 @@ only here (it is rate limited and slow to reach clients); `dev_guild_id` covers 
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from discord.ext import commands
 
 __all__ = ["OwnerCog", "setup"]
+
+log = logging.getLogger("claimcheck.bot")
 
 
 class OwnerCog(commands.Cog):
@@ -21,6 +26,11 @@ class OwnerCog(commands.Cog):
         else:
             synced = await self.bot.tree.sync()
         await ctx.reply(f"Synced {len(synced)} commands ({scope}).")
+
+    async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
+        """Anyone but the owner gets silence: nothing to learn from a refusal."""
+        if not isinstance(error, commands.NotOwner):
+            log.warning("owner command failed: %s", error)
 
 
 async def setup(bot: commands.Bot) -> None:

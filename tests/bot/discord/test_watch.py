@@ -183,3 +183,10 @@ async def test_no_ping_even_when_the_page_says_everyone(
         assert posts and all(p["allowed_mentions"] == {"parse": []} for p in posts)
         text = str(thread.last_message.embeds[0].to_dict())
         assert "@everyone" not in text and "<@1234" not in text
+
+
+async def test_messages_from_bots_are_ignored(world_factory: Any) -> None:
+    async with world_factory() as w:
+        other = w.guild.add_member(w.env.create_user("benchbot", bot=True))
+        await other.send(w.general, IMPLAUSIBLE)
+        assert w.general.threads == [] and w.bot.auditor.audits_run == 0
