@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also write the chart: the claim against the ceilings, tok/s against window")
     common(a)
 
-    c = sub.add_parser("compare", help="two claims side by side: the difference table (seed §6)")
+    c = sub.add_parser("compare", help="two claims side by side: the difference table, knob by knob")
     c.add_argument("a", metavar="A")
     c.add_argument("b", metavar="B")
     c.add_argument("--json", action="store_true")

@@ -46,8 +46,12 @@ class AuditOutcome(BaseModel):
     changed_from: AuditRecord | None = None  # the earlier audit, when its verdict differs
 
 
-def subject_of(urls: Sequence[str], text: str | None) -> str:
-    return urls[0] if urls else audit_key("text", text or "")
+def subject_of(urls: Sequence[str], docs: Sequence[RawDocument] = ()) -> str:
+    """What is being audited: a lone link is its URL (so a link dropped again is recognised);
+    anything with text or a file in it is the hash of all of it."""
+    if urls and not docs:
+        return urls[0]
+    return audit_key("inputs", *urls, *(d.data.decode("utf-8", "replace") for d in docs))
 
 
 class Auditor:
@@ -83,7 +87,7 @@ class Auditor:
     async def audit(self, key: str, docs: Sequence[RawDocument], urls: Sequence[str],
                     place: AuditPlace) -> AuditOutcome:
         """Audit (or reuse) and store under `key` (the asking message or interaction)."""
-        subject = place.subject or subject_of(urls, None)
+        subject = place.subject or subject_of(urls, docs)
         async with self._single(subject):
             done = await get_audit(self.store, key)  # a retry of the same request
             if done is not None:

@@ -16,6 +16,7 @@ from bot.cogs.common import claimbot, error_sentence, report_message, split_inpu
 from bot.cogs.watch import prefilter
 from bot.pipeline import compare_async
 from bot.render.compare import render_comparison
+from bot.service import subject_of
 from bot.store.audits import AuditPlace, set_answer
 from extractors.document import RawDocument
 
@@ -60,8 +61,7 @@ class AuditCog(commands.Cog):
             await interaction.followup.send("Give me a link, the claim's text, or a file to audit.")
             return
         place = AuditPlace(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                           asked_by=interaction.user.id,
-                           subject=urls[0] if urls and file is None else None)
+                           asked_by=interaction.user.id, subject=subject_of(urls, docs))
         try:
             outcome = await self.bot.auditor.audit(f"interaction:{interaction.id}", docs, urls,
                                                    place)

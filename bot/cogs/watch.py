@@ -115,7 +115,8 @@ class WatchCog(commands.Cog):
         if mode == "off" or self._over_limit(message):
             return
         docs = [RawDocument.from_text(candidate.text)] if candidate.text else []
-        subject = subject_of(candidate.urls, candidate.text)
+        # A link is its own subject even with words around it: dropped again, it is recognised.
+        subject = candidate.urls[0] if candidate.urls else subject_of((), docs)
         place = AuditPlace(subject=subject, guild_id=message.guild.id,
                            channel_id=message.channel.id, message_id=message.id,
                            asked_by=message.author.id)

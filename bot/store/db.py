@@ -1,10 +1,11 @@
-"""The SQLite store: one aiosqlite connection, one write path (validation-and-security.md §5).
+"""The SQLite store: one aiosqlite connection, one write path.
 
 - WAL, `synchronous=NORMAL`, `busy_timeout=5000`, `foreign_keys=ON`, autocommit
   (`isolation_level=None`) so transactions are exactly the ones written here.
 - Every write goes through `write(fn)`: `BEGIN IMMEDIATE … COMMIT` under one asyncio.Lock.
-  aiosqlite gives coroutines sharing a connection no isolation; without the lock, concurrent
-  writers fail with "cannot start a transaction within a transaction". IMMEDIATE takes the write
+  aiosqlite gives coroutines sharing a connection no isolation (its maintainer in
+  omnilib/aiosqlite#19: transactions "should be using separate connections"); without the lock,
+  concurrent writers fail with "cannot start a transaction within a transaction". IMMEDIATE takes the write
   lock up front, so a second process waits on the busy timeout instead of failing at its first
   write.
 - Reads take the same lock, so they never see another coroutine's uncommitted rows on this

@@ -114,3 +114,15 @@ async def test_watched_sources_are_added_listed_and_removed(world_factory: Any) 
                 gone.response.content] == [
             f"Now watching <{url}>.", f"Already watching <{url}>.", f"<{url}>",
             f"Stopped watching <{url}>."]
+
+
+async def test_two_different_texts_are_two_audits_and_the_same_text_is_reused(world_factory: Any) -> None:
+    async with world_factory(user_rate=10) as w:
+        a = await w.alice.slash(w.general, "audit", input="Llama 3.1 8B on one H100, batch 1, 150 tok/s")
+        b = await w.alice.slash(w.general, "audit", input="Llama 3.1 70B fp16 on one RTX 4090 at 900 tok/s")
+        again = await w.mod.slash(w.general, "audit", input="Llama 3.1 8B on one H100, batch 1, 150 tok/s")
+        assert [r.response.embeds[0].title.split(" ")[0] for r in (a, b, again)] == [
+            "consistent", "implausible", "consistent"]
+        assert w.bot.auditor.audits_run == 2
+        assert again.response.embeds[0].description.startswith(
+            f"Audited before: https://discord.com/channels/{w.guild.id}/{w.general.id}/{a.response.id}")
