@@ -131,3 +131,17 @@ def test_digest_without_a_store_exits_2(tmp_path: Path) -> None:
     code, _, err = run("digest", "--db", str(tmp_path / "none.sqlite3"))
     assert code == 2 and err.startswith("claimcheck: no store at ")
 
+
+
+def test_matplotlib_is_imported_only_when_a_chart_is_drawn(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, io; from bot.cli import main; "
+            "main(['audit', '--example'], out=io.StringIO()); a = 'matplotlib' in sys.modules; "
+            f"main(['audit', '--example', '--chart', {str(tmp_path / 'c.png')!r}], out=io.StringIO()); "
+            "print(a, 'matplotlib' in sys.modules)")
+    repo = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo,
+                         check=True).stdout
+    assert out.split() == ["False", "True"]
