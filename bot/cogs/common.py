@@ -13,6 +13,7 @@ import discord
 
 from bot.render.chart import render_chart
 from bot.render.discord import report_embed
+from bot.render.escape import escape_untrusted
 from bot.service import AuditOutcome
 from extractors.errors import ExtractError, FetchError, UnusableInput
 
@@ -39,10 +40,10 @@ def split_input(text: str) -> tuple[str, list[str]]:
 
 def error_sentence(exc: BaseException) -> str:
     """One sentence for the user; never a traceback."""
-    if isinstance(exc, FetchError):
-        return f"I could not read that page: {exc}"
+    if isinstance(exc, FetchError):  # the reason may quote the user's URL: escaped
+        return f"I could not read that page: {escape_untrusted(str(exc), limit=300)}"
     if isinstance(exc, UnusableInput | ExtractError):
-        return f"I could not find a speed claim to audit there: {exc}"
+        return f"I could not find a speed claim to audit there: {escape_untrusted(str(exc), limit=300)}"
     if isinstance(exc, TimeoutError | asyncio.TimeoutError):
         return "That took too long; try again later or attach the record as a file."
     log.exception("audit failed", exc_info=exc)

@@ -145,3 +145,15 @@ def test_matplotlib_is_imported_only_when_a_chart_is_drawn(tmp_path: Path) -> No
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo,
                          check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+def test_the_image_runs_the_bot_as_a_non_root_user_with_the_store_on_a_volume() -> None:
+    repo = Path(__file__).resolve().parents[2]
+    lines = [ln.strip() for ln in (repo / "Dockerfile").read_text().splitlines()
+             if ln.strip() and not ln.lstrip().startswith("#")]
+    assert lines[0] == "FROM python:3.11-slim"
+    assert "USER claimcheck" in lines and 'VOLUME ["/data"]' in lines
+    assert lines[-2:] == ['ENTRYPOINT ["claimcheck"]', 'CMD ["bot"]']
+    assert any(ln.startswith("RUN pip install . ") for ln in lines)
+    assert "CLAIMCHECK_DB_PATH=/data/claimcheck.sqlite3" in " ".join(lines)
+    assert "pip install .\n" in (repo / "README.md").read_text()  # the same install

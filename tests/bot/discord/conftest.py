@@ -44,9 +44,9 @@ def serve_headline(server: Loopback) -> str:
 def message_posts(env: Any) -> list[dict[str, Any]]:
     """The JSON of every request that sent or edited a message (channel sends, replies,
     interaction responses and followups)."""
-    return [e.json for e in env.http_requests
-            if e.method in ("POST", "PATCH") and isinstance(e.json, dict)
-            and ({"content", "embeds"} & e.json.keys() or "data" in e.json)]
+    bodies = [e.json.get("data", e.json) for e in env.http_requests
+              if e.method in ("POST", "PATCH") and isinstance(e.json, dict)]
+    return [b for b in bodies if isinstance(b, dict) and {"content", "embeds"} & b.keys()]
 
 
 @dataclass

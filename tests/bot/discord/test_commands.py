@@ -24,8 +24,8 @@ async def test_audit_with_text_answers_with_the_report(world_factory: Any) -> No
         assert embed.colour.value == 0xD7263D
         assert [f.name.split(" ", 2)[1] for f in embed.fields[:8]] == list("12345678")
         assert [a.filename for a in res.response.attachments] == ["claimcheck.png"]
-        assert all(p.get("allowed_mentions", {"parse": []}) == {"parse": []}
-                   for p in message_posts(w.env))
+        posts = message_posts(w.env)
+        assert posts and all(p["allowed_mentions"] == {"parse": []} for p in posts)
 
 
 async def test_audit_with_a_url_follows_the_post_to_its_record(
@@ -99,6 +99,8 @@ async def test_a_moderator_command_is_refused_without_manage_server(world_factor
         assert res.response.content == "Only members with Manage Server can change claimcheck's settings."
         assert res.response.ephemeral
         simcord.assert_error(w.env, app_commands.CheckFailure, contains="Manage Server")
+        posts = message_posts(w.env)
+        assert len(posts) == 1 and posts[0]["allowed_mentions"] == {"parse": []}
         ok = await w.mod.slash(w.general, "claimcheck digest", channel=w.general, hour=9)
         assert ok.response.content == f"The daily digest goes to <#{w.general.id}> at 09:00 UTC."
 
