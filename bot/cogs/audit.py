@@ -2,8 +2,8 @@
 
 Both defer at once (Discord wants an answer within 3 s; an audit that follows links takes
 longer), then answer with a followup. An attachment is read only up to the configured cap.
-Cooldowns are per member (`user_rate` per `user_per_s`); a user over the limit is told when to
-try again. Every failure becomes one sentence in chat.
+Cooldowns are per member (`user_rate` per `user_per_s`) and per channel (`channel_rate` per
+`channel_per_s`); a user over a limit is told when to try again. Every failure becomes one sentence in chat.
 """
 
 from __future__ import annotations
@@ -28,6 +28,15 @@ def _member_cooldown(interaction: discord.Interaction) -> app_commands.Cooldown:
     return app_commands.Cooldown(s.user_rate, s.user_per_s)
 
 
+def _channel_cooldown(interaction: discord.Interaction) -> app_commands.Cooldown:
+    s = claimbot(interaction.client).settings
+    return app_commands.Cooldown(s.channel_rate, s.channel_per_s)
+
+
+def _channel_key(interaction: discord.Interaction) -> int | None:
+    return interaction.channel_id
+
+
 def _inputs(text: str, *, with_file: bool = False) -> tuple[list[RawDocument], list[str]]:
     """Links to fetch and the text to read; beside a file, text that states no speed and has
     no link is the user's note, not a second claim."""
@@ -46,6 +55,7 @@ class AuditCog(commands.Cog):
     @app_commands.describe(input="a link to the post or record, or the claim's text",
                            file="a benchmark tool's JSON, a log or a leaderboard dump")
     @app_commands.checks.dynamic_cooldown(_member_cooldown)
+    @app_commands.checks.dynamic_cooldown(_channel_cooldown, key=_channel_key)
     async def audit(self, interaction: discord.Interaction, input: str,
                     file: discord.Attachment | None = None) -> None:
         await interaction.response.defer(thinking=True)
@@ -78,6 +88,7 @@ class AuditCog(commands.Cog):
     @app_commands.command(name="compare", description="Two claims side by side: the difference table")
     @app_commands.describe(a="the first claim (URL or text)", b="the second claim (URL or text)")
     @app_commands.checks.dynamic_cooldown(_member_cooldown)
+    @app_commands.checks.dynamic_cooldown(_channel_cooldown, key=_channel_key)
     async def compare(self, interaction: discord.Interaction, a: str, b: str) -> None:
         await interaction.response.defer(thinking=True)
         try:

@@ -128,3 +128,13 @@ async def test_two_different_texts_are_two_audits_and_the_same_text_is_reused(wo
         assert w.bot.auditor.audits_run == 2
         assert again.response.embeds[0].description.startswith(
             f"Audited before: https://discord.com/channels/{w.guild.id}/{w.general.id}/{a.response.id}")
+
+
+async def test_audit_channel_cooldown_holds_across_members(world_factory: Any) -> None:
+    async with world_factory(user_rate=5, channel_rate=2, channel_per_s=60) as w:
+        first = await w.alice.slash(w.general, "audit", input="Llama 3.1 8B on one H100, batch 1, 150 tok/s")
+        second = await w.mod.slash(w.general, "audit", input="Llama 3.1 8B on one H100, batch 1, 160 tok/s")
+        third = await w.mod.slash(w.general, "audit", input="Llama 3.1 8B on one H100, batch 1, 170 tok/s")
+        assert first.response.embeds and second.response.embeds
+        assert third.response.content == "Slow down: try again in 60 s."
+        simcord.assert_error(w.env, app_commands.CommandOnCooldown)
