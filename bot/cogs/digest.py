@@ -40,6 +40,8 @@ class DigestCog(commands.Cog):
                 await self.post_digest(guild, now)
             except discord.HTTPException as exc:
                 log.warning("digest for guild %s not posted: %s", guild.guild_id, exc)
+            except Exception:  # an exception escaping a tasks.loop stops it for good
+                log.exception("digest for guild %s failed", guild.guild_id)
 
     @hourly.before_loop
     async def _ready(self) -> None:
