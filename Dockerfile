@@ -1,14 +1,22 @@
-# claimcheck: the CLI (and, later, the Discord bot) in a small image.
+# claimcheck: the Discord bot (and the CLI) in a small image.
+#   docker build -t claimcheck .
+#   docker run -d --name claimcheck -e CLAIMCHECK_TOKEN=... -v claimcheck-data:/data claimcheck
+#   docker run --rm claimcheck audit --example          # the CLI, same image
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
+    MPLBACKEND=Agg MPLCONFIGDIR=/tmp/matplotlib \
+    CLAIMCHECK_DB_PATH=/data/claimcheck.sqlite3
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY checks ./checks
 COPY extractors ./extractors
 COPY bot ./bot
-RUN pip install . && useradd --create-home claimcheck
+# The same install as the README's: `pip install .`
+RUN pip install . \
+    && useradd --create-home --uid 10001 claimcheck \
+    && mkdir -p /data && chown claimcheck:claimcheck /data
 USER claimcheck
-# The fetch cache lives in the user's data dir; mount a volume there to keep it.
-VOLUME ["/home/claimcheck/.local/share/claimcheck"]
+# The store (fetched pages, audits, guild settings, digests): keep it on a volume.
+VOLUME ["/data"]
 ENTRYPOINT ["claimcheck"]
-CMD ["audit", "--example"]
+CMD ["bot"]

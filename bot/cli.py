@@ -75,9 +75,11 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="print the report as JSON (schema claimcheck.report/1)")
     fmt.add_argument("--markdown", action="store_true", help="print the report as Markdown")
     a.add_argument("--brief", action="store_true", help="leave out figures and basis lines")
+    a.add_argument("--chart", metavar="FILE.png",
+                   help="also write the chart: the claim against the ceilings, tok/s against window")
     common(a)
 
-    c = sub.add_parser("compare", help="two claims side by side: the difference table (seed §6)")
+    c = sub.add_parser("compare", help="two claims side by side: the difference table, knob by knob")
     c.add_argument("a", metavar="A")
     c.add_argument("b", metavar="B")
     c.add_argument("--json", action="store_true")
@@ -95,6 +97,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="worker processes auditing records (default: the number of cores)")
     common(s)
+
+    d = sub.add_parser("digest", help="print the moderators' digest of the last 24 h from the store")
+    d.add_argument("--guild", type=int, metavar="ID", help="one guild (default: every audit)")
+    d.add_argument("--db", metavar="PATH", help="the store (default: CLAIMCHECK_DB_PATH or the user data dir)")
+
+    sub.add_parser("bot", help="run the Discord bot (CLAIMCHECK_TOKEN; see the README)")
 
     r = sub.add_parser("reference", help="show reference rows with their sources")
     r.add_argument("table", choices=["gpu", "model", "format", "method", "power"])
@@ -141,7 +149,22 @@ def _cmd_audit(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
         inputs = [str(p) for p in _example_paths()] + inputs
     if not inputs:
         raise UsageError("nothing to audit: give a URL, a file, - for stdin or the claim's text (or --example)")
-    report = audit_inputs(inputs, ref, args.options)
+    if args.chart:
+        from bot.pipeline import evidence_for_inputs
+        from bot.render.chart import chart_points, render_chart
+        from checks.runner import audit
+
+        ev = evidence_for_inputs(inputs, ref, args.options)
+        report = audit(ev, ref)
+        png = render_chart(report, chart_points(ev.claim, ev.siblings))
+        if png is None:
+            raise UsageError("no chart: the report has no roofline ceiling to draw the claim against")
+        try:
+            Path(args.chart).write_bytes(png)
+        except OSError as exc:
+            raise UsageError(f"cannot write the chart to {args.chart}: {exc.strerror}") from None
+    else:
+        report = audit_inputs(inputs, ref, args.options)
     _print_report(report, args, out)
     return EXIT_OK
 
@@ -197,6 +220,50 @@ def _cmd_sweep(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     return EXIT_OK
 
 
+NO_TOKEN = (
+    "no bot token: create an application at https://discord.com/developers/applications, add a "
+    "bot, copy its token into CLAIMCHECK_TOKEN, and enable the Message Content intent there for "
+    "watching chat (slash commands work without it)"
+)
+
+
+def _cmd_bot(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
+    import asyncio
+    import logging
+
+    from bot.app import run_bot
+
+    settings = args.settings
+    if settings.token is None or not settings.token.get_secret_value().strip():
+        raise UsageError(NO_TOKEN)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    asyncio.run(run_bot(settings))
+    return EXIT_OK
+
+
+def _cmd_digest(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
+    import asyncio
+
+    from bot.digest import build_digest, digest_text
+    from bot.store.db import Store, StoreError, default_db_path
+    from extractors.storage import utc_now
+
+    path = Path(args.db or args.settings.db_path or default_db_path())
+    if not path.is_file():
+        raise UsageError(f"no store at {path}: run the bot first, or give --db")
+
+    async def run() -> str:
+        try:
+            store = await Store.open(path)
+        except (StoreError, OSError) as exc:
+            raise UsageError(f"cannot use the store {path}: {exc}") from None
+        async with store:
+            return digest_text(await build_digest(store, args.guild, utc_now()))
+
+    out.write(asyncio.run(run()))
+    return EXIT_OK
+
+
 def _cmd_reference(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     from bot.render.reference import render_reference
 
@@ -205,7 +272,8 @@ def _cmd_reference(args: argparse.Namespace, ref: Reference, out: TextIO) -> int
     return EXIT_OK
 
 
-_COMMANDS = {"audit": _cmd_audit, "compare": _cmd_compare, "sweep": _cmd_sweep, "reference": _cmd_reference}
+_COMMANDS = {"audit": _cmd_audit, "compare": _cmd_compare, "sweep": _cmd_sweep,
+             "reference": _cmd_reference, "bot": _cmd_bot, "digest": _cmd_digest}
 
 
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -221,8 +289,9 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
 
     try:
         settings = Settings()
+        args.settings = settings
         args.options = options_from_args(args, settings)
-        ref = load_reference(*settings.reference_files, *args.reference)
+        ref = load_reference(*settings.reference_files, *getattr(args, "reference", []))
         return _COMMANDS[args.command](args, ref, out)
     except FetchError as exc:
         err.write(f"claimcheck: {exc}\n")

@@ -28,7 +28,7 @@ from extractors.fetch import FetchPolicy, SafeFetcher, open_session
 from extractors.follow import follow
 from extractors.storage import MemoryRawStore, RawStore
 
-__all__ = ["fetch_board", "follow_urls", "open_fetcher", "policy_for"]
+__all__ = ["fetch_board", "follow_urls", "open_fetcher", "policy_for", "shared_fetcher"]
 
 MAX_BOARD_PAGES = 20  # pages of a paged board read by `sweep` (LocalScore: 100 runs a page)
 
@@ -78,14 +78,35 @@ async def open_fetcher(opts: PipelineOptions) -> AsyncIterator[SafeFetcher]:
         yield SafeFetcher(session, store, policy)
 
 
+@asynccontextmanager
+async def shared_fetcher(opts: PipelineOptions, store: Store) -> AsyncIterator[SafeFetcher]:
+    """The bot's one long-lived SafeFetcher: bodies go into the bot's own store, one session
+    for the bot's lifetime (one fetch in flight per URL across every audit)."""
+    policy = policy_for(opts)
+    raw: RawStore = SqliteRawStore(store) if opts.use_cache else MemoryRawStore()
+    async with open_session(policy, resolver=_resolver()) as session:
+        yield SafeFetcher(session, raw, policy)
+
+
+@asynccontextmanager
+async def _given_or_opened(opts: PipelineOptions,
+                           fetcher: SafeFetcher | None) -> AsyncIterator[SafeFetcher]:
+    if fetcher is not None:
+        yield fetcher
+        return
+    async with open_fetcher(opts) as opened:
+        yield opened
+
+
 async def follow_urls(
-    urls: Sequence[str], ref: Reference, opts: PipelineOptions
+    urls: Sequence[str], ref: Reference, opts: PipelineOptions, *, fetcher: SafeFetcher | None = None
 ) -> tuple[list[Reading], list[str]]:
     """Each URL fetched and its links followed: the readings (each URL's own first) and every
-    line of what was searched for and not found. A URL that cannot be fetched raises."""
+    line of what was searched for and not found. A URL that cannot be fetched raises. With no
+    `fetcher` one is opened (and closed) for this call."""
     readings: list[Reading] = []
     not_found: list[str] = []
-    async with open_fetcher(opts) as fetcher:
+    async with _given_or_opened(opts, fetcher) as fetcher:
         for url in urls:
             result = await follow(
                 url,

@@ -45,7 +45,7 @@ class PipelineOptions(BaseModel):
         return cls(
             boards=(*settings.board_files, *boards),
             allow_hosts=(*settings.allow_hosts, *allow_hosts),
-            cache_path=cache_path or settings.cache_path,
+            cache_path=cache_path or settings.db_path,
             use_cache=settings.use_cache and not no_cache,
             fetch_budget=settings.fetch_budget,
             fetch_deadline_s=settings.fetch_deadline_s,

@@ -8,6 +8,7 @@ key again returns the first row's id and changes nothing.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from datetime import UTC, datetime
 from typing import get_args
@@ -19,7 +20,16 @@ from bot.store.db import Store
 from checks.models import Verdict
 from extractors.storage import utc_now
 
-__all__ = ["AuditRecord", "audit_key", "get_audit", "list_audits", "save_audit"]
+__all__ = [
+    "AuditPlace",
+    "AuditRecord",
+    "audit_key",
+    "get_audit",
+    "latest_for_subject",
+    "list_audits",
+    "save_audit",
+    "set_answer",
+]
 
 
 class AuditRecord(BaseModel):
@@ -34,6 +44,34 @@ class AuditRecord(BaseModel):
     headline: str
     source_url: str | None
     report_json: str  # the Report's JSON form, as rendered
+    subject: str | None = None  # what was audited: the URL, or audit_key of the text
+    guild_id: int | None = None
+    channel_id: int | None = None
+    message_id: int | None = None  # the message that asked (watched) or the answer (/audit)
+    thread_id: int | None = None  # where the report was posted, when in a thread
+    asked_by: int | None = None  # the Discord user id
+    points: list[tuple[int, float]] = []  # (window, tok/s) of the claim and its sibling runs
+
+    def jump_url(self) -> str | None:
+        """The Discord link to where the report is (the thread, else the message)."""
+        if self.guild_id is None:
+            return None
+        if self.thread_id is not None:
+            return f"https://discord.com/channels/{self.guild_id}/{self.thread_id}"
+        if self.channel_id is not None and self.message_id is not None:
+            return f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
+        return None
+
+
+class AuditPlace(BaseModel):
+    """Where an audit was asked for and answered (all optional: the CLI has none)."""
+
+    subject: str | None = None
+    guild_id: int | None = None
+    channel_id: int | None = None
+    message_id: int | None = None
+    thread_id: int | None = None
+    asked_by: int | None = None
 
 
 def audit_key(*parts: str) -> str:
@@ -64,6 +102,13 @@ def _record(row: sqlite3.Row) -> AuditRecord:
         headline=row["headline"],
         source_url=row["source_url"],
         report_json=row["report_json"],
+        subject=row["subject"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        thread_id=row["thread_id"],
+        asked_by=row["asked_by"],
+        points=[tuple(p) for p in json.loads(row["points_json"] or "[]")],
     )
 
 
@@ -76,17 +121,23 @@ async def save_audit(
     source_url: str | None = None,
     *,
     created_at: datetime | None = None,
+    place: AuditPlace | None = None,
+    points: list[tuple[int, float]] | None = None,
 ) -> int:
     """Store an audit and return its id; an existing `key` keeps its first row and id."""
+    at = place or AuditPlace()
     if verdict not in get_args(Verdict):
         raise ValueError(f"unknown verdict {verdict!r}")
     when = _stamp(created_at or utc_now())
 
     async def insert(conn: aiosqlite.Connection) -> int:
         await conn.execute(
-            "INSERT INTO audits (key, created_at, verdict, headline, source_url, report_json)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-            (key, when, verdict, _clean(headline), source_url, _clean(report_json)),
+            "INSERT INTO audits (key, created_at, verdict, headline, source_url, report_json,"
+            " subject, guild_id, channel_id, message_id, thread_id, asked_by, points_json)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+            (key, when, verdict, _clean(headline), source_url, _clean(report_json),
+             at.subject, at.guild_id, at.channel_id, at.message_id, at.thread_id, at.asked_by,
+             json.dumps(points or [])),
         )
         async with conn.execute("SELECT id FROM audits WHERE key = ?", (key,)) as cursor:
             row = await cursor.fetchone()
@@ -101,14 +152,51 @@ async def get_audit(store: Store, key: str) -> AuditRecord | None:
     return None if row is None else _record(row)
 
 
+async def set_answer(store: Store, audit_id: int, *, message_id: int | None = None,
+                     thread_id: int | None = None, channel_id: int | None = None) -> None:
+    """Record where the report was posted (after Discord answered)."""
+
+    async def update(conn: aiosqlite.Connection) -> None:
+        await conn.execute(
+            "UPDATE audits SET message_id = coalesce(?, message_id),"
+            " thread_id = coalesce(?, thread_id), channel_id = coalesce(?, channel_id)"
+            " WHERE id = ?",
+            (message_id, thread_id, channel_id, audit_id),
+        )
+
+    await store.write(update)
+
+
+async def latest_for_subject(store: Store, subject: str, *,
+                             guild_id: int | None = None) -> AuditRecord | None:
+    """The newest audit of this URL or text (in this guild when given)."""
+    sql, params = "SELECT * FROM audits WHERE subject = ?", list[object]([subject])
+    if guild_id is not None:
+        sql += " AND guild_id = ?"
+        params.append(guild_id)
+    row = await store.read_one(sql + " ORDER BY created_at DESC, id DESC LIMIT 1", params)
+    return None if row is None else _record(row)
+
+
 async def list_audits(
-    store: Store, since: datetime | None = None, *, limit: int | None = None
+    store: Store,
+    since: datetime | None = None,
+    *,
+    limit: int | None = None,
+    guild_id: int | None = None,
 ) -> list[AuditRecord]:
-    """Audits created at or after `since` (all when None), oldest first."""
+    """Audits created at or after `since` (all when None; of one guild when given), oldest
+    first."""
     sql, params = "SELECT * FROM audits", list[object]()
+    where = []
     if since is not None:
-        sql += " WHERE created_at >= ?"
+        where.append("created_at >= ?")
         params.append(_stamp(since))
+    if guild_id is not None:
+        where.append("guild_id = ?")
+        params.append(guild_id)
+    if where:
+        sql += " WHERE " + " AND ".join(where)
     sql += " ORDER BY created_at, id"
     if limit is not None:
         sql += " LIMIT ?"

@@ -1,10 +1,11 @@
-"""The SQLite store: one aiosqlite connection, one write path (validation-and-security.md §5).
+"""The SQLite store: one aiosqlite connection, one write path.
 
 - WAL, `synchronous=NORMAL`, `busy_timeout=5000`, `foreign_keys=ON`, autocommit
   (`isolation_level=None`) so transactions are exactly the ones written here.
 - Every write goes through `write(fn)`: `BEGIN IMMEDIATE … COMMIT` under one asyncio.Lock.
-  aiosqlite gives coroutines sharing a connection no isolation; without the lock, concurrent
-  writers fail with "cannot start a transaction within a transaction". IMMEDIATE takes the write
+  aiosqlite gives coroutines sharing a connection no isolation (its maintainer in
+  omnilib/aiosqlite#19: transactions "should be using separate connections"); without the lock,
+  concurrent writers fail with "cannot start a transaction within a transaction". IMMEDIATE takes the write
   lock up front, so a second process waits on the busy timeout instead of failing at its first
   write.
 - Reads take the same lock, so they never see another coroutine's uncommitted rows on this
@@ -86,12 +87,19 @@ class Store:
 
     async def _configure(self) -> None:
         try:
-            await self._conn.execute("PRAGMA journal_mode=WAL")
+            await self._pragma("journal_mode=WAL")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not a claimcheck database ({exc})") from None
-        await self._conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        await self._conn.execute("PRAGMA synchronous=NORMAL")
-        await self._conn.execute("PRAGMA foreign_keys=ON")
+        await self._pragma(f"busy_timeout={BUSY_TIMEOUT_MS}")
+        await self._pragma("synchronous=NORMAL")
+        await self._pragma("foreign_keys=ON")
+
+    async def _pragma(self, setting: str) -> None:
+        # Some pragmas answer with a row; the cursor is closed here, not whenever it is garbage
+        # collected, or its open statement makes a later COMMIT fail ("SQL statements in
+        # progress").
+        async with self._conn.execute(f"PRAGMA {setting}") as cursor:
+            await cursor.fetchall()
 
     async def user_version(self) -> int:
         rows = await self.read("PRAGMA user_version")
@@ -112,8 +120,9 @@ class Store:
             async def step(
                 conn: aiosqlite.Connection, version: int = version, migration: Migration = migration
             ) -> None:
-                cursor = await conn.execute("PRAGMA user_version")
-                (current,) = await cursor.fetchone()  # type: ignore[misc]
+                # Closed at once: an open statement would make the COMMIT fail after ALTER TABLE.
+                async with conn.execute("PRAGMA user_version") as cursor:
+                    (current,) = await cursor.fetchone()  # type: ignore[misc]
                 if current >= version:  # another process got there first
                     return
                 await migration.apply(conn)
@@ -145,9 +154,10 @@ class Store:
     async def read(
         self, sql: str, params: Iterable[Any] | dict[str, Any] = ()
     ) -> list[sqlite3.Row]:
-        """All rows of one query."""
-        async with self._lock, self._conn.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        """All rows of one query (one trip to the connection's thread: execute, fetch and
+        close happen there together)."""
+        async with self._lock:
+            return list(await self._conn.execute_fetchall(sql, params))
 
     async def read_one(
         self, sql: str, params: Iterable[Any] | dict[str, Any] = ()

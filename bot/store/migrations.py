@@ -15,7 +15,14 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Migration", "create_audits", "create_fetch_cache"]
+__all__ = [
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "Migration",
+    "add_bot_tables",
+    "create_audits",
+    "create_fetch_cache",
+]
 
 
 @dataclass(frozen=True)
@@ -65,8 +72,65 @@ async def create_audits(conn: aiosqlite.Connection) -> None:
     await conn.execute("CREATE INDEX audits_by_time ON audits (created_at)")
 
 
+async def add_bot_tables(conn: aiosqlite.Connection) -> None:
+    """Who asked where (audits' Discord ids), guild settings, watch modes, watched sources, the
+    records already seen in them, and the digests posted."""
+    for column in ("subject TEXT", "guild_id INTEGER", "channel_id INTEGER", "message_id INTEGER",
+                   "thread_id INTEGER", "asked_by INTEGER", "points_json TEXT"):
+        await conn.execute(f"ALTER TABLE audits ADD COLUMN {column}")
+    await conn.execute("CREATE INDEX audits_by_subject ON audits (subject, created_at)")
+    await conn.execute("CREATE INDEX audits_by_guild ON audits (guild_id, created_at)")
+    await conn.execute(
+        """CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            digest_channel_id INTEGER,
+            digest_hour INTEGER CHECK (digest_hour BETWEEN 0 AND 23),
+            default_mode TEXT NOT NULL DEFAULT 'thread'
+        )"""
+    )
+    await conn.execute(
+        """CREATE TABLE channel_modes (
+            channel_id INTEGER PRIMARY KEY,
+            guild_id INTEGER NOT NULL,
+            mode TEXT NOT NULL CHECK (mode IN ('off', 'react', 'thread'))
+        )"""
+    )
+    await conn.execute(
+        """CREATE TABLE watched_sources (
+            guild_id INTEGER NOT NULL,
+            url TEXT NOT NULL,
+            added_by INTEGER,
+            added_at TEXT NOT NULL,
+            PRIMARY KEY (guild_id, url)
+        )"""
+    )
+    await conn.execute(
+        """CREATE TABLE seen_records (
+            source_url TEXT NOT NULL,
+            record_key TEXT NOT NULL,
+            verdict TEXT NOT NULL,
+            headline TEXT NOT NULL,
+            first_seen TEXT NOT NULL,
+            PRIMARY KEY (source_url, record_key)
+        )"""
+    )
+    await conn.execute(
+        """CREATE TABLE digests (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER NOT NULL,
+            day TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            channel_id INTEGER,
+            message_id INTEGER,
+            body TEXT NOT NULL,
+            UNIQUE (guild_id, day)
+        )"""
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("create_fetch_cache", create_fetch_cache),
     Migration("create_audits", create_audits),
+    Migration("add_bot_tables", add_bot_tables),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -146,6 +146,7 @@ def test_default_path_is_in_the_user_data_dir() -> None:
 def test_public_names_are_exact() -> None:
     assert sorted(store_pkg.__all__) == sorted(
         [
+            "AuditPlace",
             "AuditRecord",
             "MigrationFailed",
             "SCHEMA_VERSION",
@@ -156,8 +157,10 @@ def test_public_names_are_exact() -> None:
             "audit_key",
             "default_db_path",
             "get_audit",
+            "latest_for_subject",
             "list_audits",
             "save_audit",
+            "set_answer",
         ]
     )
     assert all(hasattr(store_pkg, name) for name in store_pkg.__all__)

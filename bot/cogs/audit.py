@@ -1,0 +1,120 @@
+"""`/audit input:<text or URL> [file:<attachment>]` and `/compare a:<…> b:<…>`.
+
+Both defer at once (Discord wants an answer within 3 s; an audit that follows links takes
+longer), then answer with a followup. An attachment is read only up to the configured cap.
+Cooldowns are per member (`user_rate` per `user_per_s`) and per channel (`channel_rate` per
+`channel_per_s`); a user over a limit is told when to try again. Every failure becomes one sentence in chat.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import claimbot, error_sentence, report_message, split_input
+from bot.cogs.watch import prefilter
+from bot.pipeline import compare_async
+from bot.render.compare import render_comparison
+from bot.service import subject_of
+from bot.store.audits import AuditPlace, set_answer
+from extractors.document import RawDocument
+
+__all__ = ["AuditCog", "setup"]
+
+
+def _member_cooldown(interaction: discord.Interaction) -> app_commands.Cooldown:
+    s = claimbot(interaction.client).settings
+    return app_commands.Cooldown(s.user_rate, s.user_per_s)
+
+
+def _channel_cooldown(interaction: discord.Interaction) -> app_commands.Cooldown:
+    s = claimbot(interaction.client).settings
+    return app_commands.Cooldown(s.channel_rate, s.channel_per_s)
+
+
+def _channel_key(interaction: discord.Interaction) -> int | None:
+    return interaction.channel_id
+
+
+def _inputs(text: str, *, with_file: bool = False) -> tuple[list[RawDocument], list[str]]:
+    """Links to fetch and the text to read; beside a file, text that states no speed and has
+    no link is the user's note, not a second claim."""
+    if with_file and prefilter(text) is None:
+        return [], []
+    rest, urls = split_input(text)
+    docs = [RawDocument.from_text(text if not urls else rest)] if rest else []
+    return docs, urls
+
+
+class AuditCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = claimbot(bot)
+
+    @app_commands.command(name="audit", description="Audit a speed claim: a URL, pasted text or a file")
+    @app_commands.describe(input="a link to the post or record, or the claim's text",
+                           file="a benchmark tool's JSON, a log or a leaderboard dump")
+    @app_commands.checks.dynamic_cooldown(_member_cooldown)
+    @app_commands.checks.dynamic_cooldown(_channel_cooldown, key=_channel_key)
+    async def audit(self, interaction: discord.Interaction, input: str,
+                    file: discord.Attachment | None = None) -> None:
+        await interaction.response.defer(thinking=True)
+        cap = self.bot.settings.attachment_max_bytes
+        if file is not None and file.size > cap:
+            await interaction.followup.send(
+                f"That file is {file.size:,} bytes; I read attachments up to {cap:,} bytes.")
+            return
+        docs, urls = _inputs(input, with_file=file is not None)
+        if file is not None:
+            docs.append(RawDocument(await file.read(), source=file.filename[:100]))
+        if not docs and not urls:
+            await interaction.followup.send("Give me a link, the claim's text, or a file to audit.")
+            return
+        place = AuditPlace(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                           asked_by=interaction.user.id, subject=subject_of(urls, docs))
+        try:
+            outcome = await self.bot.auditor.audit(f"interaction:{interaction.id}", docs, urls,
+                                                   place)
+        except Exception as exc:
+            await interaction.followup.send(error_sentence(exc))
+            return
+        note = None
+        if outcome.reused and outcome.record.jump_url():
+            note = f"Audited before: {outcome.record.jump_url()}"
+        sent = await interaction.followup.send(**await report_message(outcome, note, chart=self.bot.settings.charts), wait=True)
+        if not outcome.reused:
+            await set_answer(self.bot.store, outcome.record.id, message_id=sent.id)
+
+    @app_commands.command(name="compare", description="Two claims side by side: the difference table")
+    @app_commands.describe(a="the first claim (URL or text)", b="the second claim (URL or text)")
+    @app_commands.checks.dynamic_cooldown(_member_cooldown)
+    @app_commands.checks.dynamic_cooldown(_channel_cooldown, key=_channel_key)
+    async def compare(self, interaction: discord.Interaction, a: str, b: str) -> None:
+        await interaction.response.defer(thinking=True)
+        try:
+            comparison = await compare_async(_inputs(a), _inputs(b), self.bot.ref,
+                                             self.bot.options, fetcher=self.bot.auditor.fetcher)
+        except Exception as exc:
+            await interaction.followup.send(error_sentence(exc))
+            return
+        table = render_comparison(comparison).replace("`", "'")
+        body = table if len(table) <= 3900 else table[:3880] + "\n…(truncated)"
+        embed = discord.Embed(title="Comparison", description=f"```\n{body}```", colour=0x4A6FA5)
+        await interaction.followup.send(embed=embed,
+                                        allowed_mentions=discord.AllowedMentions.none())
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CommandOnCooldown):
+            text = f"Slow down: try again in {error.retry_after:.0f} s."
+        else:
+            original = getattr(error, "original", error)
+            text = error_sentence(original)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(AuditCog(bot))

@@ -1,0 +1,183 @@
+"""Watching chat: a message with a link or a pasted speed claim gets audited.
+
+`prefilter(content)` decides first and is a pure function: small talk (no link, no number
+followed by a speed unit) costs one pass over the text and nothing else — no fetch, no parse.
+Bot and system messages are ignored. A link whose page holds no speed claim gets no reply (no
+noise). With a claim, in `thread` mode a thread is opened on the message, named from the claim
+("2103.6 tok/s · RTX 5090 · Qwen3.6-27B"), and the report posted inside; when threads are not
+allowed (403) the report is a plain reply. In `react` mode an implausible or suspicious claim
+gets a reaction and nothing else. Per-member and per-channel rate limits (discord.py
+`CooldownMapping`, on the bot's clock) hold before any work. A subject audited before in this
+guild (within the cache lifetime) is not redone: the reply points to the earlier thread. When a
+re-audit changes the verdict, the update is posted in the original thread too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from dataclasses import dataclass
+
+import discord
+from discord.ext import commands
+
+from bot.cogs.common import claimbot, report_message, split_input
+from bot.render.discord import report_embed, thread_name
+from bot.service import AuditOutcome, subject_of
+from bot.store.audits import AuditPlace, set_answer
+from bot.store.guilds import WatchMode, channel_mode
+from extractors.document import RawDocument
+from extractors.errors import ExtractError
+
+__all__ = ["Candidate", "WatchCog", "prefilter", "setup"]
+
+log = logging.getLogger("claimcheck.bot")
+
+_SPEED = re.compile(
+    r"\d[\d,]*(?:\.\d+)?\s*(?:k\s*)?(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|t/s\b|tps\b|tok(?:en)?s?\s+per\s+sec)",
+    re.IGNORECASE,
+)
+_WATCHED_TYPES = (discord.MessageType.default, discord.MessageType.reply)
+_REACTION = {"implausible": "🛑", "suspicious": "⚠️"}
+MAX_CONTENT = 4000  # Discord's own limit for Nitro messages
+
+
+@dataclass(frozen=True)
+class Candidate:
+    text: str | None  # the pasted claim's text (links removed), when it states a speed
+    urls: tuple[str, ...]
+
+
+def prefilter(content: str) -> Candidate | None:
+    """A message worth auditing, or None. Cheap first: without "http" or a digit nothing else
+    runs."""
+    if "http" not in content and not any(ch.isdigit() for ch in content):
+        return None
+    rest, urls = split_input(content[:MAX_CONTENT]) if "http" in content else (content, [])
+    text = rest if _SPEED.search(rest) else None
+    if text is None and not urls:
+        return None
+    return Candidate(text=text, urls=tuple(urls))
+
+
+class WatchCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = claimbot(bot)
+        s = self.bot.settings
+        self.per_user = commands.CooldownMapping.from_cooldown(
+            s.user_rate, s.user_per_s, commands.BucketType.member)
+        self.per_channel = commands.CooldownMapping.from_cooldown(
+            s.channel_rate, s.channel_per_s, commands.BucketType.channel)
+        self.limited = 0  # messages dropped by the rate limits
+        # Each channel's watch mode, read from the store once (a burst shares the one read);
+        # /claimcheck watch calls `set_mode`.
+        self._modes: dict[int, asyncio.Future[WatchMode]] = {}
+
+    async def _mode(self, guild_id: int, channel_id: int) -> WatchMode:
+        known = self._modes.get(channel_id)
+        if known is None:
+            known = asyncio.ensure_future(channel_mode(self.bot.store, guild_id, channel_id))
+            self._modes[channel_id] = known
+        try:
+            return await asyncio.shield(known)
+        except Exception:
+            self._modes.pop(channel_id, None)  # read again next time
+            raise
+
+    def set_mode(self, channel_id: int, mode: WatchMode) -> None:
+        done: asyncio.Future[WatchMode] = asyncio.get_running_loop().create_future()
+        done.set_result(mode)
+        self._modes[channel_id] = done
+
+    def _over_limit(self, message: discord.Message) -> bool:
+        now = self.bot.clock().timestamp()
+        user = self.per_user.get_bucket(message, now)
+        channel = self.per_channel.get_bucket(message, now)
+        if user is None or channel is None:
+            return False
+        # Take a token only when both have one, so a limited user does not drain the channel.
+        if user.get_tokens(now) < 1 or channel.get_tokens(now) < 1:
+            self.limited += 1
+            return True
+        user.update_rate_limit(now)
+        channel.update_rate_limit(now)
+        return False
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or message.guild is None or message.type not in _WATCHED_TYPES:
+            return
+        candidate = prefilter(message.content)
+        if candidate is None:
+            return
+        mode = await self._mode(message.guild.id, message.channel.id)
+        if mode == "off" or self._over_limit(message):
+            return
+        docs = [RawDocument.from_text(candidate.text)] if candidate.text else []
+        # A link is its own subject even with words around it: dropped again, it is recognised.
+        subject = candidate.urls[0] if candidate.urls else subject_of((), docs)
+        place = AuditPlace(subject=subject, guild_id=message.guild.id,
+                           channel_id=message.channel.id, message_id=message.id,
+                           asked_by=message.author.id)
+        try:
+            outcome = await self.bot.auditor.audit(f"message:{message.id}", docs,
+                                                   list(candidate.urls), place)
+        except ExtractError as exc:  # no claim on the page, refused or unreachable: stay quiet
+            log.info("watch: nothing to report for message %s: %s", message.id, exc)
+            return
+        if outcome.report.claim.tok_s is None:
+            return
+        if mode == "react":
+            emoji = _REACTION.get(outcome.report.verdict)
+            if emoji:
+                await message.add_reaction(emoji)
+            return
+        await self._post(message, outcome)
+
+    async def _post(self, message: discord.Message, outcome: AuditOutcome) -> None:
+        earlier = outcome.record.jump_url() if outcome.reused else None
+        if outcome.reused and earlier:
+            await message.reply(f"Audited before: {earlier}",
+                                allowed_mentions=discord.AllowedMentions.none())
+            return
+        kwargs = await report_message(outcome, chart=self.bot.settings.charts)
+        thread_id = None
+        try:
+            thread = await message.create_thread(name=thread_name(outcome.report.claim),
+                                                 auto_archive_duration=1440)
+            sent = await thread.send(**kwargs)
+            thread_id = thread.id
+        except discord.HTTPException as exc:  # 403: threads not allowed here
+            log.info("watch: no thread in %s (%s); replying instead", message.channel.id, exc.status)
+            kwargs = await report_message(outcome, chart=self.bot.settings.charts)  # a discord.File is consumed by one send
+            sent = await message.reply(**kwargs)
+        await set_answer(self.bot.store, outcome.record.id, message_id=sent.id,
+                         thread_id=thread_id)
+        if outcome.changed_from is not None:
+            await self._post_update(outcome)
+
+    async def _post_update(self, outcome: AuditOutcome) -> None:
+        before = outcome.changed_from
+        assert before is not None
+        target_id = before.thread_id or before.channel_id
+        if target_id is None:
+            return
+        channel = self.bot.get_channel(target_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(target_id)
+            except discord.HTTPException:
+                return
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        embed = report_embed(outcome.report, note=f"Update: the verdict changed from "
+                                                  f"{before.verdict} to {outcome.report.verdict}.")
+        try:
+            await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("watch: could not post the update in %s: %s", target_id, exc)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(WatchCog(bot))

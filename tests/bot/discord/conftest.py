@@ -1,0 +1,91 @@
+"""The bot under simcord (an in-process Discord running discord.py's real Bot, Cogs, CommandTree,
+state parsers, HTTPClient routes and tasks), with pages served by a loopback aiohttp server.
+
+DNS answers nothing and the socket factory refuses any address but 127.0.0.1, so the bot can reach
+only the test's own server; the store is a real SQLite file in tmp_path.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+
+import bot.fetching
+from bot.app import ClaimBot, ShardedClaimBot, create_bot
+from bot.settings import Settings
+from checks.reference import Reference
+from extractors.fetch import open_session
+from tests.fixtures.web.loopback import Loopback, NoDNS, loopback_only
+
+POST = "/posts/new-record"
+BOARD = "/api/records"
+
+
+@pytest.fixture(autouse=True)
+def loopback_only_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bot.fetching, "_resolver", NoDNS)
+    monkeypatch.setattr(
+        bot.fetching, "open_session", functools.partial(open_session, socket_factory=loopback_only)
+    )
+
+
+def serve_headline(server: Loopback) -> str:
+    """The headline post (2103.6 tok/s) linking the community board record r-56 and siblings."""
+    server.file(BOARD, "generic_board/community_board.json")
+    return server.file(POST, "web/headline_post.html", "text/html; charset=utf-8")
+
+
+def message_posts(env: Any) -> list[dict[str, Any]]:
+    """The JSON of every request that sent or edited a message (channel sends, replies,
+    interaction responses and followups)."""
+    bodies = [e.json.get("data", e.json) for e in env.http_requests
+              if e.method in ("POST", "PATCH") and isinstance(e.json, dict)]
+    return [b for b in bodies if isinstance(b, dict) and {"content", "embeds"} & b.keys()]
+
+
+@dataclass
+class World:
+    env: Any
+    bot: ClaimBot | ShardedClaimBot
+    guild: Any
+    general: Any
+    alice: Any
+    mod: Any
+
+
+def make_settings(tmp_path: Path, server: Loopback, **over: Any) -> Settings:
+    # simcord's settle waits in real time for a timer due before its deadline (5 s by default);
+    # the fetch timeouts are not earlier than that, so they are parked, never waited out.
+    return Settings(db_path=tmp_path / "bot.sqlite3", allow_hosts=[server.host],
+                    total_timeout_s=5.0, fetch_deadline_s=10.0, **over)
+
+
+@pytest.fixture
+def world_factory(tmp_path: Path, server: Loopback, ref: Reference) -> Callable[..., Any]:
+    """`async with world_factory(**settings) as w:` a running bot in one guild with a member
+    alice and a moderator (Manage Server)."""
+    import contextlib
+
+    import discord
+
+    @contextlib.asynccontextmanager
+    async def make(**over: Any) -> AsyncIterator[World]:
+        b = create_bot(make_settings(tmp_path, server, **over), ref=ref)
+        try:
+            async with simcord.run(b, strict_sync=False) as env:
+                g = env.create_guild("LocalLLM")
+                ch = g.create_text_channel("general")
+                alice = g.add_member(env.create_user("alice"))
+                mods = g.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+                mod = g.add_member(env.create_user("mod"), roles=[mods])
+                yield World(env=env, bot=b, guild=g, general=ch, alice=alice, mod=mod)
+        finally:
+            await b.close()  # simcord detaches the bot but leaves closing it to its owner
+
+    return make
