@@ -31,7 +31,7 @@ _COUNT_BEFORE = re.compile(
     rf"(?:(?<![\w.])(?P<n>\d{{1,3}})\s?[x×*]\s?|(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|a|an|my|"
     rf"\d{{1,3}}))(?:[\s-]socket)?\s+{_ADJ})$")
 _COUNT_AFTER = re.compile(r"\s?[x×]\s?(\d{1,3})\b")
-_MACHINES = re.compile(r"(?i)s?\s+(?:machines?|nodes?|servers?|boxes|systems|rigs|hosts)\b")
+_MACHINES = re.compile(r"(?i)s?\s{1,3}(?:machines?|nodes?|servers?|boxes|systems|rigs|hosts)\b")
 _COUNT_GPUS = re.compile(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))\s+{_ADJ}"
                          r"(?i:GPUs?|cards?|graphics\s+cards?|accelerators?)\b")
 _TP = re.compile(r"(?i)(?<![\w-])(?:TP|tensor[-_ ]parallel(?:[-_ ]size)?)\s?[:=]?\s?(\d{1,3})"

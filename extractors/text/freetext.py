@@ -237,8 +237,8 @@ def _ratios(s: Scan) -> None:
 _POWER = re.compile(rf"(?P<lo>{NUM})(?:{RANGE_SEP}(?P<hi>{NUM_BODY}))?\s*(?:W\b|(?i:watts?)\b)")
 _NOT_DRAW = re.compile(r"(?i)\b(?:TDP|TGP|board\s+power|power\s+limit\w*|limit\w*|cap(?:ped)?|"
                        r"rated|max(?:imum)?|PSU|power\s+supply)\b")
-_LIMIT = re.compile(rf"(?i)(?:power[- ]limit(?:ed)?|capped)\s*(?:to|at|of|:|=)?\s*{NUM}\s*W\b|"
-                    rf"{NUM}\s*W\s*(?:power[- ]limit|cap)\b")
+_LIMIT = re.compile(rf"(?i)(?:power[- ]limit(?:ed)?|capped)\s{{0,3}}(?:(?:to|at|of|:|=)\s{{0,3}})?{NUM}"
+                    rf"\s{{0,3}}W\b|{NUM}\s{{0,3}}W\s{{0,3}}(?:power[- ]limit|cap)\b")
 _METER = [(re.compile(r"(?i)nvidia-smi|nvml"), "nvidia-smi"),
           (re.compile(r"(?i)at\s+the\s+wall|wall\s+(?:power|meter|socket)|kill-?a-?watt"), "wall"),
           (re.compile(r"(?i)board\s+power\s+draw|GPU\s+power\s+draw"), "board")]

@@ -164,11 +164,14 @@ def find_models(text: str, ref: Reference | None) -> list[ModelName]:
     for m in _SHORT_LLAMA.finditer(text):
         name = f"Llama {m.group('v')} {m.group('s')}B"
         out.append(ModelName(m.start(), m.end(), m.group(0), _lookup(name, True, ref), True))
+    looked: dict[str, tuple[str, bool]] = {}  # one table lookup per distinct name
     for m in _MENTION.finditer(text):
         family = _family(m.group("fam"))
         sp = _spell(family, m.group("ver"), m.group("rest"))
-        spelled = _lookup(sp.name, sp.sized, ref)
-        known = ref is not None and ref.model(spelled) is not None
+        if sp.name not in looked:
+            spelled = _lookup(sp.name, sp.sized, ref)
+            looked[sp.name] = spelled, ref is not None and ref.model(spelled) is not None
+        spelled, known = looked[sp.name]
         single = family == "QwQ" or family in _SINGLE and sp.versioned
         if not (sp.sized or known or sp.described or single):
             continue

@@ -166,15 +166,19 @@ def find_gpus(text: str, ref: Reference | None) -> list[Name]:
     against the alias spans with one forward pointer: linear in the text."""
     found = list(finder(ref, "hardware").finditer(text))
     spans = [(n.start, n.end) for n in found]
+    named: dict[str, str] = {}  # one table lookup per distinct spelling, not per mention
     i = 0
     for m in GPU_GENERIC.finditer(text):
         while i < len(spans) and spans[i][1] <= m.start():
             i += 1
         if i < len(spans) and spans[i][0] < m.end():
             continue
-        name = card_name(m.group(0))
-        row = ref.gpu(name) if ref else None
-        found.append(Name(m.start(), m.end(), m.group(0), row.name if row else name))
+        raw = m.group(0)
+        if raw not in named:
+            name = card_name(raw)
+            row = ref.gpu(name) if ref else None
+            named[raw] = row.name if row else name
+        found.append(Name(m.start(), m.end(), raw, named[raw]))
     return sorted(found, key=lambda n: n.start)
 
 

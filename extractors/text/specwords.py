@@ -64,14 +64,14 @@ _NO_OFFLOAD = re.compile(r"(?i)\b(?:no\s(?:CPU\s)?offload\w*|fully\son\s(?:the\s
                          r"full\sGPU\soffload)\b")
 _RAM = re.compile(r"(?i)(?<![\w.])(\d{1,4})\s?GB\s(?:of\s)?(?:system\s)?(?:RAM|DDR\d\w*|memory)\b")
 _SYS_BW = re.compile(rf"(?i)(?P<v>{NUM})\s?GB/s\b(?=[^.\n]{{0,40}}(?:RAM|DDR|system\smemory))|"
-                     rf"(?:RAM|DDR\w*|system\smemory)[^.\n]{{0,40}}?(?P<v2>{NUM})\s?GB/s\b")
+                     rf"(?:RAM|DDR\d?|system\smemory)[^.\n]{{0,40}}?(?P<v2>{NUM})\s?GB/s\b")
 
 
 def read_spec_words(s: Scan) -> None:
     """Negations and draft mentions the statement reader would misread; spec-type names."""
     negatives = list(s.finditer(_NEG))
-    for neg in negatives:
-        s.blank(neg.start(), neg.end())
+    if negatives:  # one pass: blanking match by match would copy the text once per match
+        s.text = _NEG.sub(lambda m: " " * len(m.group(0)), s.text)
     if positive := _POS.search(s.text):
         s.set("speculative", True, positive.group(0))
     elif negatives:
