@@ -79,6 +79,8 @@ _TOKS = re.compile(
     r"tokens?\s(?:per|a)\ssec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
     r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", _I)
 _AFTER_STOP = re.compile(r"[,;(|)\[\]\d]")
+# "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
+_NOT_SPEED = re.compile(r"(?i)\s?(?:/|per)\s?(?:\$|dollars?|usd|€|eur|cents?|watts?|W\b|kW\b|joules?|J\b)")
 
 
 # tqdm progress bars ("100%|████| 128/128 [21:13<00:00]") hold a/b counts that are not statistics.
@@ -143,7 +145,7 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
     last_end = 0
     for m in s.finditer(_TOKS):
         value = with_suffix(parse_positive(m.group("num") or m.group("hi")), m.group("k"))
-        if value is None:
+        if value is None or _NOT_SPEED.match(s.text, m.end()):
             continue
         start, end = s.clause(m.start())
         i = bisect.bisect_left(numbers, m.start())

@@ -201,12 +201,15 @@ def read_model(s: Scan) -> None:
 
 def infer_size(s: Scan) -> None:
     """After every statement reader ran: a size for a model the tables do not know."""
-    if s.b.has("params_total_b"):
-        return
     model = s.b.values.get("model")
     if model is not None and s.ref is not None and s.ref.model(model) is not None:
         return
     ns = size_from_name(model) if model else None
+    if s.b.has("params_total_b"):
+        # The statement reader took "26B-A4B" from the name: a size read from a name all the same.
+        if ns is not None and s.b.values["params_total_b"] == ns.total_b:
+            s.set("size_inferred", True, model or ns.span)
+        return
     if ns is not None:
         span = model or ns.span
     elif m := _BARE_SIZE.search(s.text):

@@ -58,8 +58,8 @@ _CONC = re.compile(r"(?i)(?<![\w.])(\d{1,5})\sconcurrency\b")
 _NGL = re.compile(r"(?i)(?<![\w-])(?:-ngl|--n-gpu-layers|--gpu-layers|ngl)[ =](\d{1,4})\b")
 _OFFLOAD = re.compile(r"(?i)\b(?:partial(?:ly)?\s(?:GPU\s)?offload\w*|(?:CPU|RAM)\soffload\w*|"
                       r"offload\w*\sto\s(?:the\s)?(?:CPU|system\sRAM|RAM)|spill\w*\sto\s(?:system\s)?"
-                      r"RAM|--(?:n-)?cpu-moe|hybrid\s(?:CPU|GPU)[/+ ](?:CPU|GPU))|\+\s?\d{1,4}\s?GB\s"
-                      r"(?:of\s)?(?:system\s)?RAM\b")
+                      r"RAM|hybrid\s(?:CPU|GPU)[/+ ](?:CPU|GPU))|(?<![\w-])--(?:n-)?cpu-moe\b|"
+                      r"\+\s?\d{1,4}\s?GB\s(?:of\s)?(?:system\s)?RAM\b")
 _NO_OFFLOAD = re.compile(r"(?i)\b(?:no\s(?:CPU\s)?offload\w*|fully\son\s(?:the\s)?GPU|fits\sfully|"
                          r"full\sGPU\soffload)\b")
 _RAM = re.compile(r"(?i)(?<![\w.])(\d{1,4})\s?GB\s(?:of\s)?(?:system\s)?(?:RAM|DDR\d\w*|memory)\b")
