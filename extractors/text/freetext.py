@@ -62,7 +62,7 @@ _BASELINE_AFTER = re.compile(r"(?i)\b(?:baseline|auto-?regressive|no[- ]spec\w*|
 # Words that say which rate a figure is; the one nearest the figure decides. "speculative
 # decoding" names a method, not the decode rate; "prompt eval" is prefill, a bare "eval" decode.
 _KIND_WORDS = re.compile(
-    r"(?i)(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?|"
+    r"(?i)(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?\b(?!s)|"
     r"\bpp\d*\b|\binput(?:\s+throughput)?\b)|"
     r"(?P<per_user>\bper\s+(?:user|stream|request)\b|/\s?(?:user|stream|req(?:uest)?)\b)|"
     r"(?P<per_gpu>\bper\s+(?:gpu|card)\b|/\s?(?:gpu|card)\b)|"
@@ -78,6 +78,8 @@ _TOKS = re.compile(
     r"(?<![A-Za-z])(?P<unit>(?:tokens?|toks?|tk|t)\s?/\s?s(?:ec(?:ond)?s?)?(?![A-Za-z])|"
     r"tokens?\s(?:per|a)\ssec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
     r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", _I)
+# A table or printout label with the unit before the figure: "Output token throughput (tok/s): 7.27".
+_TOKS_LABEL = re.compile(rf"(?i)\((?:tokens?|toks?|tk|t)\s?/\s?s(?:ec)?\)\s{{0,3}}[:=]\s{{0,3}}(?P<num>{NUM})")
 _AFTER_STOP = re.compile(r"[,;(|)\[\]\d]")
 # "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
 _NOT_SPEED = re.compile(r"(?i)\s?(?:/|per)\s?(?:\$|dollars?|usd|€|eur|cents?|watts?|W\b|kW\b|joules?|J\b)")
@@ -164,6 +166,16 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
         mentions.append(_Mention(value, m.start(), m.end(), m.group(0),
                                  bool(_BASELINE.search(before) or _BASELINE_AFTER.search(after)),
                                  prefill, kind))
+    for m in s.finditer(_TOKS_LABEL):
+        value = parse_positive(m.group("num"))
+        if value is None:
+            continue
+        start, _ = s.clause(m.start())
+        label = s.text[max(start, m.start() - 40):m.start()]
+        kinds = [k.lastgroup for k in _KIND_WORDS.finditer(label)]
+        kind = kinds[-1] if kinds else None
+        mentions.append(_Mention(value, m.start(), m.end(), m.group(0),
+                                 bool(_BASELINE.search(label)), kind == "prefill", kind))
     if not mentions:
         return mentions, None, None
     pool = ([m for m in mentions if not m.baseline and not m.prefill]
