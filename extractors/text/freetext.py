@@ -1,18 +1,28 @@
-"""Speed claims written in prose: posts, titles, record notes (SPEC §8 "Free text").
+"""Speed claims written in prose: posts, titles, chat lines, record notes.
 
-This module reads the figures (tok/s, tokens in seconds, AL, acceptance rate, a/b ratios, power);
-`names.py` reads hardware, model and format names and `statements.py` the cell and the method.
+This module reads the figures (tok/s, tokens in seconds, AL, acceptance rate, a/b ratios, power)
+and runs the other prose readers in order: `cards` (card and count, told where the headline
+figure is), `models` (model name), `quants` (weight format), `specwords` (negations and draft
+mentions), `statements` (cell and method), `specwords` again (windows in plain words, offload),
+and last `models.infer_size` (a size from the name when no table row has the model).
 
 Each reader below looks for one kind of statement and sets the claim field with the matched text
 as its span ("2103.6 tok/s", "AL=56.0", "99–100 W"); the first value set for a field wins, and a
 launch command or log read earlier outranks the prose.
 
 Choosing among several numbers:
-- tok/s: every figure goes into `numbers`. The primary is the largest figure that is not
-  presented as a baseline (a cue such as "baseline", "normally", "autoregressive", "vs" between
-  the previous number in its sentence and the figure) and not a prefill / prompt-processing
-  speed; failing that the largest non-prefill figure; failing that the largest. Viral claims
-  are the big number; prefill speeds are bigger still and are not generation speed.
+- tok/s: every figure goes into `numbers` ("120 t/s", "3800+ tokens/s", "22,9 tok/s", "529.6 gen
+  tok/s", "Output token throughput (tok/s): 7.27"); an efficiency ("tok/s per dollar", "tok/s/W")
+  is no speed. The primary is the largest figure that is not presented as a baseline (a cue such
+  as "baseline", "vs" between the previous figure and this one, or "without SD", "baseline"
+  right after it) and not a prefill speed; failing that the largest non-prefill figure; failing
+  that the largest. Viral claims are the big number; prefill speeds are bigger still and are not
+  generation speed.
+- kind: the words nearest the figure decide — its own tail ("/user", "per GPU") or qualifier
+  ("gen", "eval", "prompt"), then the words right after it up to the next comma or number ("66
+  tok/s generation, 779 prefill"), then the nearest word before it since the previous figure
+  ("pp512 3000 t/s", "tg128 120 t/s"). "speculative decoding" names a method, not the decode
+  rate.
 - spec method, window, AL, tokens-in-seconds: the mention on the same line as the primary tok/s
   figure, else the first in the text.
 - power: the first figure that is not a board-power / TDP / power-limit statement and not a

@@ -179,6 +179,20 @@ def find_gpus(text: str, ref: Reference | None) -> list[Name]:
             row = ref.gpu(name) if ref else None
             named[raw] = row.name if row else name
         found.append(Name(m.start(), m.end(), raw, named[raw]))
-    return sorted(found, key=lambda n: n.start)
+    return sorted((_with_memory(n, text, ref) for n in found), key=lambda n: n.start)
+
+
+_MEMORY = re.compile(r"\s?(\d{1,3})\s?GB\b")
+
+
+def _with_memory(name: Name, text: str, ref: Reference | None) -> Name:
+    """"4060 Ti 16GB" names the 16 GB board when the tables tell the memory sizes apart."""
+    m = _MEMORY.match(text, name.end)
+    if m is None or ref is None:
+        return name
+    row = ref.gpu(f"{card_name(name.raw)} {m.group(1)}GB")
+    if row is None or row.name == name.name:
+        return name
+    return Name(name.start, m.end(), text[name.start:m.end()], row.name)
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from checks.reference import Reference
+import json
+from pathlib import Path
+
+from checks.reference import Reference, load_reference
 from extractors.text.names import NameFinder, find_gpus, finder
 
 
@@ -48,3 +51,21 @@ def test_finder_is_built_once_per_reference(ref: Reference) -> None:
 def test_long_text_without_a_name_finds_none(ref: Reference) -> None:
     text = "the quick brown fox 1234 " * 40000  # 1 MB without a single name (timed in benchmarks/)
     assert list(finder(ref, "hardware").finditer(text)) == []
+
+
+def _rows_4060(tmp_path: Path) -> Reference:
+    rows = [{"name": f"RTX 4060 Ti {gb}GB", "aliases": ["RTX 4060 Ti"] if gb == 8 else [],
+             "kind": "consumer", "memory_gb": gb, "bandwidth_gbs": 288,
+             "source": "https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4060-4060ti/",
+             "checked": "2026-11-30"} for gb in (8, 16)]
+    path = tmp_path / "extra.json"
+    path.write_text(json.dumps({"hardware": rows}), encoding="utf-8")
+    return load_reference(path)
+
+
+def test_memory_after_a_card_picks_the_board_with_that_memory(tmp_path: Path) -> None:
+    ref = _rows_4060(tmp_path)
+    (name,) = find_gpus("4060 Ti 16GB does 55 tok/s", ref)
+    assert (name.raw, name.name) == ("4060 Ti 16GB", "RTX 4060 Ti 16GB")
+    (plain,) = find_gpus("4060 Ti does 55 tok/s", ref)
+    assert plain.name == "RTX 4060 Ti 8GB"
