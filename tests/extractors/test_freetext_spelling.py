@@ -193,3 +193,13 @@ def test_the_examples_the_first_trial_missed(ref: Reference, text: str,
                                              fields: dict[str, Any]) -> None:
     c = claim(text, ref)
     assert {k: getattr(c, k) for k in fields} == fields
+
+
+def test_the_model_on_the_headline_line_is_the_claims(ref: Reference) -> None:
+    c = claim("Baseline: Llama 3 8B at 40 tok/s\nOurs: Qwen3 8B at 90 tok/s on a 4090", ref)
+    assert (c.tok_s, c.model, c.hardware) == (90.0, "Qwen3 8B", "RTX 4090")
+
+
+def test_a_draft_model_after_the_target_is_not_the_claims(ref: Reference) -> None:
+    c = claim("Qwen3-8B Q8_0 + Qwen3-1.7B Q4_K_M draft = 279.9 tok/s on a 3090", ref)
+    assert (c.model, c.weight_format, c.speculative) == ("Qwen3 8B", "Q8_0", True)
