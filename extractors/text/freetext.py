@@ -1,18 +1,28 @@
-"""Speed claims written in prose: posts, titles, record notes (SPEC §8 "Free text").
+"""Speed claims written in prose: posts, titles, chat lines, record notes.
 
-This module reads the figures (tok/s, tokens in seconds, AL, acceptance rate, a/b ratios, power);
-`names.py` reads hardware, model and format names and `statements.py` the cell and the method.
+This module reads the figures (tok/s, tokens in seconds, AL, acceptance rate, a/b ratios, power)
+and runs the other prose readers in order: `cards` (card and count, told where the headline
+figure is), `models` (model name), `quants` (weight format), `specwords` (negations and draft
+mentions), `statements` (cell and method), `specwords` again (windows in plain words, offload),
+and last `models.infer_size` (a size from the name when no table row has the model).
 
 Each reader below looks for one kind of statement and sets the claim field with the matched text
 as its span ("2103.6 tok/s", "AL=56.0", "99–100 W"); the first value set for a field wins, and a
 launch command or log read earlier outranks the prose.
 
 Choosing among several numbers:
-- tok/s: every figure goes into `numbers`. The primary is the largest figure that is not
-  presented as a baseline (a cue such as "baseline", "normally", "autoregressive", "vs" between
-  the previous number in its sentence and the figure) and not a prefill / prompt-processing
-  speed; failing that the largest non-prefill figure; failing that the largest. Viral claims
-  are the big number; prefill speeds are bigger still and are not generation speed.
+- tok/s: every figure goes into `numbers` ("120 t/s", "3800+ tokens/s", "22,9 tok/s", "529.6 gen
+  tok/s", "Output token throughput (tok/s): 7.27"); an efficiency ("tok/s per dollar", "tok/s/W")
+  is no speed. The primary is the largest figure that is not presented as a baseline (a cue such
+  as "baseline", "vs" between the previous figure and this one, or "without SD", "baseline"
+  right after it) and not a prefill speed; failing that the largest non-prefill figure; failing
+  that the largest. Viral claims are the big number; prefill speeds are bigger still and are not
+  generation speed.
+- kind: the words nearest the figure decide — its own tail ("/user", "per GPU") or qualifier
+  ("gen", "eval", "prompt"), then the words right after it up to the next comma or number ("66
+  tok/s generation, 779 prefill"), then the nearest word before it since the previous figure
+  ("pp512 3000 t/s", "tg128 120 t/s"). "speculative decoding" names a method, not the decode
+  rate.
 - spec method, window, AL, tokens-in-seconds: the mention on the same line as the primary tok/s
   figure, else the first in the text.
 - power: the first figure that is not a board-power / TDP / power-limit statement and not a
@@ -30,8 +40,11 @@ from dataclasses import dataclass, field
 
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
-from extractors.text.names import read_names
+from extractors.text.cards import read_cards
+from extractors.text.models import infer_size, read_model
+from extractors.text.quants import read_formats
 from extractors.text.scan import Scan
+from extractors.text.specwords import read_spec_after, read_spec_words
 from extractors.text.statements import read_statements
 from extractors.text.units import (
     NUM,
@@ -50,23 +63,36 @@ __all__ = ["FreeTextReading", "read_free_text"]
 _I = re.IGNORECASE
 _BASELINE = re.compile(r"(?i)\b(?:baseline|normal(?:ly)?|auto-?regressive|AR|no[- ]spec\w*|"
                        r"without\s+spec\w*|plain|vanilla|control|vs\.?|versus|compared\s+(?:to|"
-                       r"with)|instead\s+of|real\s+(?:\w+\s+)?decode|stock)\b")
-_PREFILL = re.compile(r"(?i)\b(?:prefill|pre-fill|prompt\s+(?:processing|eval\w*)|pp\d*|"
-                      r"input\s+throughput|prompt\s+throughput)\b")
-_KIND = [
-    (re.compile(r"(?i)/\s*(?:user|stream|request|req)\b|per\s+(?:user|stream|request)"),
-     "per_user"),
-    (re.compile(r"(?i)/\s*(?:gpu|card)\b|per\s+(?:gpu|card)"), "per_gpu"),
-    (re.compile(r"(?i)\b(?:aggregate|total\s+throughput|system\s+throughput)\b"), "aggregate"),
-    (re.compile(r"(?i)\b(?:end[- ]to[- ]end|e2e)\b"), "output"),
-    (re.compile(r"(?i)\b(?:decode|decoding|generation|tg\d*)\b"), "decode"),
-]
+                       r"with)|instead\s+of|real\s+(?:\w+\s+)?decode|stock|without\s+SD|no\s+draft)"
+                       r"\b")
+# Cues after a figure that make it the baseline ("37.2 tok/s baseline", "2.2 t/s without SD");
+# "vs" and "compared to" after a figure introduce the next one instead.
+_BASELINE_AFTER = re.compile(r"(?i)\b(?:baseline|auto-?regressive|no[- ]spec\w*|without\s+(?:spec\w*|"
+                             r"SD|(?:a\s+)?draft\w*)|no\s+draft\w*|(?:plain|vanilla)\s+decod\w*)\b")
+# Words that say which rate a figure is; the one nearest the figure decides. "speculative
+# decoding" names a method, not the decode rate; "prompt eval" is prefill, a bare "eval" decode.
+_KIND_WORDS = re.compile(
+    r"(?i)(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?\b(?!s)|"
+    r"\bpp\d*\b|\binput(?:\s+throughput)?\b)|"
+    r"(?P<per_user>\bper\s+(?:user|stream|request)\b|/\s?(?:user|stream|req(?:uest)?)\b)|"
+    r"(?P<per_gpu>\bper\s+(?:gpu|card)\b|/\s?(?:gpu|card)\b)|"
+    r"(?P<aggregate>\baggregate\b|\b(?:total|system)\s+throughput\b)|"
+    r"(?P<output>\bend[- ]to[- ]end\b|\be2e\b)|"
+    r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bgen(?:eration)?\b|\btg\d*\b|"
+    r"\beval\b)")
+_QUALIFIER = (r"(?:eval|output|decode|decoding|gen|generation|code|prompt|prefill|input|total|"
+              r"average|avg|median|mean|peak|sustained|narr\.?|text\s+gen)")
 _TOKS = re.compile(
-    rf"(?:(?P<lo>{NUM})\s*(?P<lok>[kK])?{RANGE_SEP}(?P<hi>{NUM_BODY})|(?P<num>{NUM}))"
-    r"\s*(?P<k>[kK](?![a-zA-Z]))?"
-    r"\s*(?<![A-Za-z])(?P<unit>(?:tokens?|toks?|tk|t)\s*/\s*s(?:ec(?:ond)?s?)?(?![A-Za-z])|"
-    r"tokens?\s+(?:per|a)\s+sec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
-    r"(?P<tail>\s*(?:/|per)\s*(?:user|gpu|stream|request|req|card)\b)?", _I)
+    rf"(?:(?P<lo>{NUM})(?P<lok>[kK])?{RANGE_SEP}(?P<hi>{NUM_BODY})|(?P<num>{NUM}))\+?"
+    r"(?:\s{0,3}(?P<k>[kK])(?![a-zA-Z]))?\s{0,3}(?:(?P<q>" + _QUALIFIER + r")\s{1,3})?"
+    r"(?<![A-Za-z])(?P<unit>(?:tokens?|toks?|tk|t)\s?/\s?s(?:ec(?:ond)?s?)?(?![A-Za-z])|"
+    r"tokens?\s(?:per|a)\ssec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
+    r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", _I)
+# A table or printout label with the unit before the figure: "Output token throughput (tok/s): 7.27".
+_TOKS_LABEL = re.compile(rf"(?i)\((?:tokens?|toks?|tk|t)\s?/\s?s(?:ec)?\)\s{{0,3}}[:=]\s{{0,3}}(?P<num>{NUM})")
+_AFTER_STOP = re.compile(r"[,;(|)\[\]\d]")
+# "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
+_NOT_SPEED = re.compile(r"(?i)\s?(?:/|per)\s?(?:\$|dollars?|usd|€|eur|cents?|watts?|W\b|kW\b|joules?|J\b)")
 
 
 # tqdm progress bars ("100%|████| 128/128 [21:13<00:00]") hold a/b counts that are not statistics.
@@ -94,9 +120,13 @@ class _Mention:
 def read_free_text(text: str, b: ClaimBuilder, ref: Reference | None = None) -> FreeTextReading:
     """Fill `b` from prose; return the tok/s figures quoted and which one is the claim."""
     s = Scan(_PROGRESS.sub(lambda m: " " * len(m.group(0)), text), b, ref)
-    mentions, primary = _tok_s(s)
+    mentions, primary, at = _tok_s(s)
     out = FreeTextReading(numbers=[m.value for m in mentions], primary=primary)
-    for reader in (_tokens_in_seconds, _acceptance, _ratios, _power, read_names, read_statements):
+    for reader in (_tokens_in_seconds, _acceptance, _ratios, _power):
+        reader(s)
+    read_cards(s, at)
+    for reader in (read_model, read_formats, read_spec_words, read_statements, read_spec_after,
+                   infer_size):
         reader(s)
     out.found = s.found or bool(mentions)
     return out
@@ -104,36 +134,67 @@ def read_free_text(text: str, b: ClaimBuilder, ref: Reference | None = None) -> 
 
 # ---- tok/s -------------------------------------------------------------------------------------
 
-def _tok_s(s: Scan) -> tuple[list[_Mention], float | None]:
+def _kind(text: str, before_at: int, m: re.Match[str], after_end: int) -> str | None:
+    """The kind the words nearest the figure give it: its own tail or qualifier, then the words
+    right after it (up to the next comma or number), then the nearest word before it."""
+    own = (m.group("tail") or "") + " " + (m.group("q") or "")
+    for found in _KIND_WORDS.finditer(own):
+        return found.lastgroup
+    after = text[m.end():after_end]
+    if stop := _AFTER_STOP.search(after):
+        after = after[:stop.start()]
+    for found in _KIND_WORDS.finditer(after):
+        return found.lastgroup
+    nearest = None
+    for found in _KIND_WORDS.finditer(text, before_at, m.start()):
+        nearest = found.lastgroup
+    return nearest
+
+
+def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
     mentions: list[_Mention] = []
     numbers = [m.start() for m in re.finditer(NUM, s.text)]
+    last_end = 0
     for m in s.finditer(_TOKS):
         value = with_suffix(parse_positive(m.group("num") or m.group("hi")), m.group("k"))
-        if value is None:
+        if value is None or _NOT_SPEED.match(s.text, m.end()):
             continue
         start, end = s.clause(m.start())
         i = bisect.bisect_left(numbers, m.start())
         prev = numbers[i - 1] if i > 0 and numbers[i - 1] >= start else start
-        before = s.text[prev:m.start()]
+        # A cue after a figure's comma belongs to that figure ("2.2 t/s without SD, 3.5 t/s").
+        before = re.split(r"[,;]", s.text[prev:m.start()])[-1]
         after = s.text[m.end():min(end, m.end() + 30)]
-        near = s.text[max(start, m.start() - 40):m.start()]
-        kind = next((k for pat, k in _KIND if pat.search(m.group(0) + after)), None)
-        kind = kind or next((k for pat, k in _KIND[2:] if pat.search(near)), None)
-        prefill = bool(_PREFILL.search(before + " " + after)) or kind == "prefill"
+        cut = _AFTER_STOP.search(after)
+        after = after[:cut.start()] if cut else after
+        kind = _kind(s.text, max(start, last_end, m.start() - 60), m, min(end, m.end() + 30))
+        last_end = m.end()
+        prefill = kind == "prefill"
         low = with_suffix(parse_positive(m.group("lo")), m.group("lok") or m.group("k"))
         if low is not None:
             mentions.append(_Mention(low, m.start(), m.end(), m.group(0), True, prefill, kind))
         mentions.append(_Mention(value, m.start(), m.end(), m.group(0),
-                                 bool(_BASELINE.search(before)), prefill, kind))
+                                 bool(_BASELINE.search(before) or _BASELINE_AFTER.search(after)),
+                                 prefill, kind))
+    for m in s.finditer(_TOKS_LABEL):
+        value = parse_positive(m.group("num"))
+        if value is None:
+            continue
+        start, _ = s.clause(m.start())
+        label = s.text[max(start, m.start() - 40):m.start()]
+        kinds = [k.lastgroup for k in _KIND_WORDS.finditer(label)]
+        kind = kinds[-1] if kinds else None
+        mentions.append(_Mention(value, m.start(), m.end(), m.group(0),
+                                 bool(_BASELINE.search(label)), kind == "prefill", kind))
     if not mentions:
-        return mentions, None
+        return mentions, None, None
     pool = ([m for m in mentions if not m.baseline and not m.prefill]
             or [m for m in mentions if not m.prefill] or mentions)
     best = max(pool, key=lambda m: m.value)
     s.primary_line = s.line_of(best.start)
     s.set("tok_s", best.value, best.span)
-    s.set("tok_s_kind", "prefill" if best.prefill else best.kind, best.span)
-    return mentions, best.value
+    s.set("tok_s_kind", best.kind, best.span)
+    return mentions, best.value, best.start
 
 
 _TOKENS_IN = re.compile(rf"(?P<tok>{NUM})\s*(?:output\s+|generated\s+|new\s+|decode\s+)?"
@@ -200,8 +261,8 @@ def _ratios(s: Scan) -> None:
 _POWER = re.compile(rf"(?P<lo>{NUM})(?:{RANGE_SEP}(?P<hi>{NUM_BODY}))?\s*(?:W\b|(?i:watts?)\b)")
 _NOT_DRAW = re.compile(r"(?i)\b(?:TDP|TGP|board\s+power|power\s+limit\w*|limit\w*|cap(?:ped)?|"
                        r"rated|max(?:imum)?|PSU|power\s+supply)\b")
-_LIMIT = re.compile(rf"(?i)(?:power[- ]limit(?:ed)?|capped)\s*(?:to|at|of|:|=)?\s*{NUM}\s*W\b|"
-                    rf"{NUM}\s*W\s*(?:power[- ]limit|cap)\b")
+_LIMIT = re.compile(rf"(?i)(?:power[- ]limit(?:ed)?|capped)\s{{0,3}}(?:(?:to|at|of|:|=)\s{{0,3}})?{NUM}"
+                    rf"\s{{0,3}}W\b|{NUM}\s{{0,3}}W\s{{0,3}}(?:power[- ]limit|cap)\b")
 _METER = [(re.compile(r"(?i)nvidia-smi|nvml"), "nvidia-smi"),
           (re.compile(r"(?i)at\s+the\s+wall|wall\s+(?:power|meter|socket)|kill-?a-?watt"), "wall"),
           (re.compile(r"(?i)board\s+power\s+draw|GPU\s+power\s+draw"), "board")]

@@ -18,27 +18,74 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checks.reference import Reference
-from extractors.text.scan import Scan
-from extractors.text.units import GGUF_QUANT, WORD_NUM, parse_count
 
-__all__ = ["Name", "NameFinder", "find_gpus", "finder", "read_names"]
+__all__ = ["GPU_GENERIC", "Name", "NameFinder", "card_name", "find_gpus", "finder"]
 
-_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]")
+# A word starts after a non-alphanumeric, or right after a count glued to it ("8xH200", "4*2080ti").
+_WORD = re.compile(r"(?:(?<![A-Za-z0-9])|(?<=\d[xX×*]))[A-Za-z0-9]")
 _FOLD = re.compile(r"[\s_-]+")
-_NOT_UNIT = (r"(?!\s*(?:[.,]\d|\d|tok|t/s|tps|tk/s|W\b|watts?|ms\b|s\b|sec|%|x\b|×|tokens?|GB|"
-             r"MB|MHz|B\b))")
+_NOT_UNIT = (r"(?!\s*(?:[.,]\d|tok|t/s|tps|tk/s|W\b|watts?|ms\b|sec|%|x\b|×|tokens?|GB|MB|MHz|"
+             r"B\b))(?!\s+s\b)")
+_START = r"(?:(?<![A-Za-z0-9$.])|(?<=\d[xX×*]))"
 _TAILS = {
-    "hardware": r"(?=s?(?![A-Za-z0-9]))",  # "H100s" is two H100s
-    "models": r"(?![A-Za-z0-9])",  # "Qwen3.6-27B-NVFP4" still names Qwen3.6-27B
+    # "H100s" is two H100s; "RTX 5090 laptop" and "H200 NVL" are other cards than the bare names.
+    "hardware": r"(?=s?(?![A-Za-z0-9]))(?!\s*(?i:laptop|mobile|notebook|NVL)\b)",
+    # "Qwen3.6-27B-NVFP4" still names Qwen3.6-27B; "DeepSeek-R1-8B" and "DeepSeek-V3.2" do not
+    # name DeepSeek R1 / V3.
+    "models": r"(?![A-Za-z0-9])(?![.\-_]\d)",
     "formats": r"(?![A-Za-z0-9_])",  # "Q4_K" must not claim the start of "Q4_K_XL"
     "methods": r"(?![\w-])",
 }
-GPU_GENERIC = re.compile(
-    r"(?<![A-Za-z0-9])(?:"
-    r"(?i:(?:NVIDIA\s+)?(?:GeForce\s+)?RTX\s*(?:PRO\s+)?\d{4}(?:\s*(?:Ti|SUPER|D)\b)?"
-    r"(?:\s+Blackwell)?)|(?i:RTX\s+A\d{4})|[AHBL]\d{2,3}S?|G[BH]\d{2,3}|MI\d{3}X?|"
-    r"(?i:(?:Radeon\s+)?RX\s*\d{4}\s*(?:XTX|XT|GRE)?)|M\d\s+(?:Max|Ultra|Pro)|"
-    r"(?i:DGX\s+Spark|Strix\s+Halo|TPU\s*v\d\w*))" + _TAILS["hardware"])
+GPU_GENERIC = re.compile(_START + r"(?:"
+    r"(?i:(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:PRO\s+)?\d{4}(?:\s?(?:Ti|SUPER|D|S)\b){0,2}"
+    r"(?:\s+(?:Blackwell|Laptop|Mobile|Max-Q))?)|"
+    r"(?i:[1-5]0[5-9]0(?:\s?Ti)?(?:\s?SUPER)?)" + _NOT_UNIT + r"|"
+    r"(?i:(?:RTX\s+)?A[2-6]000)|(?i:Quadro\s+(?:RTX\s+)?[A-Z]?\d{3,4})|"
+    r"[AHBL]\d{2,3}S?(?:\s(?:NVL|PCIe|SXM\d?))?|G[BH]\d{2,3}|MI\d{3}X?|V100|T4|P40|P100|"
+    r"(?i:(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s?)?[5-9]\d{2}0\s?(?:XTX|XT|GRE))|"
+    r"(?i:(?:Radeon\s+)?RX\s?\d{4})|(?i:(?:Radeon\s+|RX\s?)[6-9]\d0M)|"
+    r"(?:Apple\s+)?M[1-5](?:\s(?:Max|Ultra|Pro))?(?!\.\d|\s?(?i:SSD|NVMe|slot|drive|screw))|"
+    r"(?i:(?:Intel\s+)?(?:Core\s+)?i[3579][-\s]1[0-4]\d00[A-Z]{0,2}|1[0-4]\d00(?:KS|KF|K))|"
+    r"(?i:EPYC\s+\d{4}[A-Z]?|Xeon\s+(?:(?:Gold|Platinum|Silver|w[3579]-)\s?)?[A-Z]?\d{4}\w{0,2}|"
+    r"Ryzen\s+(?:Threadripper\s+)?(?:[3579]\s+)?\d{4}X?3?D?)|"
+    r"(?i:(?:Ryzen\s+)?AI\s+Max\+?\s?(?:PRO\s+)?3[89]\d)|"
+    r"(?i:Cerebras(?:\s(?:CS-[23]|WSE-[23]))?|WSE-3|CS-3|Groq(?:\s(?:LPU))?|SambaNova(?:\sSN40L)?|"
+    r"SN40L|Gaudi\s?[23]|Ascend\s?910\w?|Trainium\d?)|"
+    r"(?i:DGX\s+Spark|Strix\s+Halo|TPU\s?v\d\w*))" + r"(?=s?(?![A-Za-z0-9]))")
+_ACCEL = {"cerebras": "Cerebras CS-3", "groq": "Groq LPU", "sambanova": "SambaNova SN40L"}
+
+
+def card_name(raw: str) -> str:
+    """A card as written, spelled the way the tables spell cards ("2080ti" -> "RTX 2080 Ti")."""
+    s = " ".join(raw.split())
+    low = s.lower()
+    if low in _ACCEL:
+        return _ACCEL[low]
+    if m := re.fullmatch(r"(?i)([1-5]0[5-9]0)\s?(ti)?\s?(super)?", s):
+        series = "GTX" if m.group(1).startswith("10") else "RTX"
+        return " ".join(x for x in (series, m.group(1), m.group(2) and "Ti",
+                                    m.group(3) and "SUPER") if x)
+    if m := re.fullmatch(r"(?i)(?:RTX|GTX)\s?(\d{4})((?:\s?(?:ti|super|d|s)){0,2})(.*)", s):
+        tail = " ".join({"ti": "Ti", "super": "SUPER"}.get(t.lower(), t.upper())
+                        for t in re.findall(r"(?i)ti|super|d|s", m.group(2)))
+        rest = m.group(3).strip().title()
+        return " ".join(x for x in (s[:3].upper(), m.group(1), tail, rest) if x)
+    if re.fullmatch(r"(?i)(?:RTX\s+)?A[2-6]000", s):
+        return "RTX " + s.split()[-1].upper()
+    if m := re.fullmatch(r"(?i)(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s?)?(\d{4})\s?(XTX|XT|GRE)?", s):
+        return " ".join(x for x in ("RX", m.group(1), (m.group(2) or "").upper()) if x)
+    if m := re.fullmatch(r"(?i)(?:Radeon\s+|RX\s?)(\d{3})m", s):
+        return f"Radeon {m.group(1)}M"
+    if m := re.fullmatch(r"(?:Apple\s+)?(M[1-5](?:\s(?:Max|Ultra|Pro))?)", s):
+        return "Apple " + m.group(1)
+    if m := re.fullmatch(r"(?i)(?:Intel\s+)?(?:Core\s+)?(?:i([3579])[-\s])?(1[0-4](\d)00)(\w{0,2})", s):
+        tier = m.group(1) or {"9": "9", "7": "7", "6": "5", "5": "5", "4": "5"}.get(m.group(3), "3")
+        return f"Core i{tier}-{m.group(2)}{m.group(4).upper()}"
+    if m := re.fullmatch(r"(?i)(?:Ryzen\s+)?AI\s+Max\+?\s?(?:PRO\s+)?(3[89]\d)", s):
+        return f"Ryzen AI Max+ {m.group(1)}"
+    if low.startswith("epyc"):
+        return "EPYC " + s.split()[-1].upper()
+    return s
 
 
 @dataclass(frozen=True)
@@ -69,7 +116,7 @@ class NameFinder:
             groups.setdefault(_fold(alias[:3]), []).append(alias)
         self.patterns = {
             key: re.compile("(?i:" + "|".join(
-                re.escape(a).replace(r"\ ", r"[\s-]+") + (_NOT_UNIT if a.isdigit() else "")
+                re.escape(a).replace(r"\ ", r"[\s-]+").replace(r"\-", r"[\s-]+") + (_NOT_UNIT if a.isdigit() else "")
                 for a in aliases) + ")" + tail)
             for key, aliases in groups.items()
         }
@@ -113,89 +160,39 @@ def finder(ref: Reference | None, table: str) -> NameFinder:
 
 
 def find_gpus(text: str, ref: Reference | None) -> list[Name]:
-    """GPU mentions in order: table aliases, then cards found by shape where no alias matched."""
+    """GPU mentions in order: table aliases, then cards found by shape where no alias matched.
+
+    Both lists come out sorted and the alias matches do not overlap, so a shape is checked
+    against the alias spans with one forward pointer: linear in the text."""
     found = list(finder(ref, "hardware").finditer(text))
-    taken = [(n.start, n.end) for n in found]
+    spans = [(n.start, n.end) for n in found]
+    named: dict[str, str] = {}  # one table lookup per distinct spelling, not per mention
+    i = 0
     for m in GPU_GENERIC.finditer(text):
-        if any(s < m.end() and m.start() < e for s, e in taken):
+        while i < len(spans) and spans[i][1] <= m.start():
+            i += 1
+        if i < len(spans) and spans[i][0] < m.end():
             continue
-        raw = " ".join(m.group(0).split())
-        row = ref.gpu(raw) if ref else None
-        found.append(Name(m.start(), m.end(), m.group(0), row.name if row else raw))
-    return sorted(found, key=lambda n: n.start)
+        raw = m.group(0)
+        if raw not in named:
+            name = card_name(raw)
+            row = ref.gpu(name) if ref else None
+            named[raw] = row.name if row else name
+        found.append(Name(m.start(), m.end(), raw, named[raw]))
+    return sorted((_with_memory(n, text, ref) for n in found), key=lambda n: n.start)
 
 
-# ---- reading names into a claim ---------------------------------------------------------------
-
-_ADJ = (r"(?i:(?:consumer|flagship|datacenter|data-center|desktop|gaming|high-end|workstation|"
-        r"NVIDIA|AMD|GeForce|Radeon)\s+){0,3}")
-_COUNT_BEFORE = re.compile(rf"(?:(?<![\w.])(?P<n>\d{{1,3}})\s*[x×]\s*|(?<![\w.])(?i:(?P<w>"
-                           rf"{WORD_NUM}|a\s+single|\d{{1,3}}))\s+{_ADJ})$")
-_COUNT_AFTER = re.compile(r"\s*[x×]\s*(\d{1,3})\b")
-_COUNT_GPUS = re.compile(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))\s+{_ADJ}"
-                         r"(?i:GPUs?|cards?|graphics\s+cards?)\b")
-# A card number alone after a count ("2x 3060") is an RTX card even when the table lacks it.
-_COUNT_BARE = re.compile(r"(?<![\w.])(?P<n>\d{1,3})\s*[x×]\s*(?P<bare>(?i:RTX\s*)?[2-5]0[5-9]0"
-                         r"(?:\s*Ti)?)(?=s?(?![A-Za-z0-9]))")
-_FORMATS = re.compile(r"(?i)(?<![A-Za-z0-9])(?:BF16|FP16|FP8|INT8|INT4|W4A16|W8A8|W8A16|W4A8|AWQ|"
-                      r"GPTQ|MXFP4|NVFP4|EXL2|EXL3|HQQ|" + GGUF_QUANT + r")(?![A-Za-z0-9_])")
-_KV_FMT = (r"fp8(?:[_ ]e[45]m[23])?|fp16|bf16|f16|int8|int4|q8_0|q4_0|q4_1|q5_0|q5_1|iq4_nl|"
-           r"nvfp4|fp4|8[- ]?bit|4[- ]?bit")
-_KV = re.compile(rf"(?i)(?<![A-Za-z0-9])(?P<f>{_KV_FMT})[\s-]*KV(?:[\s-]?cache)?\b|\bKV[\s-]?cache"
-                 rf"(?:\s+(?:dtype|type|quant\w*))?\s*(?:[:=]|in|is|at)?\s*(?P<f2>{_KV_FMT})\b")
-_DRAFTER_TAIL = re.compile(r"(?i)[-_.](?:DFlash|EAGLE|draft|speculator|MTP|Medusa)")
-_MODEL_GENERIC = re.compile(r"(?i)(?<![\w/.-])(?:[\w.-]+/)?(?:Qwen|Llama|Meta-Llama|Mistral|"
-                            r"Mixtral|Gemma|Phi|DeepSeek|GLM|gpt-oss|Kimi|MiniMax|Nemotron|Granite|"
-                            r"OLMo|Falcon|InternLM|SmolLM)[\w.-]*\d[\w.-]*")
+_MEMORY = re.compile(r"\s?(\d{1,3})\s?GB\b")
 
 
-def read_names(s: Scan) -> None:
-    _hardware(s)
-    for name in finder(s.ref, "models").finditer(s.text):
-        if not _DRAFTER_TAIL.match(s.text, name.end):  # "Qwen3.5-27B-DFlash" is the drafter
-            s.set("model", name.name, name.raw)
-            break
-    for m in s.finditer(_MODEL_GENERIC):
-        raw = m.group(0).rstrip(".-_")
-        if not _DRAFTER_TAIL.search(raw):
-            s.set("model", raw, raw)
-            break
-    if kv := _KV.search(s.text):
-        s.set("kv_dtype", kv.group("f") or kv.group("f2"), kv.group(0))
-        s.blank(kv.start(), kv.end())  # "FP8 KV" is not the weight format
-    table = next(finder(s.ref, "formats").finditer(s.text), None)
-    shape = _FORMATS.search(s.text)
-    if shape and (table is None or shape.start() < table.start):
-        row = s.ref.format(shape.group(0)) if s.ref else None
-        s.set("weight_format", row.name if row else shape.group(0), shape.group(0))
-    elif table is not None:
-        s.set("weight_format", table.name, table.raw)
-
-
-def _hardware(s: Scan) -> None:
-    gpus = find_gpus(s.text, s.ref)
-    if gpus:
-        s.set("hardware", gpus[0].name, gpus[0].raw)
-    counts: list[tuple[int, int | None, str, str | None]] = []  # (pos, n, span, bare card)
-    for g in gpus:
-        if m := _COUNT_BEFORE.search(s.text[max(0, g.start - 60):g.start]):
-            word = (m.group("w") or "").lower().replace("a single", "single")
-            counts.append((g.start, parse_count(m.group("n") or " ".join(word.split())),
-                           m.group(0) + g.raw, None))
-        elif m := _COUNT_AFTER.match(s.text, g.end):
-            counts.append((g.start, parse_count(m.group(1)), g.raw + m.group(0), None))
-    for m in s.finditer(_COUNT_GPUS):
-        word = " ".join(m.group("w").lower().replace("a single", "single").split())
-        counts.append((m.start(), parse_count(word), m.group(0), None))
-    for m in s.finditer(_COUNT_BARE):
-        counts.append((m.start(), parse_count(m.group("n")), m.group(0), m.group("bare")))
-    for _, n, span, bare in sorted(counts, key=lambda c: c[0]):
-        if n and n <= 100000:
-            s.set("hardware_count", n, span)
-            if bare:
-                raw = "RTX " + re.sub(r"(?i)^RTX\s*", "", " ".join(bare.split()))
-                row = s.ref.gpu(raw) if s.ref else None
-                s.set("hardware", row.name if row else raw, span)
-            break
+def _with_memory(name: Name, text: str, ref: Reference | None) -> Name:
+    """"4060 Ti 16GB" names the 16 GB board when the tables tell the memory sizes apart."""
+    m = _MEMORY.match(text, name.end)
+    if m is None or ref is None:
+        return name
+    row = ref.gpu(f"{card_name(name.raw)} {m.group(1)}GB")
+    if row is None or row.name == name.name:
+        return name
+    return Name(name.start, m.end(), text[name.start:m.end()], row.name)
 
 

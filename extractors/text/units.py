@@ -8,6 +8,7 @@ The checks divide by these figures, so a non-finite value would poison every rat
 from __future__ import annotations
 
 import math
+import re
 
 __all__ = [
     "GGUF_QUANT",
@@ -28,15 +29,16 @@ __all__ = [
 # A plain decimal, optionally with thousands separators or an exponent. The exponent is matched
 # so that "1e309" is read whole (and rejected as inf) instead of as "309". NUM refuses a number
 # glued to a word or a minus sign ("x2", "-5"); NUM_BODY is the bare form for a range's upper end.
-NUM_BODY = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?(?!\d)"
+NUM_BODY = (r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3},\d{1,2}(?![\d,])|\d+(?:\.\d+)?)"
+            r"(?:[eE][+-]?\d+)?(?!\d)")
 NUM = r"(?<![\w.\-\u2212])" + NUM_BODY
 # Range separators: hyphen, en dash, "to", and an em dash only when unspaced ("AL 231–292",
 # "99-100W", "4 to 6"); a spaced em dash is prose punctuation ("AL 5.2 — 2103.6 tok/s").
-RANGE_SEP = r"(?:\s*(?:-|\u2013)\s*|\u2014|\s+to\s+)"
+RANGE_SEP = r"(?:\s{0,3}(?:-|\u2013|~)\s{0,3}|\u2014|\s{1,3}to\s{1,3})"
 
 # GGUF quantisation type names as they appear in file names and posts ("UD-Q4_K_XL", "Q8_0").
 GGUF_QUANT = (r"(?<![A-Za-z0-9])(?:UD-)?(?:I?Q[1-8]_(?:K_)?(?:XXS|XS|XL|NL|S|M|L|[01])"
-              r"|Q[1-8]_K|I?Q[1-8]_K)(?![A-Za-z0-9])")
+              r"|IQ[1-8]_K(?:SS|S|T|L)|Q[1-8]_K|I?Q[1-8]_K)(?![A-Za-z0-9])")
 
 NUMBER_WORDS = {
     "one": 1, "single": 1, "two": 2, "dual": 2, "three": 3, "triple": 3, "four": 4, "quad": 4,
@@ -52,7 +54,10 @@ def parse_number(text: str | None) -> float | None:
     """'2,103.6' -> 2103.6; None for anything not a finite number."""
     if text is None:
         return None
-    s = str(text).strip().replace(",", "").replace("\u2212", "-")
+    s = str(text).strip().replace("\u2212", "-")
+    # "22,9" is a decimal comma (a figure with one or two digits after the comma); "2,103" and
+    # "1,024" are thousands.
+    s = s.replace(",", ".") if re.fullmatch(r"\d{1,3},\d{1,2}", s) else s.replace(",", "")
     if not s or len(s) > 64:
         return None
     try:

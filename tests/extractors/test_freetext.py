@@ -284,7 +284,7 @@ def test_not_moe_is_not_moe(ref: Reference) -> None:
     ("on one RTX 5090", "RTX 5090", 1), ("2× RTX 3090", "RTX 3090", 2), ("2x 3090", "RTX 3090", 2),
     ("dual 3090", "RTX 3090", 2), ("8x H100", None, 8), ("RTX 5090 ×1", "RTX 5090", 1),
     ("on a single consumer GPU", None, 1), ("4 GPUs", None, 4),
-    ("on an RTX 4070 Ti", "RTX 4070 Ti", None), ("MI300X", None, None), ("M3 Ultra", None, None),
+    ("on an RTX 4070 Ti", "RTX 4070 Ti", 1), ("MI300X", None, None), ("M3 Ultra", None, None),
 ])
 def test_hardware_and_count(ref: Reference, text: str, hardware: str | None,
                             count: int | None) -> None:

@@ -32,7 +32,7 @@ def test_bare_number_alias_needs_no_unit_after_it() -> None:
 def test_gpu_shapes_outside_the_table_are_kept_as_written(ref: Reference) -> None:
     # none of these has a reference row (the table gained the 4070 Ti SUPER, MI250X and M1 Max)
     names = [n.name for n in find_gpus("an RTX 3050, an MI100 and an M5 Max", ref)]
-    assert names == ["RTX 3050", "MI100", "M5 Max"]
+    assert names == ["RTX 3050", "MI100", "Apple M5 Max"]
 
 
 def test_table_alias_resolves_to_the_row_name(ref: Reference) -> None:
@@ -48,3 +48,10 @@ def test_finder_is_built_once_per_reference(ref: Reference) -> None:
 def test_long_text_without_a_name_finds_none(ref: Reference) -> None:
     text = "the quick brown fox 1234 " * 40000  # 1 MB without a single name (timed in benchmarks/)
     assert list(finder(ref, "hardware").finditer(text)) == []
+
+
+def test_memory_after_a_card_picks_the_board_with_that_memory(ref: Reference) -> None:
+    (name,) = find_gpus("4060 Ti 16GB does 55 tok/s", ref)
+    assert (name.raw, name.name) == ("4060 Ti 16GB", "RTX 4060 Ti 16GB")
+    (plain,) = find_gpus("4060 Ti does 55 tok/s", ref)
+    assert plain.name == "RTX 4060 Ti"  # the 8 GB board, the table's row for the bare name

@@ -1,0 +1,229 @@
+"""Model names as people type them, and the size a name states.
+
+A model mention is a family word ("llama", "Qwen", "gpt oss", "r1") followed by the pieces people
+put after it: a version ("3", "3.1", "V3.2"), variant words ("Coder", "Instruct", "Distill"), a
+size ("8b", "0.8B", "350M", "30B-A3B", "8x7B") and a date suffix ("2507"). Reading stops at the
+first piece that is none of these — a quant ("q4_k_m", "exl2", "4bit"), an engine, a card — so
+"llama3 8b q4_k_m" is Llama 3 8B and "mistral-7b-instruct-v0.2.Q5_K_M" is Mistral 7B Instruct
+v0.2. The name is then spelled the way the reference tables spell it and looked up there; a
+name the tables do not know keeps that spelling, and its size comes from the name
+(`checks.physics.size_from_name`, "Qwen3-30B-A3B" is 30B total, 3B active), marked
+`size_inferred` with the name as its span.
+
+A family word alone ("Qwen3 throughput", "Llama 3") names a family, not a model, and is not
+read; the families whose names are single models (DeepSeek V3, Kimi K2, QwQ) are.
+
+Linear time: the pattern is anchored on a family word and takes at most eight pieces, each a run
+of letters, digits and dots after one or two separators, so no two quantifiers can take the
+same characters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from checks.physics import size_from_name
+from checks.reference import Reference
+from extractors.text.names import finder
+from extractors.text.scan import Scan
+
+__all__ = ["ModelName", "find_models", "infer_size", "read_model", "spell_model"]
+
+_FAMILIES = {
+    "llama": "Llama", "meta-llama": "Llama", "tinyllama": "TinyLlama", "codellama": "CodeLlama",
+    "qwen": "Qwen", "qwq": "QwQ", "mistral": "Mistral", "mixtral": "Mixtral",
+    "ministral": "Ministral", "devstral": "Devstral", "codestral": "Codestral",
+    "magistral": "Magistral", "gemma": "Gemma", "phi": "Phi", "deepseek": "DeepSeek",
+    "glm": "GLM", "kimi": "Kimi", "minimax": "MiniMax", "nemotron": "Nemotron",
+    "granite": "granite", "olmo": "OLMo", "falcon": "Falcon", "internlm": "InternLM",
+    "smollm": "SmolLM", "lfm": "LFM", "yi": "Yi", "exaone": "EXAONE", "hermes": "Hermes",
+    "starcoder": "StarCoder", "baichuan": "Baichuan", "gpt-oss": "gpt-oss", "r1": "R1",
+}
+# Families whose bare name is one model (one size), so it is a model name without a size.
+_SINGLE = {"DeepSeek", "Kimi", "GLM", "MiniMax"}  # with a version: "DeepSeek V3", "Kimi K2"
+_GLUED = {"Qwen", "LFM", "GLM", "SmolLM", "OLMo"}  # "Qwen3.5", not "Qwen 3.5"
+_FAMILY_RE = "|".join(sorted((re.escape(f).replace(r"\-", "[- ]?") for f in _FAMILIES),
+                             key=len, reverse=True))
+_MENTION = re.compile(
+    rf"(?i)(?<![A-Za-z0-9])(?P<fam>{_FAMILY_RE})(?P<ver>\d[\d.]{{0,6}})?"
+    r"(?P<rest>(?:[ _\-]{1,2}[A-Za-z0-9][A-Za-z0-9.]{0,19}){0,8})")
+_SHORT_LLAMA = re.compile(r"(?<![A-Za-z0-9])L(?P<v>[1-4](?:\.\d)?)-(?P<s>\d{1,3})[Bb](?![A-Za-z0-9])")
+_VARIANTS = {
+    "instruct": "Instruct", "chat": "Chat", "it": "it", "coder": "Coder", "code": "Code",
+    "large": "Large", "small": "Small", "medium": "Medium", "mini": "Mini", "nano": "Nano",
+    "micro": "Micro", "distill": "Distill", "flash": "Flash", "air": "Air", "next": "Next",
+    "vl": "VL", "thinking": "Thinking", "base": "Base", "scout": "Scout",
+    "maverick": "Maverick", "turbo": "Turbo", "math": "Math", "omni": "Omni", "lite": "Lite",
+}
+_SIZE = re.compile(r"(?i)^(?:\d{1,3}x)?\d{1,4}(?:\.\d{1,2})?[bm]$")
+_ACTIVE = re.compile(r"(?i)^a\d{1,3}(?:\.\d{1,2})?b$")
+_EXPERTS = re.compile(r"(?i)^\d{1,3}e$")
+_VERSION = re.compile(r"(?i)^[vrk]?\d{1,2}(?:\.\d{1,2}){0,2}$")
+_DATE = re.compile(r"^\d{4}$")
+_DRAFTER = re.compile(r"(?i)[-_. ](?:DFlash|EAGLE\d?|draft(?:er)?|speculator|MTP|Medusa)\b")
+
+
+@dataclass(frozen=True)
+class ModelName:
+    """One model mention: where it is, as written, and spelled the way the tables spell it."""
+
+    start: int
+    end: int
+    raw: str
+    name: str
+    has_size: bool
+
+
+def _family(raw: str) -> str:
+    key = re.sub(r"[- ]+", "-", raw.lower())
+    return _FAMILIES[{"gptoss": "gpt-oss", "metallama": "meta-llama"}.get(key, key)]
+
+
+def _pieces(rest: str) -> list[tuple[str, str, int]]:
+    """(separator, piece, end offset in `rest`); "v0.2.Q5" splits at the dot before a letter."""
+    out: list[tuple[str, str, int]] = []
+    for m in re.finditer(r"([ _\-]{1,2})([A-Za-z0-9][A-Za-z0-9.]*)", rest):
+        sep, pos = m.group(1), m.start(2)
+        for i, part in enumerate(re.split(r"\.(?=[A-Za-z])", m.group(2))):
+            pos += len(part) + (1 if i else 0)
+            out.append((sep if i == 0 else ".", part, pos))
+    return out
+
+
+@dataclass(frozen=True)
+class _Spelled:
+    name: str
+    end: int  # offset in `rest` where the name's last piece ends (0: the family alone)
+    sized: bool
+    described: bool  # a version and a variant word ("Devstral-Small-2"): a model, not a family
+    versioned: bool
+
+
+def _spell(family: str, version: str | None, rest: str) -> _Spelled:
+    words: list[str] = ["R1"] if family == "R1" else []
+    family = "DeepSeek" if family == "R1" else family
+    if version:
+        words.append(version.rstrip("."))
+    size: list[str] = []
+    post: list[str] = []  # words after the size ("7B Instruct", "8B-A1B")
+    end, variant = 0, False
+    for i, (sep, piece, stop) in enumerate(_pieces(rest)):
+        low = piece.lower()
+        after = post if size else words
+        if _SIZE.match(piece) and not size:
+            size.append(piece[:-1] + piece[-1].upper())
+        elif size and not post and (_ACTIVE.match(piece) or _EXPERTS.match(piece)):
+            size.append(piece.upper())
+        elif low in _VARIANTS:
+            after.append(_VARIANTS[low])
+            variant = True
+        elif _DATE.match(piece) and sep != " ":
+            after.append(piece)
+        elif _VERSION.match(piece) and (not size and (i == 0 or sep != " " or variant)
+                                        or size and low.startswith("v") and sep != " "):
+            after.append(piece.upper() if piece[:1].isalpha() else piece)
+        else:
+            break
+        end = stop
+    # "llama3_3_70b": two one-digit versions in a row are one dotted version.
+    if len(words) >= 2 and words[0].isdigit() and len(words[1]) == 1 and words[1].isdigit():
+        words[:2] = [f"{words[0]}.{words[1]}"]
+    has_version = bool(version) or any(w[:1].isdigit() or w[:1] in "VRK" for w in words)
+    head = family
+    if family in _GLUED and words and words[0][:1].isdigit():
+        head = family + words.pop(0)
+    name = " ".join([head, *words, *(["-".join(size)] if size else []), *post])
+    if family == "gpt-oss" and size:
+        name = f"gpt-oss-{size[0].lower()}"
+    return _Spelled(name, end, bool(size), variant and has_version, has_version)
+
+
+def _lookup(name: str, sized: bool, ref: Reference | None) -> str:
+    """The table's name for it, or `name`; a sized name whose row has another size is not it."""
+    if ref is None:
+        return name
+    if row := ref.model(name):
+        return row.name
+    if sized and (ns := size_from_name(name)) is not None and name.endswith(ns.span):
+        row = ref.model(name[: len(name) - len(ns.span)].rstrip(" -"))
+        if row is not None and abs(row.params_total_b - ns.total_b) <= 0.05 * row.params_total_b:
+            return row.name
+    return name
+
+
+def spell_model(text: str, ref: Reference | None = None) -> str | None:
+    """One model name spelled the way the tables spell it ("llama3 8b" -> "Llama 3 8B")."""
+    found = find_models(text, ref)
+    return found[0].name if found else None
+
+
+def find_models(text: str, ref: Reference | None) -> list[ModelName]:
+    """Model mentions in order (family words alone and drafters left out)."""
+    out: list[ModelName] = []
+    for m in _SHORT_LLAMA.finditer(text):
+        name = f"Llama {m.group('v')} {m.group('s')}B"
+        out.append(ModelName(m.start(), m.end(), m.group(0), _lookup(name, True, ref), True))
+    looked: dict[str, tuple[str, bool]] = {}  # one table lookup per distinct name
+    for m in _MENTION.finditer(text):
+        family = _family(m.group("fam"))
+        sp = _spell(family, m.group("ver"), m.group("rest"))
+        if sp.name not in looked:
+            spelled = _lookup(sp.name, sp.sized, ref)
+            looked[sp.name] = spelled, ref is not None and ref.model(spelled) is not None
+        spelled, known = looked[sp.name]
+        single = family == "QwQ" or family in _SINGLE and sp.versioned
+        if not (sp.sized or known or sp.described or single):
+            continue
+        end = m.start("rest") + sp.end if sp.end else m.end("ver") if m.group("ver") else m.end("fam")
+        if _DRAFTER.match(text, end):
+            continue  # "Qwen3.5-27B-DFlash" is the drafter
+        out.append(ModelName(m.start(), end, text[m.start():end], spelled, sp.sized))
+    return sorted(out, key=lambda n: n.start)
+
+
+_BARE_SIZE = re.compile(r"(?<![\w.$])(?P<t>\d{1,4}(?:\.\d{1,2})?)\s?[Bb](?:\s?(?:-|–|to)\s?"
+                        r"(?P<hi>\d{1,4}(?:\.\d{1,2})?)\s?[Bb])?(?![A-Za-z0-9/])")
+
+
+def read_model(s: Scan) -> None:
+    """Set `model`: the first mention (table alias or typed name) on the headline figure's line,
+    else the first in the text."""
+    table = [n for n in finder(s.ref, "models").finditer(s.text)
+             if not _DRAFTER.match(s.text, n.end)]
+    typed = find_models(s.text, s.ref)
+    mentions = sorted([(n.start, -(n.end - n.start), 0, n.name, n.raw) for n in table]
+                      + [(n.start, -(n.end - n.start), 1, n.name, n.raw) for n in typed])
+    if mentions:
+        # The first mention on the headline figure's line ("Baseline: Llama 3 8B 40 tok/s\n
+        # Ours: Qwen3 8B 90 tok/s" ran Qwen3 8B), else the first in the text.
+        on_line = [m for m in mentions if s.line_of(m[0]) == s.primary_line]
+        _, _, _, name, raw = (on_line or mentions)[0]
+        s.set("model", name, raw)
+
+
+def infer_size(s: Scan) -> None:
+    """After every statement reader ran: a size for a model the tables do not know."""
+    model = s.b.values.get("model")
+    if model is not None and s.ref is not None and s.ref.model(model) is not None:
+        return
+    ns = size_from_name(model) if model else None
+    if s.b.has("params_total_b"):
+        # The statement reader took "26B-A4B" from the name: a size read from a name all the same.
+        if ns is not None and s.b.values["params_total_b"] == ns.total_b:
+            s.set("size_inferred", True, model or ns.span)
+        return
+    if ns is not None:
+        span = model or ns.span
+    elif m := _BARE_SIZE.search(s.text):
+        total = m.group("hi") or m.group("t")
+        ns = size_from_name(total + "B")
+        span = m.group(0)
+    if ns is None:
+        return
+    s.set("params_total_b", ns.total_b, span)
+    if ns.active_b is not None:
+        s.set("params_active_b", ns.active_b, span)
+    if ns.is_moe:
+        s.set("is_moe", True, span)
+    s.set("size_inferred", True, span)

@@ -1,0 +1,127 @@
+"""Speculative decoding, batch and offload in plain words, beyond `statements.py`.
+
+Before the statement readers (`read_spec_words`):
+- "no draft model", "without a draft", "no SD", "without speculation" are blanked (so the
+  statement reader does not take "draft model" for a mention) and mean plain decode unless the
+  text also speaks of a draft or a method;
+- "with a llama-3.2-1B draft", "+ Qwen3-1.7B draft", "as draft" mean speculative decoding;
+- llama.cpp's `--spec-type` names ("ngram-mod", "draft-mtp") name the method.
+
+After them (`read_spec_after`), for what they left empty:
+- windows, each with the rule that turned it into tokens per verify pass (k drafted tokens plus
+  the one bonus token the target model always emits, as in vLLM's `num_speculative_tokens` and
+  llama.cpp's `--draft-max`; SGLang's `num_draft_tokens` and DFlash's block size already count
+  the whole window and are read by `statements.py`): "k=3", "γ=4" (the draft length γ of
+  Leviathan et al. 2023, https://arxiv.org/abs/2211.17192), "3 speculative tokens",
+  "draft length 5", "--draft 8", "n_max=4", TensorRT-LLM's "MTP=3" (next-n layers);
+- "bsz=1", "single-batch", "10 concurrency";
+- offload: "partial offload", "CPU offload", "+ 64GB RAM offload", "--cpu-moe", "-ngl 30" (layers
+  on the GPU; 99 or more means every layer), with the system RAM and its bandwidth when stated.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractors.text.flags import canonical_method
+from extractors.text.scan import Scan
+from extractors.text.units import NUM, parse_int, parse_positive
+
+__all__ = ["read_spec_after", "read_spec_words"]
+
+_NEG = re.compile(r"(?i)\b(?:no|without(?:\s(?:a|any))?)\s(?:draft(?:er)?(?:\smodel)?|SD|"
+                  r"speculation|spec(?:ulative)?[\s-]decod(?:e|ing))\b")
+_POS = re.compile(r"(?i)\bwith\s(?:an?\s)?(?:[\w.-]{1,40}\s){0,3}(?:as\s)?draft\b|\+\s?[\w.-]{1,40}"
+                  r"(?:\s[\w.-]{1,20}){0,2}\sdraft\b|\bas\s(?:the\s)?draft\b|\bdraft(?:er|\smodel)\b|"
+                  r"\bspec(?:ulative)?[- ]decod\w*|\b(?:EAGLE|DFlash|MTP|Medusa|n-?gram)")
+_SPEC_TYPE = re.compile(r"(?i)(?<![\w-])(?:--spec-type[ =])?(?P<t>ngram-(?:mod|cache|simple|map\w*)|"
+                        r"draft-mtp|draft-eagle3?)(?![\w-])")
+_SPEC_TYPES = {"draft-mtp": "MTP", "draft-eagle": "EAGLE", "draft-eagle3": "EAGLE-3"}
+_WINDOWS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"(?i)(?<![\w-])k\s?=\s?(\d{1,3})(?![\d.])"),
+     "k={n} drafted tokens + 1 bonus token = window {w}"),
+    (re.compile(r"(?:γ|(?i:\bgamma))\s?=\s?(\d{1,3})(?![\d.])"),
+     "γ={n} drafted tokens + 1 bonus token = window {w}"),
+    (re.compile(r"(?i)(?<![\w.])(\d{1,3})\s(?:speculative|draft(?:ed)?)\stokens\b"),
+     "{n} speculative tokens + 1 bonus token = window {w}"),
+    (re.compile(r"(?i)\bdraft\s(?:length|len)\s?(?:[:=]|of|is)?\s?(\d{1,3})(?![\d.])"),
+     "draft length {n} + 1 bonus token = window {w}"),
+    (re.compile(r"(?i)(?<![\w-])--draft(?:-max|-n)?[ =](\d{1,3})\b"),
+     "llama.cpp --draft {n} + 1 bonus token = window {w}"),
+    (re.compile(r"(?i)\bn_max\s?=\s?(\d{1,3})\b"),
+     "n_max={n} drafted tokens + 1 bonus token = window {w}"),
+    (re.compile(r"(?i)\bMTP\s?=\s?(\d{1,2})\b"),
+     "TensorRT-LLM MTP={n} next-n tokens + 1 = window {w}"),
+]
+_BATCH = re.compile(r"(?i)\bbsz\s?[:=]?\s?(\d{1,5})(?![\d.])|\bsingle[- ]batch\b")
+_CONC = re.compile(r"(?i)(?<![\w.])(\d{1,5})\sconcurrency\b")
+_NGL = re.compile(r"(?i)(?<![\w-])(?:-ngl|--n-gpu-layers|--gpu-layers|ngl)[ =](\d{1,4})\b")
+_OFFLOAD = re.compile(r"(?i)\b(?:partial(?:ly)?\s(?:GPU\s)?offload\w*|(?:CPU|RAM)\soffload\w*|"
+                      r"offload\w*\sto\s(?:the\s)?(?:CPU|system\sRAM|RAM)|spill\w*\sto\s(?:system\s)?"
+                      r"RAM|hybrid\s(?:CPU|GPU)[/+ ](?:CPU|GPU))|(?<![\w-])--(?:n-)?cpu-moe\b|"
+                      r"\+\s?\d{1,4}\s?GB\s(?:of\s)?(?:system\s)?RAM\b")
+_NO_OFFLOAD = re.compile(r"(?i)\b(?:no\s(?:CPU\s)?offload\w*|fully\son\s(?:the\s)?GPU|fits\sfully|"
+                         r"full\sGPU\soffload)\b")
+_RAM = re.compile(r"(?i)(?<![\w.])(\d{1,4})\s?GB\s(?:of\s)?(?:system\s)?(?:RAM|DDR\d\w*|memory)\b")
+_SYS_BW = re.compile(rf"(?i)(?P<v>{NUM})\s?GB/s\b(?=[^.\n]{{0,40}}(?:RAM|DDR|system\smemory))|"
+                     rf"(?:RAM|DDR\d?|system\smemory)[^.\n]{{0,40}}?(?P<v2>{NUM})\s?GB/s\b")
+
+
+def read_spec_words(s: Scan) -> None:
+    """Negations and draft mentions the statement reader would misread; spec-type names."""
+    negatives = list(s.finditer(_NEG))
+    if negatives:  # one pass: blanking match by match would copy the text once per match
+        s.text = _NEG.sub(lambda m: " " * len(m.group(0)), s.text)
+    if positive := _POS.search(s.text):
+        s.set("speculative", True, positive.group(0))
+    elif negatives:
+        s.set("speculative", False, negatives[0].group(0))
+    if spec_type := _SPEC_TYPE.search(s.text):
+        method = _SPEC_TYPES.get(spec_type.group("t").lower(), "n-gram")
+        s.set("spec_method", canonical_method(method, s.ref), spec_type.group(0))
+        s.set("speculative", True, spec_type.group(0))
+
+
+def read_spec_after(s: Scan) -> None:
+    _windows(s)
+    if not s.b.has("batch") and (m := _BATCH.search(s.text)):
+        s.set("batch", parse_int(m.group(1)) if m.group(1) else 1, m.group(0))
+    if not s.b.has("concurrency") and (m := _CONC.search(s.text)):
+        s.set("concurrency", parse_int(m.group(1)) or None, m.group(0))
+    _offload(s)
+
+
+def _windows(s: Scan) -> None:
+    if s.b.has("spec_window") or s.b.values.get("speculative") is False:
+        return
+    spoken_of = s.b.values.get("speculative") or s.b.has("spec_method")
+    for pattern, convention in _WINDOWS:
+        m = pattern.search(s.text)
+        if m is None or (pattern is _WINDOWS[0][0] and not spoken_of):
+            continue  # a bare "k=3" is a top-k unless the text speaks of speculation
+        n = parse_int(m.group(1))
+        if not n:
+            continue
+        span = " ".join(m.group(0).split())
+        s.set("spec_window", n + 1, span)
+        s.set("spec_window_convention", convention.format(n=n, w=n + 1), span)
+        s.set("speculative", True, span)
+        return
+
+
+def _offload(s: Scan) -> None:
+    if m := _NGL.search(s.text):
+        layers = parse_int(m.group(1))
+        s.set("gpu_layers", layers, m.group(0))
+        if layers is not None and layers >= 99:
+            s.set("offload", False, m.group(0))  # llama.cpp's "every layer on the GPU"
+    if m := _NO_OFFLOAD.search(s.text):
+        s.set("offload", False, m.group(0))
+    if m := _OFFLOAD.search(s.text):
+        s.set("offload", True, m.group(0))
+    if s.b.values.get("offload") is not True:
+        return
+    if m := _RAM.search(s.text):
+        s.set("system_ram_gb", parse_positive(m.group(1)), m.group(0))
+    if m := _SYS_BW.search(s.text):
+        s.set("system_bandwidth_gbs", parse_positive(m.group("v") or m.group("v2")), m.group(0))
