@@ -265,6 +265,8 @@ class Report(BaseModel):
     sources: list[Source]
     assumptions: list[Assumption]
     siblings: int = 0
+    # the reference row's name for the claim's hardware ("RTX 5090" for "NVIDIA GeForce RTX 5090")
+    hardware_name: str | None = None
     not_found: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     caveat: str = CAVEAT

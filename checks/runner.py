@@ -28,6 +28,11 @@ def _run_one(check_key: str, fn: CheckFn, ev: Evidence, ref: Reference, prior: d
     return answer
 
 
+def _card_name(ev: Evidence, ref: Reference) -> str | None:
+    row = ref.gpu(ev.claim.hardware)
+    return row.name if row is not None else None
+
+
 def audit(ev: Evidence, ref: Reference) -> Report:
     """Evidence + reference tables -> Report. Pure and deterministic."""
     answers: dict[str, Answer] = {}
@@ -47,15 +52,17 @@ def audit(ev: Evidence, ref: Reference) -> Report:
             if item not in assumptions:
                 assumptions.append(item)
     v = verdict(questions, findings, ev)
+    card = _card_name(ev, ref)
     return Report(
         verdict=v,
-        headline=headline(v, questions, findings, ev),
+        headline=headline(v, questions, findings, ev, card_name=card),
         questions=questions,
         findings=findings,
         claim=ev.claim,
         sources=ev.sources,
         assumptions=assumptions,
         siblings=len(ev.siblings),
+        hardware_name=card,
         not_found=ev.not_found,
         warnings=ev.warnings,
     )

@@ -97,21 +97,24 @@ def _short(a: Answer) -> str:
     return fn(a) if fn else a.summary.split(":")[0].rstrip(".")
 
 
-def _setup(ev: Evidence, roof: Answer | None) -> str:
+def _setup(ev: Evidence, roof: Answer | None, card_name: str | None) -> str:
     c = ev.claim
     if not c.hardware:
         return ""
     count = c.hardware_count or 1
-    card = f"one {c.hardware}" if count == 1 else f"{count}× {c.hardware}"
+    name = card_name or c.hardware
+    card = f"one {name}" if count == 1 else f"{count}× {name}"
     gb = roof.figures.get("weights_gb") if roof is not None else None
     if gb:
         return f" of {card} ({gb:.1f} GB of {c.weight_format or 'assumed 4-bit'} weights)"
     return f" of {card}"
 
 
-def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answer], ev: Evidence) -> str:
+def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answer], ev: Evidence,
+             card_name: str | None = None) -> str:
     """'implausible — 2103.6 tok/s is 16.3× the batch-1 ceiling of one RTX 5090 (…)'; names the
-    ceiling Q7 used, any check that failed, and the provenance notes."""
+    ceiling Q7 used, any check that failed, and the provenance notes. `card_name` is the reference
+    row's name for the claim's hardware ("RTX 5090" for a board's "NVIDIA GeForce RTX 5090")."""
     c = ev.claim
     answers = [*questions, *findings]
     roof = next((a for a in answers if a.key == "roofline"), None)
@@ -123,7 +126,7 @@ def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answe
         parts = []
         if roof is not None and ratio is not None and ratio > 1:
             parts.append(f"{_judged(c.tok_s, roof)} is {ratio:.1f}× the {_ceiling_name(roof)} ceiling"
-                         f"{_setup(ev, roof)}")
+                         f"{_setup(ev, roof, card_name)}")
         parts += [_short(a) for a in decisive if a.key != "roofline" or not parts]
         text = "implausible — " + "; ".join(dict.fromkeys(parts))
     elif v == "suspicious":
@@ -142,7 +145,7 @@ def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answe
         text = f"insufficient — too little to judge {number}; missing: {need}"
     elif roof is not None and ratio is not None:
         text = (f"consistent — {_judged(c.tok_s, roof)} is {ratio:.2f} of the generous "
-                f"{_ceiling_name(roof)} ceiling{_setup(ev, roof)}")
+                f"{_ceiling_name(roof)} ceiling{_setup(ev, roof, card_name)}")
     else:
         text = f"consistent — nothing in the record contradicts {number}"
     if failed:

@@ -144,7 +144,7 @@ class WatchCog(commands.Cog):
         kwargs = await report_message(outcome, chart=self.bot.settings.charts)
         thread_id = None
         try:
-            thread = await message.create_thread(name=thread_name(outcome.report.claim),
+            thread = await message.create_thread(name=thread_name(outcome.report),
                                                  auto_archive_duration=1440)
             sent = await thread.send(**kwargs)
             thread_id = thread.id

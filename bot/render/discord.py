@@ -19,7 +19,7 @@ import discord
 
 from bot.render.escape import escape_untrusted
 from bot.render.labels import FINDING_TITLES, QUESTION_TITLES, claim_line, format_figure
-from checks.models import Answer, Claim, Report
+from checks.models import Answer, Report
 from checks.text import sanitise
 
 __all__ = [
@@ -126,12 +126,14 @@ def report_embed(report: Report, *, note: str | None = None) -> discord.Embed:
     return embed
 
 
-def thread_name(claim: Claim) -> str:
-    """'2103.6 tok/s · RTX 5090 · Qwen3.6-27B' (Discord: 1–100 characters)."""
+def thread_name(report: Report) -> str:
+    """'2103.6 tok/s · RTX 5090 · Qwen3.6-27B' (Discord: 1–100 characters); the card as the
+    reference table names it when a row matched."""
+    claim = report.claim
     parts = []
     if claim.tok_s is not None:
         parts.append(f"{format_figure(claim.tok_s)} tok/s")
-    for value in (claim.hardware, claim.model):
+    for value in (report.hardware_name or claim.hardware, claim.model):
         if value:
             parts.append(sanitise(value, limit=60))
     name = " · ".join(parts) or "claim audit"

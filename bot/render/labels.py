@@ -47,7 +47,8 @@ def claim_line(claim: Claim, report: Report | None = None) -> str:
     if claim.weight_format:
         parts.append(claim.weight_format)
     if claim.hardware:
-        parts.append(f"{claim.hardware} ×{claim.hardware_count or 1}")
+        card = (report.hardware_name if report is not None else None) or claim.hardware
+        parts.append(f"{card} ×{claim.hardware_count or 1}")
     if claim.batch is not None:
         parts.append(f"batch {claim.batch}")
     elif claim.concurrency is not None:

@@ -78,8 +78,13 @@ def test_cut_marks_what_it_cut_and_never_leaves_a_lone_backslash() -> None:
 
 
 def test_the_thread_is_named_from_the_claim_within_100_characters(headline: Report) -> None:
-    assert thread_name(headline.claim) == "2103.6 tok/s · NVIDIA GeForce RTX 5090 · Qwen3.6-27B"
-    long = headline.claim.model_copy(update={"model": "M" * 300})
+    # The board spells the card "NVIDIA GeForce RTX 5090"; the thread uses the table's row name.
+    assert headline.claim.hardware == "NVIDIA GeForce RTX 5090"
+    assert thread_name(headline) == "2103.6 tok/s · RTX 5090 · Qwen3.6-27B"
+    unmatched = headline.model_copy(update={"hardware_name": None})
+    assert thread_name(unmatched) == "2103.6 tok/s · NVIDIA GeForce RTX 5090 · Qwen3.6-27B"
+    long = headline.model_copy(update={"hardware_name": "H" * 300,
+                                       "claim": headline.claim.model_copy(update={"model": "M" * 300})})
     assert len(thread_name(long)) == 100 and thread_name(long).endswith("…")
-    assert thread_name(headline.claim.model_copy(update={"tok_s": None, "hardware": None,
-                                                          "model": None})) == "claim audit"
+    empty = headline.claim.model_copy(update={"tok_s": None, "hardware": None, "model": None})
+    assert thread_name(headline.model_copy(update={"claim": empty, "hardware_name": None})) == "claim audit"
