@@ -98,6 +98,11 @@ class ModelRow(_Row):
     kv_bytes_per_token_bf16: float | None = None
     state_gb_per_token: float | None = None  # recurrent state read+written per token (GDN)
     recipes: dict[str, Recipe] = Field(default_factory=dict)  # keyed by format name
+    # The format the weights were released in, when builds labelled wider keep it (gpt-oss ships
+    # its experts in MXFP4, and its "F16" GGUFs keep them so): the generous ceiling reads the
+    # weights at no more than these nominal bits.
+    native_format: str | None = None
+    native_bits: float | None = None
 
 
 class FormatRow(_Row):

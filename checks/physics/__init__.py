@@ -42,6 +42,7 @@ from checks.physics.offload import (
 from checks.physics.weights import (
     WeightFormat,
     generous_weight_gb,
+    model_is_moe,
     params_per_token,
     params_resident,
     realistic_weight_gb,
@@ -70,6 +71,7 @@ __all__ = [
     "hardware_row",
     "kv_bytes_per_token",
     "kv_gb_per_sequence",
+    "model_is_moe",
     "num",
     "offload_split",
     "params_per_token",

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from checks.models import Assumption, Claim
 from checks.physics.figures import Derived, Missing, join_parts, num
 from checks.physics.kv import kv_gb_per_sequence
-from checks.physics.offload import OffloadSplit, offload_split
+from checks.physics.offload import OffloadSplit, card_memory_gb, offload_split, says_offload
 from checks.physics.weights import (
     WeightFormat,
     generous_weight_gb,
     realistic_weight_gb,
+    resident_weight_gb,
     resolve_format,
 )
 from checks.reference import HardwareRow, ModelRow, Reference
@@ -128,6 +129,13 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1) -> Ceilings 
     if missing:
         return Missing(tuple(missing))
     assert isinstance(hw, HardwareRow) and isinstance(weights, Derived)
+    if claim.hardware_count is None and not says_offload(claim, model):
+        # One card is assumed only where the weights fit on one: a model that needs several
+        # runs on several, and more cards stream faster, so assuming one would judge against it.
+        resident = resident_weight_gb(claim, model, fmt)
+        if isinstance(resident, Derived) and resident.value > card_memory_gb(hw, 1):
+            return Missing((f"card count ({num(resident.value)} GB of weights need more than one "
+                            f"{hw.name}'s {num(card_memory_gb(hw, 1))} GB)",))
     bw = bandwidth(claim, hw)
     kv = kv_gb_per_sequence(claim, model, generous=True) if batch > 1 else Derived(0.0, "GB")
     split = offload_split(claim, hw, model, fmt)

@@ -27,6 +27,7 @@ __all__ = [
     "SIZE_LABEL_TOLERANCE",
     "WeightFormat",
     "generous_weight_gb",
+    "model_is_moe",
     "params_per_token",
     "params_resident",
     "realistic_weight_gb",
@@ -105,6 +106,12 @@ def _name_size(claim: Claim, model: ModelRow | None) -> NameSize | None:
     if model is not None or claim.params_total_b or claim.model_size_bytes:
         return None
     return size_from_name(claim.model)
+
+
+def model_is_moe(claim: Claim, model: ModelRow | None) -> bool | None:
+    """Whether the model is a MoE: the claim, its row, an active count or a MoE-shaped name;
+    None when nothing says."""
+    return _is_moe(claim, model)
 
 
 def _is_moe(claim: Claim, model: ModelRow | None) -> bool | None:
@@ -229,9 +236,16 @@ def generous_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat) 
                  f"{num(total.value)}B total = {num(gb)} GB")))
     if isinstance(params, Missing):
         return params
-    gb = params.value * fmt.nominal_bits / 8
-    basis = (*params.basis, *fmt.basis,
-             f"weights = {num(params.value)}e9 params × {num(fmt.nominal_bits)} bits ÷ 8 = {num(gb)} GB")
+    bits = fmt.nominal_bits
+    native: tuple[str, ...] = ()
+    if model is not None and model.native_bits is not None and model.native_bits < bits:
+        # Favour the claim: a wider label ("F16" gpt-oss GGUF) may still hold native-format weights.
+        bits = model.native_bits
+        native = (f"{model.cite()}: released in {model.native_format}, and builds labelled "
+                  f"{fmt.name} keep it, so the generous ceiling reads {num(bits)} bits per weight",)
+    gb = params.value * bits / 8
+    basis = (*params.basis, *fmt.basis, *native,
+             f"weights = {num(params.value)}e9 params × {num(bits)} bits ÷ 8 = {num(gb)} GB")
     return Derived(gb, "GB", basis, fmt.assumptions, (*params.notes, *fmt.notes))
 
 

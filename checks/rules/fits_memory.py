@@ -20,6 +20,7 @@ Reference rows read: `hardware` (memory_gb), `models` (params, KV geometry), `fo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -89,6 +90,11 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
         return Answer(key="fits_memory", status="unanswerable", missing=["device count"], **kw,
                       summary=f"{lead}: {hw.name} systems spread a model over many devices' on-chip "
                               "memory, and the record does not say how many.")
+    if need > memory and c.hardware_count is None:
+        cards_needed = math.ceil(need / card_memory_gb(hw, 1))
+        return Answer(key="fits_memory", status="unanswerable", missing=["card count"], **kw,
+                      summary=f"{lead}: it needs at least {cards_needed} cards, and the record does "
+                              "not say how many it ran on; one card was never claimed.")
     if need > memory:
         return Answer(key="fits_memory", status="flag", **kw,
                       summary=f"{lead}: it does not fit, so part of it is offloaded and streams far "

@@ -76,7 +76,7 @@ _KIND_WORDS = re.compile(
     r"\bpp\d*\b|\binput(?:\s+throughput)?\b)|"
     r"(?P<per_user>\bper\s+(?:user|stream|request)\b|/\s?(?:user|stream|req(?:uest)?)\b)|"
     r"(?P<per_gpu>\bper\s+(?:gpu|card)\b|/\s?(?:gpu|card)\b)|"
-    r"(?P<aggregate>\baggregate\b|\b(?:total|system)\s+throughput\b)|"
+    r"(?P<aggregate>\baggregate\b|(?<!decode )(?<!decoding )\bthroughput\b|\b\d{1,5}\s(?:prompts|requests|concurrent)\b|\bdp\d{1,2}\b|\bdp\s?=\s?\d{1,2}\b)|"
     r"(?P<output>\bend[- ]to[- ]end\b|\be2e\b)|"
     r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bgen(?:eration)?\b|\btg\d*\b|"
     r"\beval\b)")

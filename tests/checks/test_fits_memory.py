@@ -43,12 +43,20 @@ def test_70b_bf16_needs_two_h100s(xref: Reference) -> None:
 
 
 def test_moe_must_hold_every_expert(xref: Reference) -> None:
-    a = _fit(xref, Claim(model="Qwen3-30B-A3B", weight_format="BF16", hardware="RTX 5090"))
+    a = _fit(xref, Claim(model="Qwen3-30B-A3B", weight_format="BF16", hardware="RTX 5090",
+                         hardware_count=1))
     assert a.status == "flag" and a.figures["weights_gb"] == pytest.approx(61.06)
 
 
+def test_a_model_that_needs_several_cards_with_no_count_stated_is_unanswerable(xref: Reference) -> None:
+    a = _fit(xref, Claim(model="Qwen3-30B-A3B", weight_format="BF16", hardware="RTX 5090"))
+    assert a.status == "unanswerable" and a.missing == ["card count"]
+    assert "needs at least 2 cards" in a.summary and a.figures["ratio"] == pytest.approx(61.06 / 34.36, abs=0.01)
+
+
 def test_kv_at_long_context_and_batch_can_overflow(xref: Reference) -> None:
-    base = {"model": "Llama-3.1-8B", "weight_format": "BF16", "hardware": "H100 SXM", "kv_dtype": "bf16"}
+    base = {"model": "Llama-3.1-8B", "weight_format": "BF16", "hardware": "H100 SXM", "kv_dtype": "bf16",
+            "hardware_count": 1}
     short = _fit(xref, Claim(**base, batch=1, context_length=8192))  # type: ignore[arg-type]
     long = _fit(xref, Claim(**base, batch=64, context_length=131072))  # type: ignore[arg-type]
     assert short.status == "ok" and long.status == "flag"

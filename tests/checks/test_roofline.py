@@ -410,3 +410,33 @@ def test_a_total_figure_beside_a_per_user_rate_is_said_unbounded(xref: Reference
     a = _q7(xref, _llama(batch=None, tok_s=9000.0, tok_s_kind="total", per_user_tok_s=150.0))
     assert a.status == "ok" and a.figures["per_user_ratio"] == pytest.approx(150 / LLAMA_G, abs=0.005)
     assert "counts input and output tokens together" in a.summary
+
+
+@pytest.mark.parametrize(("count", "status"), [(None, "unanswerable"), (8, "ok")])
+def test_a_model_too_big_for_one_card_is_not_judged_on_one_card_when_no_count_is_stated(
+        ref: Reference, count: int | None, status: str) -> None:
+    # "DeepSeek-R1 on two H200 machines": 335 GB of 4-bit weights cannot run on one 141 GB card,
+    # and more cards stream faster, so assuming one would judge the claim against itself.
+    claim = Claim(model="DeepSeek-R1", hardware="H200 SXM", hardware_count=count, tok_s=190.0)
+    a = _q7(ref, claim)
+    assert a.status == status
+    if count is None:
+        assert a.missing == ["card count (335.5 GB of weights need more than one H200 SXM's 151.4 GB)"]
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    # A bare "30B" may be a 30B-A3B MoE: reading it as dense would judge against the claim.
+    (Claim(params_total_b=30.0, size_inferred=True, hardware="RTX 5090", hardware_count=1,
+           tok_s=142.0), "unanswerable"),
+    # The same figure on a model known to be dense is judged.
+    (Claim(model="Qwen3 32B", hardware="RTX 5090", hardware_count=1, tok_s=142.0), "flag"),
+    # A stated MoE is judged on its active params.
+    (Claim(params_total_b=30.0, params_active_b=3.0, is_moe=True, hardware="RTX 5090",
+           hardware_count=1, tok_s=142.0), "ok"),
+])
+def test_a_size_with_no_architecture_is_not_read_as_dense_against_the_claim(
+        ref: Reference, claim: Claim, status: str) -> None:
+    a = _q7(ref, claim)
+    assert a.status == status
+    if status == "unanswerable":
+        assert a.missing == ["whether the model is a MoE, and its active params"]

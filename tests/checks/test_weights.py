@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from checks.models import Claim, Evidence, Provenance
+from checks.physics.figures import Derived
 from checks.physics.weights import (
     INFERRED_NOTE,
     generous_weight_gb,
@@ -91,3 +92,19 @@ def test_roofline_answers_an_unknown_model_from_its_name_and_says_so(ref: Refere
     assert a.figures["ceiling_tok_s"] == pytest.approx(936 / 17, abs=0.1)
     assert "model size inferred from the name 'Yi 34B Chat'" in a.summary
     assert "34B params inferred from the name 'Yi 34B Chat' ('34B'); no reference row matches" in a.basis
+
+
+@pytest.mark.parametrize(("fmt", "gb"), [("BF16", 5.71 * 4 / 8), ("Q8_0", 5.71 * 4 / 8), ("MXFP4", 5.71 * 4 / 8)])
+def test_gpt_oss_is_read_at_its_native_mxfp4_bits_whatever_wider_label_a_build_has(
+        ref: Reference, fmt: str, gb: float) -> None:
+    claim = Claim(model="gpt-oss-120b", weight_format=fmt)
+    model = ref.model("gpt-oss-120b")
+    got = generous_weight_gb(claim, model, resolve_format(claim, ref))
+    assert isinstance(got, Derived) and got.value == pytest.approx(gb)
+    assert fmt == "MXFP4" or any("released in MXFP4" in b for b in got.basis)
+
+
+def test_a_model_without_a_native_format_keeps_the_claimed_bits(ref: Reference) -> None:
+    claim = Claim(model="Llama 3.1 8B", weight_format="BF16")
+    got = generous_weight_gb(claim, ref.model("Llama 3.1 8B"), resolve_format(claim, ref))
+    assert isinstance(got, Derived) and got.value == pytest.approx(8.03 * 16 / 8)
