@@ -63,16 +63,28 @@ def find_links(text: str) -> list[str]:
     return list(seen)
 
 
+def _host_path(url: str) -> tuple[str, str] | None:
+    """Lower-case host and path, or None for a link urlsplit cannot read (`http://[::1`)."""
+    try:
+        parts = urlsplit(url)
+        return (parts.hostname or "").lower(), parts.path.lower()
+    except ValueError:
+        return None
+
+
 def is_image_link(url: str) -> bool:
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    return _host_in(host, IMAGE_HOSTS) or parts.path.lower().endswith(IMAGE_EXT)
+    split = _host_path(url)
+    if split is None:
+        return False
+    host, path = split
+    return _host_in(host, IMAGE_HOSTS) or path.endswith(IMAGE_EXT)
 
 
 def score_link(url: str) -> RankedLink:
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    path = parts.path.lower()
+    split = _host_path(url)
+    if split is None:
+        return RankedLink(url, 0, "unreadable link")
+    host, path = split
     if is_image_link(url):
         return RankedLink(url, 0, "image")
     if _host_in(host, BOARD_HOSTS):

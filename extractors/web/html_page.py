@@ -64,7 +64,7 @@ def next_data(html: str) -> Any | None:
         return None
     try:
         return json.loads(raw, strict=False)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # ValueError: also an integer over 4,300 digits
         return None
 
 

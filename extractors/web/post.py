@@ -10,7 +10,7 @@ page's anchors, not its navigation) and which are pictures (counted for Q1, neve
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 
 from pydantic import BaseModel, Field
 
@@ -22,7 +22,7 @@ from extractors.evidence import Reading
 from extractors.links import is_image_link
 from extractors.text import parse_text
 
-__all__ = ["EXCERPT_LIMIT", "PostPage", "header_unit", "table_sentences", "unique"]
+__all__ = ["EXCERPT_LIMIT", "LATEST_STAMP", "PostPage", "from_timestamp", "header_unit", "table_sentences", "unique"]
 
 EXCERPT_LIMIT = 2000  # the post text kept in the report, as read_document keeps it
 TITLE_LIMIT = 300
@@ -69,6 +69,20 @@ def table_sentences(rows: list[list[str]]) -> list[str]:
         label = row[0].strip() if row else ""
         out.append(f"{label}: {', '.join(parts)}." if label else f"{', '.join(parts)}.")
     return out
+
+
+# 9999-12-31T23:59:59Z: past it datetime cannot hold the time. A stamp of 1e13 (milliseconds
+# written as seconds) or 1e20 (noise) is dropped rather than raising.
+LATEST_STAMP = 253402300799
+
+
+def from_timestamp(value: object) -> datetime | None:
+    """A POSIX time in seconds as an aware UTC datetime; None for anything out of range."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if not 0 < value <= LATEST_STAMP:  # NaN fails this too
+        return None
+    return datetime.fromtimestamp(value, UTC)
 
 
 def unique(urls: list[str]) -> list[str]:

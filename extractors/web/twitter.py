@@ -20,13 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from extractors.errors import FetchError, NoClaimFound
 from extractors.links import find_links, is_image_link
-from extractors.web.post import PostPage, unique
+from extractors.web.post import PostPage, from_timestamp, unique
 
 __all__ = [
     "FXTWITTER_API",
@@ -106,9 +106,9 @@ def _facet_links(tweet: dict[str, Any]) -> list[str]:
 
 
 def _created(tweet: dict[str, Any]) -> datetime | str | None:
-    stamp = tweet.get("created_timestamp")
-    if isinstance(stamp, (int, float)) and stamp > 0:
-        return datetime.fromtimestamp(stamp, UTC)
+    when = from_timestamp(tweet.get("created_timestamp"))  # out of range: created_at instead
+    if when is not None:
+        return when
     return tweet.get("created_at") if isinstance(tweet.get("created_at"), str) else None
 
 
