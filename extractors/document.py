@@ -29,6 +29,7 @@ MAX_JSON_DEPTH = 200  # deeper than any real record; json.loads would raise Recu
 MAX_NUMBER_DIGITS = 4300  # sys.get_int_max_str_digits() default
 SNIFF_BYTES = 8192  # how much of a body decides whether it is text
 _MISSING = object()
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 # Bytes that never occur in text: C0 controls but tab, newline, form feed and carriage return.
 _BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13)) + b"\x7f"
 
@@ -62,7 +63,10 @@ def is_binary(data: bytes) -> bool:
     head = data[:SNIFF_BYTES]
     if not head:
         return False
-    if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if head.startswith(_UTF16_BOMS):
+        text = head[: len(head) // 2 * 2].decode("utf-16", errors="replace")
+        return sum(1 for ch in text if not (ch.isprintable() or ch.isspace())) > len(text) * 0.3
+    if b"\x00" in head:
         return True
     if len(head) - len(head.translate(None, _BINARY_BYTES)) > len(head) // 10:
         return True
@@ -114,6 +118,8 @@ class RawDocument:
 
     @cached_property
     def text(self) -> str:
+        if self.data.startswith(_UTF16_BOMS):  # Windows tools write UTF-16 with a BOM
+            return self.data[: len(self.data) // 2 * 2].decode("utf-16", errors="replace")
         try:
             return self.data.decode("utf-8-sig")
         except UnicodeDecodeError:
