@@ -110,20 +110,27 @@ def collect_patterns(module: ModuleType) -> list[tuple[str, Any]]:
     return out
 
 
+def _time(fn: Callable[[str], object], text: str) -> float:
+    """CPU time of this thread: on a machine shared with other jobs, wall time mostly measures
+    how often the longer call was preempted."""
+    t0 = time.thread_time()
+    fn(text)
+    return time.thread_time() - t0
+
+
 def _best(fn: Callable[[str], object], text: str, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn(text)
-        best = min(best, time.perf_counter() - t0)
-    return best
+    return min(_time(fn, text) for _ in range(runs))
 
 
-def growth(fn: Callable[[str], object], shape: Shape, small: int, factor: int = 4,
+def growth(fn: Callable[[str], object], shape: Shape, small: int, factor: int = 8,
            runs: int = 5, floor_s: float = 2e-4) -> float:
-    """Time ratio of reading the big pump over the small one (best of `runs` each). Both times
-    are raised to `floor_s` first, so timer noise on microsecond calls reads as a ratio of 1."""
-    fn(shape.build(small))  # warm caches (compiled patterns, lookup indexes) outside the timing
-    a = max(_best(fn, shape.build(small), runs), floor_s)
-    b = max(_best(fn, shape.build(small * factor), runs), floor_s)
-    return b / a
+    """Time ratio of reading the big pump over the small one (best of `runs` each, the two
+    interleaved so a busy machine slows both alike). Both times are raised to `floor_s` first,
+    so timer noise on microsecond calls reads as a ratio of 1."""
+    a_text, b_text = shape.build(small), shape.build(small * factor)
+    fn(a_text)  # warm caches (compiled patterns, lookup indexes) outside the timing
+    a = b = float("inf")
+    for _ in range(runs):
+        a = min(a, _time(fn, a_text))
+        b = min(b, _time(fn, b_text))
+    return max(b, floor_s) / max(a, floor_s)

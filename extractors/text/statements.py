@@ -104,11 +104,17 @@ def _cooldown(m: re.Match[str]) -> float | None:
 _NEGATED = re.compile(r"(?i)\b(?:not|cannot|can't|no|never|nothing|isn't|doesn't|without)\b")
 
 
+# How far back in its clause a negation is looked for: bounded, so many matches in one long
+# clause cost linear time, not a slice of the clause each.
+_NEGATION_REACH = 200
+
+
 def _cell(s: Scan) -> None:
     for name, pattern, convert in _CELL:
         for m in s.finditer(pattern):
-            before = s.text[s.clause(m.start())[0]:m.start()]
-            if name == "serving_claim" and _NEGATED.search(before):
+            if name == "serving_claim" and _NEGATED.search(
+                s.text, max(s.clause(m.start())[0], m.start() - _NEGATION_REACH), m.start()
+            ):
                 continue  # "cannot support a conclusion about multi-user serving"
             value = convert(m)
             if value is not None:
