@@ -86,7 +86,7 @@ def _media(tweet: dict[str, Any]) -> list[str]:
         items = media.get(key)
         if isinstance(items, dict):
             items = [items]
-        for item in items or []:
+        for item in items if isinstance(items, list) else []:
             if isinstance(item, dict) and isinstance(item.get("url"), str):
                 urls.append(item["url"])
     return unique(urls)
@@ -96,7 +96,7 @@ def _facet_links(tweet: dict[str, Any]) -> list[str]:
     raw = tweet.get("raw_text")
     facets = raw.get("facets") if isinstance(raw, dict) else None
     out = []
-    for f in facets or []:
+    for f in facets if isinstance(facets, list) else []:
         if isinstance(f, dict) and f.get("type") == "url":
             for key in ("replacement", "original"):
                 if isinstance(f.get(key), str) and f[key].startswith(("http://", "https://")):
