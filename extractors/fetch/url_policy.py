@@ -132,7 +132,11 @@ def _check_host(host: str) -> None:
         raise FetchRefused(f"that URL is not allowed: {host[:100]!r} is not a valid host name")
     # RFC 1035 §2.3.4: labels of at most 63 octets, names of at most 253 characters written out.
     # The resolver's IDNA codec raises UnicodeError past these, so they are refused here.
-    longest = max(len(label) for label in host.split("."))
+    labels = host.split(".")
+    if any(label.startswith("-") or label.endswith("-") for label in labels):
+        raise FetchRefused(f"that URL is not allowed: {host[:100]!r} is not a valid host name "
+                           "(a part of it starts or ends with a hyphen)")
+    longest = max(len(label) for label in labels)
     if longest > MAX_LABEL or len(host) > MAX_HOST:
         why = (f"a part of it is {longest} characters long (at most {MAX_LABEL})"
                if longest > MAX_LABEL else f"it is {len(host)} characters long (at most {MAX_HOST})")
