@@ -72,6 +72,7 @@ READERS: dict[str, Callable[[str], object]] = {
 LEFT_OUT: dict[str, str] = {
     "free_text": "extractors.text.freetext._tok_s: a number before a run of spaces is quadratic",
     "parse_text": "runs the free-text reader (above)",
+    "gpu_names": "find_gpus: lines naming a GPU cost time quadratic in their number",
     "extractors.text.freetext": "_TOKS and _LIMIT: a number before a run of spaces is quadratic",
     "extractors.text.names": "_COUNT_AFTER: a run of spaces or newlines is quadratic",
 }

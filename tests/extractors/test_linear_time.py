@@ -22,6 +22,8 @@ READER_SHAPES = (
     Shape("long-launch", "export X=1\nvllm serve m ", "--max-num-seqs 4 ", "\n"),
     Shape("number-lines", "", "2103.6 tok/s\n"),
     Shape("table-rows", "| a | tok/s |\n|---|---|\n", "| 1 | 2 |\n"),
+    Shape("gpu-lines", "", "2x RTX 5090 at 150 tok/s\n"),
+    Shape("claim-lines", "", "Llama 3.1 8B on H100: 150 tok/s, batch 1\n"),
 )
 
 
