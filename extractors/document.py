@@ -7,8 +7,9 @@ characters inside strings (leaderboard notes fields often hold them) are then ac
 
 Numbers are read with hooks: a number longer than Python's int/str conversion limit (4,300
 digits, https://docs.python.org/3/library/stdtypes.html#int-max-str-digits) is refused with a
-sentence instead of a ValueError. `NaN` and `Infinity` stay floats, as Python's encoder writes
-them; the formats refuse them field by field.
+sentence instead of a ValueError; a shorter integer beyond any float is read as infinity.
+`NaN` and `Infinity` stay floats, as Python's encoder writes them; the formats refuse non-finite
+values field by field.
 
 Binary input is refused before anything reads it (`refuse_binary`): a body whose first bytes
 are mostly not text is an image, an archive or noise, never a claim.
@@ -17,6 +18,7 @@ are mostly not text is an image, an archive or noise, never a claim.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -27,6 +29,7 @@ __all__ = ["MAX_JSON_DEPTH", "MAX_NUMBER_DIGITS", "SNIFF_BYTES", "RawDocument", 
 
 MAX_JSON_DEPTH = 200  # deeper than any real record; json.loads would raise RecursionError later
 MAX_NUMBER_DIGITS = 4300  # sys.get_int_max_str_digits() default
+_FLOAT_DIGITS = 308  # a longer integer may not fit a float (sys.float_info.max is about 1.8e308)
 SNIFF_BYTES = 8192  # how much of a body decides whether it is text
 _MISSING = object()
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -40,11 +43,17 @@ class _HugeNumber(Exception):
         self.digits = digits
 
 
-def _int(text: str) -> int:
+def _int(text: str) -> int | float:
     digits = len(text.lstrip("-"))
     if digits > MAX_NUMBER_DIGITS:
         raise _HugeNumber(digits)
-    return int(text)
+    value = int(text)
+    if digits > _FLOAT_DIGITS:
+        try:
+            float(value)
+        except OverflowError:  # beyond any float: infinity, which the formats refuse per field
+            return math.inf if value > 0 else -math.inf
+    return value
 
 
 def _float(text: str) -> float:

@@ -175,7 +175,10 @@ class _Follower:
     # ---- the first URL -------------------------------------------------------------------
 
     async def start(self, url: str) -> None:
-        target = rewrite_url(url)
+        try:
+            target = rewrite_url(url)
+        except ValueError:  # urlsplit: an unreadable IPv6 literal, a bad port
+            raise FetchRefused(f"that is not a link we can read: {url[:200]}") from None
         self.seen.update((url, target))
         self.current = url
         page = await self._read(url, target, as_post=True)

@@ -54,6 +54,30 @@ def test_no_fuzzed_input_escapes_the_parser(parser: Parser) -> None:
     assert seen >= CI_EXAMPLES and escapes == []
 
 
+def _board_with(key: str, value: int) -> bytes:
+    rows = json.loads((Path(__file__).parent / "fixtures/inferencex/agg_bmk.json").read_text())
+    rows[0][key] = value
+    return json.dumps(rows).encode()
+
+
+# Escapes the fuzzing found, kept as fixed inputs: each crashed its parser before the fix.
+FOUND = [
+    ("format inferencex", _board_with("conc", 10**400)),  # OverflowError: int too large for float
+    ("format generic_board", _board_with("conc", -(10**400))),
+    ("json document", b'{"a": ' + b"1" * 400 + b"}"),
+    ("read_page", ("<html><body>150 tok/s <a href='http://[::1</script>x'>y</a></body></html>",
+                   "text/html")),  # ValueError: Invalid IPv6 URL from urljoin
+    ("read_page", (json.dumps({"code": 200, "tweet": {"text": "150 tok/s", "raw_text": {
+        "facets": float("nan")}, "media": {"photos": 1.5}}}), "application/json")),  # not iterable
+]
+BY_NAME = {p.name: p for p in PARSERS}
+
+
+@pytest.mark.parametrize(("name", "value"), FOUND, ids=[f"{n}-{i}" for i, (n, _) in enumerate(FOUND)])
+def test_inputs_the_fuzzing_found_are_read(name: str, value: object) -> None:
+    assert BY_NAME[name].run(value)  # read (records, a page, a document), not raised
+
+
 @pytest.mark.fuzz
 def test_deep_fuzz_writes_the_table() -> None:
     rows = []

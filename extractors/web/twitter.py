@@ -64,7 +64,10 @@ def api_url(url: str) -> str | None:
 
 
 def is_shortlink(url: str) -> bool:
-    return (urlsplit(url).hostname or "").lower() in SHORTENER_HOSTS
+    try:
+        return (urlsplit(url).hostname or "").lower() in SHORTENER_HOSTS
+    except ValueError:  # not a link urlsplit can read: not a shortlink either
+        return False
 
 
 def is_status(data: Any) -> bool:
