@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--brief", action="store_true", help="leave out figures and basis lines")
     common(a)
 
-    c = sub.add_parser("compare", help="two claims side by side: the difference table (seed §6)")
+    c = sub.add_parser("compare", help="two claims side by side: the difference table")
     c.add_argument("a", metavar="A")
     c.add_argument("b", metavar="B")
     c.add_argument("--json", action="store_true")

@@ -1,4 +1,4 @@
-"""Following a post's links to the record behind it (SPEC §8, seed §8 "which page has the config").
+"""Following a post's links to the record behind it: the page that has the real config.
 
 `follow(url, fetcher, ref)` fetches the URL the user gave (known pages rewritten to their JSON or
 raw form first), reads it, and when it is a post follows its links breadth-first:

@@ -1,4 +1,4 @@
-"""Finding and ranking the links in a post (seed §8: "which page has the real config").
+"""Finding and ranking the links in a post: which page has the real config.
 
 Viral posts are often traffic for a leaderboard whose record holds the real config, so links to
 known leaderboard and benchmark hosts, raw JSON, gists and repositories rank first; papers and
@@ -17,7 +17,7 @@ __all__ = ["RankedLink", "find_links", "is_evidence_link", "is_image_link", "ran
 _URL = re.compile(r"""https?://[^\s<>()\[\]{}"'`|\\^]+""", re.IGNORECASE)
 _TRAILING = ".,;:!?*_~"
 
-# Public leaderboards and benchmark sites (leaderboards.md §0-§1).
+# Public leaderboards and benchmark sites (each host is the site's own address).
 BOARD_HOSTS = (
     "inferencex.semianalysis.com",
     "inferencex.com",

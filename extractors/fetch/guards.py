@@ -1,6 +1,6 @@
 """The guards on every connection a fetcher makes, and the session that carries them.
 
-Three of the four layers of `safe_fetch` (validation-and-security.md §3.4), each enough on its own
+Three of the four layers of `safe_fetch`, each enough on its own
 for the cases it sees:
 
 1. `check_url` in a client **middleware** on every redirect hop (aiohttp runs the middleware chain

@@ -1,6 +1,7 @@
 """The one way claimcheck fetches a URL: guarded against SSRF, capped, and stored before parsing.
 
-Four layers (validation-and-security.md §3.4), each enough on its own for the cases it sees:
+Four layers, each enough on its own for the cases it sees (aiohttp runs a client middleware
+again on every redirect hop: docs.aiohttp.org, "Client Middleware"):
 
 1. `check_url` before anything happens, and again in a client **middleware** on every redirect
    hop (in `guards`, with layers 2 and 3).

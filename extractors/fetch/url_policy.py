@@ -1,4 +1,4 @@
-"""Which URLs the fetcher may request (SPEC §9), checked before the first hop and on every redirect.
+"""Which URLs the fetcher may request, checked before the first hop and on every redirect.
 
 - Only `http` and `https`, only ports 80 and 443.
 - No userinfo (`user:pass@`): aiohttp would turn it into an Authorization header, and

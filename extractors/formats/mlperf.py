@@ -1,6 +1,6 @@
 """MLPerf Inference results (MLCommons): result summaries, summary records and system files.
 
-Shapes (shared/research/leaderboards.md §1.4):
+Shapes (mlcommons/inference and its submitters' results repositories):
 - `…/<Scenario>/performance/result_summary.json` of the newer LLM harness: `tps, qps,
   duration_ns, ttft{median,…}, tpot{median,…}, output_sequence_lengths{total,…},
   run_config{load_pattern{type, target_concurrency}}` (intel-ai-tce/inference_results_v6.1,

@@ -1,6 +1,6 @@
 """Statements about the cell and the method, in prose: batch, concurrency, serving, TTFT, sampling,
 repeats, cooldown, prefix caching, model size, engine and version, speculative decoding, method,
-draft window, context length and speedup (SPEC §8 "Free text").
+draft window, context length and speedup, in free text.
 
 Each is a small pattern; the first statement of a kind sets the field (a method, window or engine
 on the primary tok/s figure's line wins over an earlier one). Negations are read first and

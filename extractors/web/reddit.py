@@ -1,4 +1,4 @@
-"""Reddit permalinks, read through their `.json` form (shared/research/leaderboards.md §4.1).
+"""Reddit permalinks, read through their `.json` form (any reddit.com permalink + `.json`).
 
 `https://www.reddit.com/r/<sub>/comments/<id>/<slug>/` + `.json` answers
 `[Listing(post), Listing(comments)]`; the post is `[0].data.children[0].data` (`title, selftext,

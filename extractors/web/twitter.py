@@ -1,4 +1,4 @@
-"""X/Twitter status links, read through the fxtwitter JSON mirror (leaderboards.md §4.2).
+"""X/Twitter status links, read through the fxtwitter JSON mirror (github.com/FixTweet/FxTwitter).
 
 x.com needs JavaScript; `https://api.fxtwitter.com/<user>/status/<id>` answers without it:
 `{code, message, tweet{url, id, text, raw_text{text, facets[]}, author{name, screen_name},
