@@ -1,7 +1,8 @@
 """The `claimcheck` command line: the offline, scriptable face of the audit pipeline.
 
-Exit codes: 0 a report was printed (whatever the verdict); 2 unusable input (one line on stderr,
-never a traceback); 3 a URL could not be fetched or was refused.
+Exit codes: 0 a report was printed (whatever the verdict); 2 unusable input or configuration (one
+line on stderr, never a traceback); 3 a URL could not be fetched or was refused; 1 a bug (one
+line too).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["build_parser", "main", "options_from_args"]
 
-EXIT_OK, EXIT_UNUSABLE, EXIT_FETCH = 0, 2, 3
+EXIT_OK, EXIT_INTERNAL, EXIT_UNUSABLE, EXIT_FETCH = 0, 1, 2, 3
 
 DESCRIPTION = """\
 Audit a viral LLM-inference speed claim: follow it to the record behind it and answer the
@@ -276,7 +278,58 @@ _COMMANDS = {"audit": _cmd_audit, "compare": _cmd_compare, "sweep": _cmd_sweep,
              "reference": _cmd_reference, "bot": _cmd_bot, "digest": _cmd_digest}
 
 
+def _settings() -> Settings:
+    """The settings from the environment; a value that does not parse names its variable."""
+    from pydantic import ValidationError
+    from pydantic_settings import SettingsError
+
+    from bot.settings import Settings
+    from checks.text import one_line
+
+    try:
+        return Settings()
+    except SettingsError as exc:
+        # pydantic-settings: 'error parsing value for field "allow_hosts" from source ...'
+        m = re.search(r'field "(\w+)"', str(exc))
+        name = f"CLAIMCHECK_{m[1].upper()}" if m else "a CLAIMCHECK_ variable"
+        hint = " (a list is written as JSON, e.g. '[\"host:8080\"]')" if m and m[1].endswith("s") else ""
+        raise UsageError(f"{name} is not a value claimcheck can read{hint}") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = "CLAIMCHECK_" + str(first["loc"][0]).upper() if first["loc"] else "a CLAIMCHECK_ variable"
+        raise UsageError(f"{name}: {first['msg']} (got {one_line(first.get('input'), 60)!r})") from None
+
+
+def _check_file(flag: str, path: Path) -> None:
+    """A config file must be a readable UTF-8 file: said in one line before anything reads it."""
+    try:
+        if path.is_dir():
+            raise UsageError(f"{flag} {path} is a directory, not a file")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{flag} {path}: cannot read it ({exc.strerror})") from None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"{flag} {path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
+
+
+def _check_config(args: argparse.Namespace, settings: Settings) -> None:
+    for flag, paths in (("--reference", [*settings.reference_files, *getattr(args, "reference", [])]),
+                        ("--boards", [*settings.board_files, *getattr(args, "boards", [])])):
+        for path in paths:
+            _check_file(flag, Path(path))
+    cache = getattr(args, "cache", None) or settings.cache_path
+    if cache and not getattr(args, "no_cache", False) and Path(cache).is_dir():
+        raise UsageError(f"--cache {cache} is a directory; give the SQLite file to use inside it")
+
+
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run one command. Every failure ends in one line on `err` and exit 2 (unusable input or
+    configuration) or 3 (a URL that cannot be fetched); a bug is one line and exit 1, never a
+    traceback."""
     out = out or sys.stdout
     err = err or sys.stderr
     parser = build_parser()
@@ -284,26 +337,36 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
     if not args.command:
         parser.print_help(out)
         return EXIT_UNUSABLE
-    from bot.settings import Settings
     from checks.reference import ReferenceError, load_reference
+    from checks.text import one_line
 
     try:
-        settings = Settings()
+        settings = _settings()
         args.settings = settings
+        _check_config(args, settings)
         args.options = options_from_args(args, settings)
         ref = load_reference(*settings.reference_files, *getattr(args, "reference", []))
         return _COMMANDS[args.command](args, ref, out)
     except FetchError as exc:
-        err.write(f"claimcheck: {exc}\n")
+        err.write(f"claimcheck: {one_line(exc, 500)}\n")
         return EXIT_FETCH
     except (ExtractError, ReferenceError) as exc:
-        err.write(f"claimcheck: {exc}\n")
+        err.write(f"claimcheck: {one_line(exc, 500)}\n")
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
         err.write("claimcheck: interrupted\n")
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except (UnicodeError, ValueError, RecursionError, MemoryError, OverflowError, OSError) as exc:
+        # Input that got past every specific check: still one line, still exit 2.
+        err.write(f"claimcheck: the input could not be read ({type(exc).__name__}: "
+                  f"{one_line(exc, 200)})\n")
+        return EXIT_UNUSABLE
+    except Exception as exc:  # noqa: BLE001 - a bug: one line, never a traceback
+        err.write(f"claimcheck: internal error ({type(exc).__name__}: {one_line(exc, 200)}); "
+                  "please report it with the input\n")
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

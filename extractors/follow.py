@@ -1,4 +1,4 @@
-"""Following a post's links to the record behind it (SPEC §8, seed §8 "which page has the config").
+"""Following a post's links to the record behind it: the page that has the real config.
 
 `follow(url, fetcher, ref)` fetches the URL the user gave (known pages rewritten to their JSON or
 raw form first), reads it, and when it is a post follows its links breadth-first:
@@ -10,7 +10,11 @@ raw form first), reads it, and when it is a post follows its links breadth-first
 - at most `max_fetches` requests (pages of a paged board included) and one `deadline_s` for
   everything (asyncio.timeout); no URL is fetched twice;
 - it stops as soon as a record matching the post's number (within 0.5%,
-  `extractors.select.matching_number`) has been read.
+  `extractors.select.matching_number`) has been read;
+- a link the URL policy refuses (a private address, a host name no resolver accepts, a scheme
+  other than http/https) is listed as refused: it spends nothing of the budget, and it is taken
+  out of the post's links, so Q1 never counts it as evidence;
+- every body is read off the event loop (`extractors.offloop`), under the same deadline.
 
 Only the first URL's failure raises. Every later failure (refused, timed out, 404, not JSON, a
 format we do not read) becomes a line of `not_found`, beside what was searched for and not found
@@ -29,12 +33,15 @@ from typing import Any
 
 from checks.models import Source
 from checks.reference import Reference
+from checks.text import one_line
 from extractors.boards import fetch_records, is_localscore_list
-from extractors.errors import FetchError, FetchTimeout, UnusableInput
+from extractors.errors import FetchError, FetchRefused, FetchTimeout, UnusableInput
 from extractors.evidence import Reading
+from extractors.fetch.url_policy import check_url
 from extractors.links import is_evidence_link, is_image_link, rank_links
+from extractors.offloop import read_page_async
 from extractors.select import matching_number
-from extractors.web import PageReading, read_page, rewrite_url
+from extractors.web import PageReading, rewrite_url
 from extractors.web.twitter import expand_shortlinks, is_shortlink
 
 __all__ = ["NO_EVIDENCE_LINK", "FetchBudgetExhausted", "FollowResult", "follow"]
@@ -86,7 +93,13 @@ class _Budget:
             raise FetchBudgetExhausted(f"the fetch budget of {self.limit} requests is spent")
         self.used += 1
         self.requested.append(url)
-        fetched = await self.inner.fetch(url, kind_hint=kind_hint, max_age_s=max_age_s)
+        try:
+            fetched = await self.inner.fetch(url, kind_hint=kind_hint, max_age_s=max_age_s)
+        except FetchRefused:
+            # Refused before any connection: not a fetch, so it costs nothing of the budget.
+            self.used -= 1
+            self.requested.remove(url)
+            raise
         self._memo[url] = fetched
         self._memo.setdefault(fetched.final_url, fetched)
         return fetched
@@ -127,15 +140,17 @@ class _Follower:
         self.unvisited: list[str] = []
         self.queue: list[str] = []  # the rest of the level being followed
         self.found_evidence = False
+        self.refused: list[str] = []
 
     # ---- bookkeeping ---------------------------------------------------------------------
 
     def fail(self, url: str, reason: str) -> None:
-        line = f"{url}: {reason}"
+        line = one_line(f"{url}: {reason}", 600)
         self.result.failures.append(line)
         self.result.not_found.append(line)
 
     def note(self, line: str) -> None:
+        line = one_line(line, 600)
         if line not in self.result.not_found:
             self.result.not_found.append(line)
 
@@ -154,13 +169,16 @@ class _Follower:
         fetched = await self.budget.fetch(target)
         self.seen.add(fetched.final_url)
         doc = await fetched.document()
-        return read_page(doc, self.ref, self._source(fetched, asked), as_post=as_post,
-                         boards=self.boards)
+        return await read_page_async(doc, self.ref, self._source(fetched, asked),
+                                     as_post=as_post, boards=self.boards)
 
     # ---- the first URL -------------------------------------------------------------------
 
     async def start(self, url: str) -> None:
-        target = rewrite_url(url)
+        try:
+            target = rewrite_url(url)
+        except ValueError:  # urlsplit: an unreadable IPv6 literal, a bad port
+            raise FetchRefused(f"that is not a link we can read: {url[:200]}") from None
         self.seen.update((url, target))
         self.current = url
         page = await self._read(url, target, as_post=True)
@@ -202,7 +220,11 @@ class _Follower:
             self.result.readings.append(Reading(source=src, warnings=reading.warnings))
 
     async def visit(self, link: str) -> PageReading | None:
-        target = rewrite_url(link)
+        try:
+            target = rewrite_url(link)
+        except ValueError:  # urlsplit: an unreadable IPv6 literal, a bad port
+            self.refuse(link, "that is not a link we can read")
+            return None
         if link in self.seen or target in self.seen:
             return None
         self.seen.update((link, target))
@@ -211,6 +233,9 @@ class _Follower:
             page = await self._read(link, target, as_post=False)
         except FetchBudgetExhausted:
             self.unvisited.append(link)
+            page = None
+        except FetchRefused as exc:
+            self.refuse(link, _reason(exc, link, target))
             page = None
         except FetchError as exc:
             self.fail(link, _reason(exc, link, target))
@@ -223,6 +248,26 @@ class _Follower:
             return None
         self._take(page, link)
         return page
+
+    def _screen(self, links: list[str]) -> list[str]:
+        """The post's links the URL policy lets through; the others are refused up front, so a
+        refused link is never counted as evidence even when the follow stops early."""
+        policy = getattr(self.budget.inner, "policy", None)
+        allow: frozenset[str] = getattr(policy, "allow_hosts", frozenset())
+        kept = []
+        for link in links:
+            try:
+                check_url(link, allow)
+            except FetchRefused as exc:
+                self.seen.add(link)
+                self.refuse(link, _reason(exc, link).removeprefix("that URL is not allowed: "))
+                continue
+            kept.append(link)
+        return kept
+
+    def refuse(self, link: str, reason: str) -> None:
+        self.refused.append(link)
+        self.fail(link, f"refused, not fetched ({reason})")
 
     async def _expand(self, links: list[str]) -> list[str]:
         """Shortlinks replaced by where they lead (fetched once; the body is kept for later)."""
@@ -256,7 +301,8 @@ class _Follower:
     async def follow_links(self) -> None:
         if self.post is None or self.post.text is None or self.max_depth < 1:
             return
-        post_links = await self._expand(list(self.post.text.links))
+        post_links = self._screen(list(self.post.text.links))
+        post_links = await self._expand(post_links)
         self.post.text = self.post.text.model_copy(update={"links": post_links})
         level = self._followable(post_links)
         for depth in range(1, self.max_depth + 1):
@@ -286,9 +332,21 @@ class _Follower:
         self.unvisited += [u for u in self.queue if u not in self.seen]
         self.done = True
 
+    def _drop_refused(self) -> None:
+        """Refused links are not evidence: out of the post's links (Q1), listed in one note."""
+        if not self.refused or self.post is None or self.post.text is None:
+            return
+        refused = set(self.refused)
+        kept = [u for u in self.post.text.links if u not in refused]
+        self.post.text = self.post.text.model_copy(update={"links": kept})
+        shown = ", ".join(self.refused[:SHOWN_LINKS]) + (" …" if len(self.refused) > SHOWN_LINKS else "")
+        self.note(f"{len(self.refused)} link(s) refused by the URL policy (not fetched, not counted "
+                  f"as evidence): {shown}")
+
     def summarise(self, deadline_hit: bool) -> None:
         if self.post is None or self.post.text is None:
             return
+        self._drop_refused()
         post_links = [u for u in self.post.text.links if not is_image_link(u)]
         if not any(is_evidence_link(u) for u in post_links):
             self.note(NO_EVIDENCE_LINK)

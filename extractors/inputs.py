@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
 
-from extractors.document import RawDocument
+from extractors.document import SNIFF_BYTES, RawDocument
 from extractors.errors import InvalidInput
 
 __all__ = ["MAX_LOCAL_BYTES", "InputSpec", "classify_input", "read_local"]
@@ -45,22 +45,31 @@ def classify_input(arg: str) -> InputSpec:
     return InputSpec("text", arg)
 
 
+def _read_stream(stream: BinaryIO, source: str) -> RawDocument:
+    """The bytes of a stream, refused as binary from its first bytes before the rest is read, so
+    an image or a disk image costs a few kilobytes, not its size."""
+    head = stream.read(SNIFF_BYTES)
+    RawDocument(head, source=source).refuse_binary()
+    rest = stream.read(MAX_LOCAL_BYTES + 1 - len(head))
+    if len(head) + len(rest) > MAX_LOCAL_BYTES:
+        raise InvalidInput(f"{source} is larger than {MAX_LOCAL_BYTES // 2**20} MiB")
+    return RawDocument(head + rest, source=source)
+
+
 def read_local(spec: InputSpec, stdin: BinaryIO | None = None) -> RawDocument:
     """The bytes of a file, stdin or literal text. URLs are fetched elsewhere."""
     if spec.kind == "text":
         return RawDocument.from_text(spec.value, source="text")
     if spec.kind == "stdin":
         stream = stdin if stdin is not None else sys.stdin.buffer
-        data = stream.read(MAX_LOCAL_BYTES + 1)
-        if len(data) > MAX_LOCAL_BYTES:
-            raise InvalidInput(f"stdin is larger than {MAX_LOCAL_BYTES // 2**20} MiB")
-        return RawDocument(data, source="stdin")
+        return _read_stream(stream, "stdin")
     if spec.kind == "file":
         path = Path(spec.value)
         try:
             if path.stat().st_size > MAX_LOCAL_BYTES:
                 raise InvalidInput(f"{path}: larger than {MAX_LOCAL_BYTES // 2**20} MiB")
-            return RawDocument(path.read_bytes(), source=str(path))
+            with path.open("rb") as stream:
+                return _read_stream(stream, str(path))
         except OSError as exc:
             raise InvalidInput(f"cannot read {path}: {exc.strerror}") from None
     raise InvalidInput(f"{spec.value} is a URL; it must be fetched")

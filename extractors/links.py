@@ -1,4 +1,4 @@
-"""Finding and ranking the links in a post (seed §8: "which page has the real config").
+"""Finding and ranking the links in a post: which page has the real config.
 
 Viral posts are often traffic for a leaderboard whose record holds the real config, so links to
 known leaderboard and benchmark hosts, raw JSON, gists and repositories rank first; papers and
@@ -17,7 +17,7 @@ __all__ = ["RankedLink", "find_links", "is_evidence_link", "is_image_link", "ran
 _URL = re.compile(r"""https?://[^\s<>()\[\]{}"'`|\\^]+""", re.IGNORECASE)
 _TRAILING = ".,;:!?*_~"
 
-# Public leaderboards and benchmark sites (leaderboards.md §0-§1).
+# Public leaderboards and benchmark sites (each host is the site's own address).
 BOARD_HOSTS = (
     "inferencex.semianalysis.com",
     "inferencex.com",
@@ -63,16 +63,28 @@ def find_links(text: str) -> list[str]:
     return list(seen)
 
 
+def _host_path(url: str) -> tuple[str, str] | None:
+    """Lower-case host and path, or None for a link urlsplit cannot read (`http://[::1`)."""
+    try:
+        parts = urlsplit(url)
+        return (parts.hostname or "").lower(), parts.path.lower()
+    except ValueError:
+        return None
+
+
 def is_image_link(url: str) -> bool:
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    return _host_in(host, IMAGE_HOSTS) or parts.path.lower().endswith(IMAGE_EXT)
+    split = _host_path(url)
+    if split is None:
+        return False
+    host, path = split
+    return _host_in(host, IMAGE_HOSTS) or path.endswith(IMAGE_EXT)
 
 
 def score_link(url: str) -> RankedLink:
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    path = parts.path.lower()
+    split = _host_path(url)
+    if split is None:
+        return RankedLink(url, 0, "unreadable link")
+    host, path = split
     if is_image_link(url):
         return RankedLink(url, 0, "image")
     if _host_in(host, BOARD_HOSTS):

@@ -1,6 +1,6 @@
 """The guards on every connection a fetcher makes, and the session that carries them.
 
-Three of the four layers of `safe_fetch` (validation-and-security.md §3.4), each enough on its own
+Three of the four layers of `safe_fetch`, each enough on its own
 for the cases it sees:
 
 1. `check_url` in a client **middleware** on every redirect hop (aiohttp runs the middleware chain
@@ -92,7 +92,12 @@ class GuardResolver(AbstractResolver):
         allow_listed = is_allow_listed(host, port, self._allow_hosts)
         if not allow_listed and port not in ALLOWED_PORTS:
             raise FetchRefused(f"that URL is not allowed: port {port} is not 80 or 443")
-        results = await self._inner.resolve(host, port, family)
+        try:
+            results = await self._inner.resolve(host, port, family)
+        except UnicodeError:  # the IDNA codec refuses the name (a label over 63 characters)
+            raise FetchRefused(
+                f"that URL is not allowed: {host[:60]} is not a valid host name"
+            ) from None
         for r in results:
             key = host_key(r["host"])
             if allow_listed:

@@ -1,6 +1,7 @@
 """The one way claimcheck fetches a URL: guarded against SSRF, capped, and stored before parsing.
 
-Four layers (validation-and-security.md §3.4), each enough on its own for the cases it sees:
+Four layers, each enough on its own for the cases it sees (aiohttp runs a client middleware
+again on every redirect hop: docs.aiohttp.org, "Client Middleware"):
 
 1. `check_url` before anything happens, and again in a client **middleware** on every redirect
    hop (in `guards`, with layers 2 and 3).
@@ -14,7 +15,14 @@ Raw bytes first: every body is written to the `RawStore` (with final URL, redire
 content type, time and sha256) before anything parses it, and `Fetched.document()` reads the
 stored bytes back. Concurrent fetches of one URL share one request.
 
-Every failure is an `extractors.errors.FetchError` holding one sentence for the user.
+A body labelled with a generic type (`application/octet-stream`, `binary/octet-stream`; raw file
+hosts and object stores serve JSON that way) is sniffed by its first bytes, within the JSON cap:
+text and JSON are read, binary is refused with a clear line. Any body whose first bytes are not
+text is refused whatever its label says (`extractors.document.is_binary`).
+
+Every failure is an `extractors.errors.FetchError` holding one sentence for the user, folded onto
+one line and cleaned of control characters (`checks.text.one_line`): a reason phrase, a content
+type or a redirect target chosen by a server never reaches a terminal raw.
 """
 
 from __future__ import annotations
@@ -29,7 +37,8 @@ from pydantic import PrivateAttr
 from yarl import URL
 
 from checks.models import Source, SourceKind
-from extractors.document import RawDocument
+from checks.text import one_line
+from extractors.document import SNIFF_BYTES, RawDocument, is_binary
 from extractors.errors import (
     FetchBadResponse,
     FetchError,
@@ -60,7 +69,14 @@ _FAMILIES: dict[str, Family] = {
 _KIND_OF: dict[Family, SourceKind] = {"json": "record", "html": "page", "text": "text"}
 
 
+# Generic labels: the body decides (issue 6 part 8). Read as "text" once sniffed; the readers look
+# at the bytes themselves, so JSON served this way is still read as JSON.
+_GENERIC = frozenset({"application/octet-stream", "binary/octet-stream", "application/unknown"})
+
+
 def _family(mime: str) -> Family | None:
+    if mime in _GENERIC:
+        return "text"
     return _FAMILIES.get(mime) or ("json" if mime.endswith("+json") else None)
 
 
@@ -159,11 +175,17 @@ class SafeFetcher:
                 return hit.bind(self.store)
             task = self._inflight.get(key)  # another caller may have started while we looked
         if task is None:
-            task = asyncio.create_task(self._fetch_and_store(checked))
+            task = asyncio.create_task(self._fetch_clean(checked))
             self._inflight[key] = task
             task.add_done_callback(lambda t: self._settle(key, t))
         fetched = await asyncio.shield(task)
         return fetched.model_copy(update={"kind": kind_hint}) if kind_hint else fetched
+
+    async def _fetch_clean(self, url: URL) -> Fetched:
+        try:
+            return await self._fetch_and_store(url)
+        except FetchError as exc:
+            raise type(exc)(one_line(exc, 500)) from None
 
     def _settle(self, key: str, task: asyncio.Task[Fetched]) -> None:
         if self._inflight.get(key) is task:
@@ -229,6 +251,15 @@ class SafeFetcher:
             ) from None
         except aiohttp.ClientError as exc:
             raise FetchError(f"could not fetch {shown}: {type(exc).__name__}") from None
+        except (UnicodeError, ValueError) as exc:  # a header or a name aiohttp cannot encode
+            raise FetchRefused(f"could not fetch {shown}: {type(exc).__name__}") from None
+
+    @staticmethod
+    def _refuse_binary(final: str, mime: str, body: bytearray) -> None:
+        if is_binary(bytes(body[:SNIFF_BYTES])):
+            raise FetchBadResponse(
+                f"{final} is {mime} and its first bytes are binary, not a page, text or JSON"
+            )
 
     async def _read(self, url: URL, resp: ClientResponse) -> tuple[StoredBody, bytes]:
         final = str(resp.url)
@@ -247,11 +278,17 @@ class SafeFetcher:
                 f"{final} is {_mib(resp.content_length)}, over the {_mib(cap)} cap for {family}"
             )
         body = bytearray()
+        sniffed = False
         async for chunk in resp.content.iter_chunked(_CHUNK):
             body += chunk
             if len(body) > cap:
                 resp.close()  # drop the connection: the rest is never read
                 raise FetchTooLarge(f"{final} went over the {_mib(cap)} cap for {family}")
+            if not sniffed and len(body) >= SNIFF_BYTES:
+                sniffed = True
+                self._refuse_binary(final, resp.content_type, body)
+        if not sniffed:
+            self._refuse_binary(final, resp.content_type, body)
         data = bytes(body)
         meta = StoredBody(
             sha256=sha256_hex(data),
@@ -259,7 +296,7 @@ class SafeFetcher:
             final_url=final,
             redirects=tuple(str(r.url) for r in resp.history),
             status=resp.status,
-            content_type=resp.headers.get(hdrs.CONTENT_TYPE),
+            content_type=one_line(resp.headers.get(hdrs.CONTENT_TYPE, ""), 200) or None,
             fetched_at=utc_now(),
             size=len(data),
         )

@@ -1,4 +1,4 @@
-"""Which URLs the fetcher may request (SPEC §9), checked before the first hop and on every redirect.
+"""Which URLs the fetcher may request, checked before the first hop and on every redirect.
 
 - Only `http` and `https`, only ports 80 and 443.
 - No userinfo (`user:pass@`): aiohttp would turn it into an Authorization header, and
@@ -39,6 +39,7 @@ __all__ = [
 ALLOWED_SCHEMES = frozenset({"http", "https"})
 ALLOWED_PORTS = frozenset({80, 443})
 
+MAX_LABEL, MAX_HOST = 63, 253
 _NAME = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*")
 _NUMERIC_ISH = re.compile(r"[0-9a-fx.]+")
 
@@ -129,6 +130,18 @@ def _check_host(host: str) -> None:
         )
     if not _NAME.fullmatch(host):
         raise FetchRefused(f"that URL is not allowed: {host[:100]!r} is not a valid host name")
+    # RFC 1035 §2.3.4: labels of at most 63 octets, names of at most 253 characters written out.
+    # The resolver's IDNA codec raises UnicodeError past these, so they are refused here.
+    labels = host.split(".")
+    if any(label.startswith("-") or label.endswith("-") for label in labels):
+        raise FetchRefused(f"that URL is not allowed: {host[:100]!r} is not a valid host name "
+                           "(a part of it starts or ends with a hyphen)")
+    longest = max(len(label) for label in labels)
+    if longest > MAX_LABEL or len(host) > MAX_HOST:
+        why = (f"a part of it is {longest} characters long (at most {MAX_LABEL})"
+               if longest > MAX_LABEL else f"it is {len(host)} characters long (at most {MAX_HOST})")
+        shown = host if len(host) <= 60 else host[:60] + "…"
+        raise FetchRefused(f"that URL is not allowed: {shown} is not a valid host name: {why}")
 
 
 def check_url(url: str | URL, allow_hosts: Iterable[str] = ()) -> URL:

@@ -33,6 +33,8 @@ import io
 import re
 from typing import Any, ClassVar
 
+import re2
+
 from checks.models import Claim, SourceKind
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
@@ -166,7 +168,9 @@ def _parse_summary(source: str, s: dict[str, Any]) -> Claim:
     return b.build()
 
 
-_LOG_LINE = re.compile(r"^\s*([^:\n]+?)\s*:\s*(.+?)\s*$", re.MULTILINE)
+# RE2 (linear time, google/re2): with Python's engine the lazy key and the spaces around it made
+# a line of spaces cost quadratic time.
+_LOG_LINE = re2.compile(r"(?m)^\s*([^:\n]+?)\s*:\s*(.+?)\s*$")
 
 
 def _parse_log(source: str, text: str) -> Claim:

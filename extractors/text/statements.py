@@ -1,6 +1,6 @@
 """Statements about the cell and the method, in prose: batch, concurrency, serving, TTFT, sampling,
 repeats, cooldown, prefix caching, model size, engine and version, speculative decoding, method,
-draft window, context length and speedup (SPEC §8 "Free text").
+draft window, context length and speedup, in free text.
 
 Each is a small pattern; the first statement of a kind sets the field (a method, window or engine
 on the primary tok/s figure's line wins over an earlier one). Negations are read first and
@@ -40,45 +40,45 @@ def read_statements(s: Scan) -> None:
 
 _COUNT = rf"(?:\d{{1,6}}|{WORD_NUM})"
 _CELL: list[tuple[str, re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
-    ("batch", re.compile(r"(?i)\b(?:batch(?:[\s_-]?size)?|bs)\s*(?:[:=]|of|is)?\s*[-]?\s*"
+    ("batch", re.compile(r"(?i)\b(?:batch(?:[\s_-]?size)?|bs)\s*+(?:[:=]|of|is)?\s*+-?\s*+"
                          r"(\d{1,6})(?![\d.])"), lambda m: parse_int(m.group(1)) or None),
-    ("concurrency", re.compile(r"(?i)\b(?:concurrency|conc\.?)\s*(?:[:=]|of|is|at)?\s*"
-                               r"(\d{1,6})(?![\d.])|\bc\s*=\s*(\d{1,6})\b|(?<![\w.])(\d{1,6})"
-                               r"\s+concurrent\s+(?:users|requests|streams|sessions|clients)"),
+    ("concurrency", re.compile(r"(?i)\b(?:concurrency|conc\.?)\s*+(?:[:=]|of|is|at)?\s*+"
+                               r"(\d{1,6})(?![\d.])|\bc\s*+=\s*+(\d{1,6})\b|(?<![\w.])(\d{1,6})"
+                               r"\s++concurrent\s++(?:users|requests|streams|sessions|clients)"),
      lambda m: parse_int(next(g for g in m.groups() if g)) or None),
     ("concurrency", re.compile(r"(?i)\bsingle[- ](?:stream|user|request)\b"), lambda m: 1),
-    ("serving_claim", re.compile(r"(?i)\bmulti[- ]?(?:user|tenant)\s+serving\b|\bproduction\s+"
-                                 r"serving\b|\bserv(?:e|es|ing)\s+\d[\d,]*\+?\s+(?:concurrent\s+)?"
+    ("serving_claim", re.compile(r"(?i)\bmulti[- ]?(?:user|tenant)\s++serving\b|\bproduction\s++"
+                                 r"serving\b|\bserv(?:e|es|ing)\s++\d[\d,]*\+?\s++(?:concurrent\s++)?"
                                  r"(?:users|requests|clients|customers)\b|\bmulti[- ]tenant\b"),
      lambda m: True),
     ("ttft_empty", re.compile(r"(?i)\bTTFT\b[^.\n]{0,30}?\b(?:empty|blank|missing|null)\b|"
-                              r"\bempty\s+(?:TTFT|time[- ]to[- ]first[- ]token)\b"),
+                              r"\bempty\s++(?:TTFT|time[- ]to[- ]first[- ]token)\b"),
      lambda m: True),
-    ("prefill_cached", re.compile(r"(?i)\bprefill\s+(?:(?:came|comes|was|is|served|read)\s+)?"
-                                  r"from\s+(?:the\s+)?(?:prefix\s+|KV\s+)?cache\b|\bprefill\s+"
-                                  r"(?:was\s+|is\s+)?cached\b|\bcached\s+prefill\b"),
+    ("prefill_cached", re.compile(r"(?i)\bprefill\s++(?:(?:came|comes|was|is|served|read)\s++)?"
+                                  r"from\s++(?:the\s++)?(?:prefix\s++|KV\s++)?cache\b|\bprefill\s++"
+                                  r"(?:was\s++|is\s++)?cached\b|\bcached\s++prefill\b"),
      lambda m: True),
-    ("ttft_ms", re.compile(rf"(?i)\bTTFT\s*(?:(?:[:=~≈]|of|is|was|median|mean|avg)\s*)*(?P<v>{NUM})"
-                           r"\s*(?P<u>ms|s|sec|seconds?)\b|(?P<v2>" + NUM + r")\s*(?P<u2>ms|s)\s+"
-                           r"(?:median\s+|mean\s+|avg\s+|average\s+)?TTFT\b"), lambda m: _ttft(m)),
+    ("ttft_ms", re.compile(rf"(?i)\bTTFT\s*+(?:(?:[:=~≈]|of|is|was|median|mean|avg)\s*+)*(?P<v>{NUM})"
+                           r"\s*+(?P<u>ms|s|sec|seconds?)\b|(?P<v2>" + NUM + r")\s*+(?P<u2>ms|s)\s++"
+                           r"(?:median\s++|mean\s++|avg\s++|average\s++)?TTFT\b"), lambda m: _ttft(m)),
     # Sampling temperatures stay within 0-5; "GPU temp 65°C" is the card's, not the sampler's.
-    ("temperature", re.compile(rf"(?i)\b(?:temperature|temp)\s*(?:(?:[:=]|of|at|is|was|set\s+to)"
-                               rf"\s*)*(?P<v>{NUM})(?!\s*(?:°|º|C\b|F\b|deg))"),
+    ("temperature", re.compile(rf"(?i)\b(?:temperature|temp)\s*+(?:(?:[:=]|of|at|is|was|set\s++to)"
+                               rf"\s*+)*(?P<v>{NUM})(?!\s*+(?:°|º|C\b|F\b|deg))"),
      lambda m: _bounded(m.group("v"), 0, 5)),
-    ("repeats", re.compile(rf"(?i)\bbest\s+of\s+({_COUNT})\b|\b(?:median|mean|average|avg)\s+of"
-                           rf"\s+({_COUNT})\s+runs\b|\b({_COUNT})\s+(?:runs|repeats|repetitions|"
-                           rf"trials)\b|\brepeated\s+({_COUNT})\s+times\b"),
+    ("repeats", re.compile(rf"(?i)\bbest\s++of\s++({_COUNT})\b|\b(?:median|mean|average|avg)\s++of"
+                           rf"\s++({_COUNT})\s++runs\b|\b({_COUNT})\s++(?:runs|repeats|repetitions|"
+                           rf"trials)\b|\brepeated\s++({_COUNT})\s++times\b"),
      lambda m: parse_count(next(g for g in m.groups() if g))),
-    ("cooldown_s", re.compile(rf"(?i)(?P<v>{NUM}|{WORD_NUM})[\s-]*(?P<u>ms|s|secs?|seconds?|mins?|"
-                              rf"minutes?)[\s-]+cool[- ]?downs?\b|\bcool[- ]?downs?\s*(?:(?:of|:|="
-                              rf"|between\s+runs\s+of)\s*)?(?P<v2>{NUM})\s*(?P<u2>ms|s|secs?|"
+    ("cooldown_s", re.compile(rf"(?i)(?P<v>{NUM}|{WORD_NUM})[\s-]*+(?P<u>ms|s|secs?|seconds?|mins?|"
+                              rf"minutes?)[\s-]++cool[- ]?downs?\b|\bcool[- ]?downs?\s*+(?:(?:of|:|="
+                              rf"|between\s++runs\s++of)\s*+)?(?P<v2>{NUM})\s*+(?P<u2>ms|s|secs?|"
                               r"seconds?|mins?|minutes?)\b"), lambda m: _cooldown(m)),
-    ("prefix_caching", re.compile(r"(?i)\bprefix[- ]cach(?:e|ing)\s*(?:[:=]|is|was)?\s*(?:on|"
-                                  r"enabled|true|yes)\b|\b(?:with|enabled?)\s+prefix[- ]caching\b"),
+    ("prefix_caching", re.compile(r"(?i)\bprefix[- ]cach(?:e|ing)\s*+(?:[:=]|is|was)?\s*+(?:on|"
+                                  r"enabled|true|yes)\b|\b(?:with|enabled?)\s++prefix[- ]caching\b"),
      lambda m: True),
-    ("prefix_caching", re.compile(r"(?i)\bprefix[- ]cach(?:e|ing)\s*(?:[:=]|is|was)?\s*(?:off|"
-                                  r"disabled|false|no)\b|\b(?:no|without|disabled?)\s+prefix[- ]"
-                                  r"caching\b|\bradix[- ]cache\s+(?:disabled|off)\b"),
+    ("prefix_caching", re.compile(r"(?i)\bprefix[- ]cach(?:e|ing)\s*+(?:[:=]|is|was)?\s*+(?:off|"
+                                  r"disabled|false|no)\b|\b(?:no|without|disabled?)\s++prefix[- ]"
+                                  r"caching\b|\bradix[- ]cache\s++(?:disabled|off)\b"),
      lambda m: False),
 ]
 
@@ -104,11 +104,17 @@ def _cooldown(m: re.Match[str]) -> float | None:
 _NEGATED = re.compile(r"(?i)\b(?:not|cannot|can't|no|never|nothing|isn't|doesn't|without)\b")
 
 
+# How far back in its clause a negation is looked for: bounded, so many matches in one long
+# clause cost linear time, not a slice of the clause each.
+_NEGATION_REACH = 200
+
+
 def _cell(s: Scan) -> None:
     for name, pattern, convert in _CELL:
         for m in s.finditer(pattern):
-            before = s.text[s.clause(m.start())[0]:m.start()]
-            if name == "serving_claim" and _NEGATED.search(before):
+            if name == "serving_claim" and _NEGATED.search(
+                s.text, max(s.clause(m.start())[0], m.start() - _NEGATION_REACH), m.start()
+            ):
                 continue  # "cannot support a conclusion about multi-user serving"
             value = convert(m)
             if value is not None:
@@ -118,12 +124,12 @@ def _cell(s: Scan) -> None:
         s.set("temperature", 0.0, greedy.group(0))
 
 
-_MOE = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*B[-\s]?A(?P<a>\d{1,4}(?:\.\d+)?)B\b")
-_DENSE = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*B[\s-]+dense\b")
-_PARAMS = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*(?:B|billion)[\s-]+"
-                     r"(?:(?P<act>active)\s+)?param(?:eter)?s?\b")
-_BITS = re.compile(rf"(?i)(?P<v>{NUM})\s*(?:(?P<bits>bpw|bits?\s*(?:per|/)\s*(?:weight|param\w*))|"
-                   r"(?:B|bytes?)\s*(?:per|/)\s*param\w*)\b")
+_MOE = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+B[-\s]?A(?P<a>\d{1,4}(?:\.\d+)?)B\b")
+_DENSE = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+B[\s-]++dense\b")
+_PARAMS = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+(?:B|billion)[\s-]++"
+                     r"(?:(?P<act>active)\s++)?param(?:eter)?s?\b")
+_BITS = re.compile(rf"(?i)(?P<v>{NUM})\s*+(?:(?P<bits>bpw|bits?\s*+(?:per|/)\s*+(?:weight|param\w*))|"
+                   r"(?:B|bytes?)\s*+(?:per|/)\s*+param\w*)\b")
 
 
 def _params(s: Scan) -> None:
@@ -148,10 +154,10 @@ def _params(s: Scan) -> None:
 
 _ENGINE = re.compile(
     r"(?i)(?<![\w.-])(?P<e>BeeLlama\.cpp|ik_llama\.cpp|llama\.cpp|llama-cpp|SGLang|vLLM|"
-    r"TensorRT-LLM|TRT-LLM|trtllm|ExLlamaV[23]|MLX-LM|MLX|Ollama|LM\s+Studio|LMDeploy|TGI|"
-    r"KTransformers)(?![\w-])(?:\s*(?:\(|version\s*|ver\.?\s*|build\s*)?\s*"
-    r"(?P<v>v?\d+\.\d+[\w.+\-]*|b\d{3,6}\b[\w.+\-]*)"
-    r"(?!\s*(?:tok|t/s|tps|tokens|%|x\b|×|W\b|ms\b|s\b|GB)))?")
+    r"TensorRT-LLM|TRT-LLM|trtllm|ExLlamaV[23]|MLX-LM|MLX|Ollama|LM\s++Studio|LMDeploy|TGI|"
+    r"KTransformers)(?![\w-])(?:\s*+(?:\(|version\s*+|ver\.?\s*+|build\s*+)?\s*+"
+    r"(?P<v>(?>v?\d+\.\d+[\w.+\-]*+|b\d{3,6}\b[\w.+\-]*+))"
+    r"(?!\s*+(?:tok|t/s|tps|tokens|%|x\b|×|W\b|ms\b|s\b|GB)))?")
 _ENGINES = {"sglang": "sglang", "vllm": "vllm", "llama.cpp": "llama.cpp", "llama-cpp": "llama.cpp",
             "tensorrt-llm": "tensorrt-llm", "trt-llm": "tensorrt-llm", "trtllm": "tensorrt-llm"}
 
@@ -170,13 +176,13 @@ def _engine(s: Scan) -> None:
 
 
 _NOT_SPEC = re.compile(r"(?i)\b(?:auto-?regressive|no[- ]spec(?:ulative)?(?:[- ]decod(?:e|ing))?|"
-                       r"without\s+spec(?:ulative)?(?:[- ]decod(?:e|ing))?|spec(?:ulative)?[- ]"
-                       r"decod(?:e|ing)\s*[:=]?\s*(?:none|off|disabled|no)\b|(?:plain|vanilla)"
-                       r"\s+decod(?:e|ing))")
+                       r"without\s++spec(?:ulative)?(?:[- ]decod(?:e|ing))?|spec(?:ulative)?[- ]"
+                       r"decod(?:e|ing)\s*+[:=]?\s*+(?:none|off|disabled|no)\b|(?:plain|vanilla)"
+                       r"\s++decod(?:e|ing))")
 _SPEC = re.compile(r"(?i)\bspec(?:ulative)?[- ](?:decod(?:e|ing)|window|draft)|\bspeculative\b|"
-                   r"\bdraft(?:er|\s+model)\b")
+                   r"\bdraft(?:er|\s++model)\b")
 _METHOD = (r"EAGLE[- ]?[123]?|DFlash\d?|MTP\d*|Medusa|N-?gram|prompt[- ]lookup|"
-           r"lookahead\s+decoding|"
+           r"lookahead\s++decoding|"
            r"DSpark|NextN")
 
 
@@ -215,22 +221,22 @@ def _method(s: Scan) -> None:
 
 
 _WINDOWS: list[tuple[re.Pattern[str], int, str]] = [
-    (re.compile(r"(?i)\bblock[\s_-]?size\s*(?:[:=]|of|is)?\s*(\d{1,6})(?![\d.])"), 0,
+    (re.compile(r"(?i)\bblock[\s_-]?size\s*+(?:[:=]|of|is)?\s*+(\d{1,6})(?![\d.])"), 0,
      "DFlash block size '{span}' = window {n}"),
-    (re.compile(r"(?i)\bnum[_\s-]draft[_\s-]tokens\s*[:=]?\s*(\d{1,6})(?![\d.])"), 0,
+    (re.compile(r"(?i)\bnum[_\s-]draft[_\s-]tokens\s*+[:=]?\s*+(\d{1,6})(?![\d.])"), 0,
      "SGLang num_draft_tokens '{span}' = window {n}"),
-    (re.compile(r"(?i)\bnum[_\s-]spec(?:ulative)?[_\s-]tokens\s*[:=]?\s*(\d{1,6})(?![\d.])"), 1,
+    (re.compile(r"(?i)\bnum[_\s-]spec(?:ulative)?[_\s-]tokens\s*+[:=]?\s*+(\d{1,6})(?![\d.])"), 1,
      "vLLM num_speculative_tokens '{span}' + 1 = window {n}"),
-    (re.compile(r"(?i)\bdraft[\s_-]max\s*[:=]?\s*(\d{1,6})(?![\d.])"), 1,
+    (re.compile(r"(?i)\bdraft[\s_-]max\s*+[:=]?\s*+(\d{1,6})(?![\d.])"), 1,
      "llama.cpp draft max '{span}' + 1 = window {n}"),
-    (re.compile(r"(?i)(?<![\w-])(?:(?:spec(?:ulative)?|draft|verify|speculation)\s+)?window"
-                r"(?:\s+(?:size|width))?\s*(?:[:=]|of|is)?\s*-?\s*(\d{1,6})(?![\d.])"), 0,
+    (re.compile(r"(?i)(?<![\w-])(?:(?:spec(?:ulative)?|draft|verify|speculation)\s++)?window"
+                r"(?:\s++(?:size|width))?\s*+(?:[:=]|of|is)?\s*+-?\s*+(\d{1,6})(?![\d.])"), 0,
      "stated window '{span}' = window {n}"),
-    (re.compile(r"(?i)(?<![\w.])(?:width\s+)?(\d{1,6})[\s-]*(?:token[\s-]+)?(?:wide\s+)?"
-                r"(?:(?:spec(?:ulative)?|draft|verify)\s+)window\b"), 0,
+    (re.compile(r"(?i)(?<![\w.])(?:width\s++)?(\d{1,6})[\s-]*+(?:token[\s-]++)?(?:wide\s++)?"
+                r"(?:(?:spec(?:ulative)?|draft|verify)\s++)window\b"), 0,
      "stated window '{span}' = window {n}"),
 ]
-_NOT_WINDOW = re.compile(r"(?i)\b(?:context|sliding|attention|rolling|time|moving)\s*$")
+_NOT_WINDOW = re.compile(r"(?i)\b(?:context|sliding|attention|rolling|time|moving)\s*+$")
 
 
 def _window(s: Scan) -> None:
@@ -264,12 +270,12 @@ def _flags_in_prose(s: Scan) -> None:
 
 
 _CONTEXT = [
-    re.compile(rf"(?i)(?P<v>{NUM})\s*(?P<k>[kKmM])?\s*(?:-?\s*tokens?\s+)?(?:context|ctx)\b"),
-    re.compile(rf"(?i)\b(?:context(?:\s+(?:length|size|window))?|ctx(?:[-_ ]?size)?|n_ctx|"
-               rf"max[-_ ]model[-_ ]len)\s*(?:[:=]|of|is)?\s*(?P<v>{NUM})\s*(?P<k>[kKmM])?\b"),
+    re.compile(rf"(?i)(?P<v>{NUM})\s*+(?P<k>[kKmM])?\s*+(?:-?\s*+tokens?\s++)?(?:context|ctx)\b"),
+    re.compile(rf"(?i)\b(?:context(?:\s++(?:length|size|window))?|ctx(?:[-_ ]?size)?|n_ctx|"
+               rf"max[-_ ]model[-_ ]len)\s*+(?:[:=]|of|is)?\s*+(?P<v>{NUM})\s*+(?P<k>[kKmM])?\b"),
 ]
-_IO = [("input_tokens", re.compile(rf"(?i)\b(?:ISL|input\s+len(?:gth)?)\s*[:=]?\s*({NUM})")),
-       ("output_tokens", re.compile(rf"(?i)\b(?:OSL|output\s+len(?:gth)?)\s*[:=]?\s*({NUM})"))]
+_IO = [("input_tokens", re.compile(rf"(?i)\b(?:ISL|input\s++len(?:gth)?)\s*+[:=]?\s*+({NUM})")),
+       ("output_tokens", re.compile(rf"(?i)\b(?:OSL|output\s++len(?:gth)?)\s*+[:=]?\s*+({NUM})"))]
 
 
 def _context(s: Scan) -> None:
@@ -284,9 +290,9 @@ def _context(s: Scan) -> None:
             s.set(name, parse_int(m.group(1)) or None, m.group(0))
 
 
-_SPEEDUP = re.compile(rf"(?i)(?P<v>{NUM})\s*[x×]\s*(?:(?:lossless\s+)?speed-?up|faster|"
-                      rf"acceleration)\b|\bspeed-?up\s*(?:(?:[:=≈~]|of|is|was|up\s+to)\s*)*"
-                      rf"(?P<v2>{NUM})\s*[x×]?")
+_SPEEDUP = re.compile(rf"(?i)(?P<v>{NUM})\s*+[x×]\s*+(?:(?:lossless\s++)?speed-?up|faster|"
+                      rf"acceleration)\b|\bspeed-?up\s*+(?:(?:[:=≈~]|of|is|was|up\s++to)\s*+)*"
+                      rf"(?P<v2>{NUM})\s*+[x×]?")
 
 
 def _speedup(s: Scan) -> None:

@@ -69,6 +69,8 @@ def _json_or_fail(doc: RawDocument) -> Any:
         except json.JSONDecodeError as exc:
             raise InvalidInput(f"{doc.source}: the body is not valid JSON ({exc.msg} at line "
                                f"{exc.lineno} column {exc.colno})") from None
+        except (ValueError, RecursionError):
+            raise InvalidInput(f"{doc.source}: the body is not JSON claimcheck can read") from None
         raise InvalidInput(f"{doc.source}: the body is JSON but neither an object nor a list")
     return data
 

@@ -64,7 +64,7 @@ def next_data(html: str) -> Any | None:
         return None
     try:
         return json.loads(raw, strict=False)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # ValueError: also an integer over 4,300 digits
         return None
 
 
@@ -89,8 +89,11 @@ def _absolute(href: str, base: str) -> str | None:
     href = (href or "").strip()
     if not href or href.startswith("#"):
         return None
-    url = urljoin(base, href)
-    parts = urlsplit(url)
+    try:
+        url = urljoin(base, href)
+        parts = urlsplit(url)
+    except ValueError:  # "http://[::1": an IPv6 literal urlsplit cannot read
+        return None
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return None
     return url.split("#", 1)[0]
@@ -122,7 +125,10 @@ def parse_html(html: str, url: str) -> PostPage:
     base = url
     base_tag = soup.find("base", href=True)
     if isinstance(base_tag, Tag):
-        base = urljoin(url, str(base_tag["href"]))
+        try:
+            base = urljoin(url, str(base_tag["href"]))
+        except ValueError:
+            base = url
     title_tag = soup.find("title")
     titles = _meta(soup, ("og:title", "twitter:title"))
     title = titles[0] if titles else (title_tag.get_text(" ", strip=True) if title_tag else None)

@@ -10,7 +10,7 @@ page's anchors, not its navigation) and which are pictures (counted for Q1, neve
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 
 from pydantic import BaseModel, Field
 
@@ -22,18 +22,30 @@ from extractors.evidence import Reading
 from extractors.links import is_image_link
 from extractors.text import parse_text
 
-__all__ = ["EXCERPT_LIMIT", "PostPage", "table_sentences", "unique"]
+__all__ = ["EXCERPT_LIMIT", "LATEST_STAMP", "PostPage", "from_timestamp", "header_unit", "table_sentences", "unique"]
 
 EXCERPT_LIMIT = 2000  # the post text kept in the report, as read_document keeps it
 TITLE_LIMIT = 300
 
 
-# A unit at the end of a column header: "DFlash tok/s", "TTFT (ms)", "Power [W]".
+# A unit at the end of a column header: "DFlash tok/s", "TTFT (ms)", "Power [W]". Searched for
+# at its own start only (not behind a lazy name and a run of spaces, which made a header of spaces
+# quadratic); the name is what comes before it, less spaces and brackets.
 _HEADER_UNIT = re.compile(
-    r"^(?P<name>.*?)[\s(\[]*(?<![A-Za-z])(?P<unit>tok/s|tokens/s|tokens/sec|t/s|tps|ms|s|W|GB|GiB)"
-    r"[)\]]*\s*$",
+    r"(?<![A-Za-z])(?P<unit>tok/s|tokens/s|tokens/sec|t/s|tps|ms|s|W|GB|GiB)[)\]]*+\s*+$",
     re.IGNORECASE)
 _NUMBER = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?$")
+
+
+def header_unit(header: str) -> tuple[str, str] | None:
+    """(name, unit) of a column header that ends in a unit, else None."""
+    m = _HEADER_UNIT.search(header)
+    if m is None:
+        return None
+    name = header[:m.start()].rstrip()
+    while name[-1:] in ("(", "[") or name[-1:].isspace():
+        name = name[:-1].rstrip()
+    return name, m["unit"]
 
 
 def table_sentences(rows: list[list[str]]) -> list[str]:
@@ -42,21 +54,35 @@ def table_sentences(rows: list[list[str]]) -> list[str]:
     "GSM8K: Baseline 151.2 tok/s, DFlash 698.4 tok/s." The text readers find figures with
     their units in prose; a bare number in a cell has none. Tables without a header unit
     come back as `| a | b |` rows."""
-    if len(rows) < 2 or not any(_HEADER_UNIT.match(h or "") for h in rows[0][1:]):
+    if len(rows) < 2 or not any(header_unit(h or "") for h in rows[0][1:]):
         return ["| " + " | ".join(r) + " |" for r in rows]
     header, out = rows[0], []
     for row in rows[1:]:
         parts = []
         for name, value in zip(header[1:], row[1:], strict=False):
-            m = _HEADER_UNIT.match(name or "")
-            if m and _NUMBER.match(value.strip()):
-                label = m["name"].strip() or name
-                parts.append(f"{label} {value.strip()} {m['unit']}")
+            unit = header_unit(name or "")
+            if unit and _NUMBER.match(value.strip()):
+                label = unit[0].strip() or name
+                parts.append(f"{label} {value.strip()} {unit[1]}")
             elif value.strip():
                 parts.append(f"{name} {value.strip()}".strip())
         label = row[0].strip() if row else ""
         out.append(f"{label}: {', '.join(parts)}." if label else f"{', '.join(parts)}.")
     return out
+
+
+# 9999-12-31T23:59:59Z: past it datetime cannot hold the time. A stamp of 1e13 (milliseconds
+# written as seconds) or 1e20 (noise) is dropped rather than raising.
+LATEST_STAMP = 253402300799
+
+
+def from_timestamp(value: object) -> datetime | None:
+    """A POSIX time in seconds as an aware UTC datetime; None for anything out of range."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if not 0 < value <= LATEST_STAMP:  # NaN fails this too
+        return None
+    return datetime.fromtimestamp(value, UTC)
 
 
 def unique(urls: list[str]) -> list[str]:

@@ -1,4 +1,4 @@
-"""Reddit permalinks, read through their `.json` form (shared/research/leaderboards.md §4.1).
+"""Reddit permalinks, read through their `.json` form (any reddit.com permalink + `.json`).
 
 `https://www.reddit.com/r/<sub>/comments/<id>/<slug>/` + `.json` answers
 `[Listing(post), Listing(comments)]`; the post is `[0].data.children[0].data` (`title, selftext,
@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from extractors.links import find_links, is_image_link
-from extractors.web.post import PostPage, unique
+from extractors.web.post import PostPage, from_timestamp, unique
 
 __all__ = ["REDDIT_HOSTS", "is_listing", "json_url", "parse_listing"]
 
@@ -145,8 +144,7 @@ def parse_listing(data: Any, url: str) -> PostPage:
     if comments:
         text += "\n\nTop comments:\n" + "\n".join(f"- {c}" for c in comments)
     created = post.get("created_utc")
-    when = (datetime.fromtimestamp(created, UTC)
-            if isinstance(created, (int, float)) and created > 0 else None)
+    when = from_timestamp(created)
     author = post.get("author")
     return PostPage(
         text=text,

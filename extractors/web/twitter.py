@@ -1,4 +1,4 @@
-"""X/Twitter status links, read through the fxtwitter JSON mirror (leaderboards.md §4.2).
+"""X/Twitter status links, read through the fxtwitter JSON mirror (github.com/FixTweet/FxTwitter).
 
 x.com needs JavaScript; `https://api.fxtwitter.com/<user>/status/<id>` answers without it:
 `{code, message, tweet{url, id, text, raw_text{text, facets[]}, author{name, screen_name},
@@ -20,13 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from extractors.errors import FetchError, NoClaimFound
 from extractors.links import find_links, is_image_link
-from extractors.web.post import PostPage, unique
+from extractors.web.post import PostPage, from_timestamp, unique
 
 __all__ = [
     "FXTWITTER_API",
@@ -64,7 +64,10 @@ def api_url(url: str) -> str | None:
 
 
 def is_shortlink(url: str) -> bool:
-    return (urlsplit(url).hostname or "").lower() in SHORTENER_HOSTS
+    try:
+        return (urlsplit(url).hostname or "").lower() in SHORTENER_HOSTS
+    except ValueError:  # not a link urlsplit can read: not a shortlink either
+        return False
 
 
 def is_status(data: Any) -> bool:
@@ -86,7 +89,7 @@ def _media(tweet: dict[str, Any]) -> list[str]:
         items = media.get(key)
         if isinstance(items, dict):
             items = [items]
-        for item in items or []:
+        for item in items if isinstance(items, list) else []:
             if isinstance(item, dict) and isinstance(item.get("url"), str):
                 urls.append(item["url"])
     return unique(urls)
@@ -96,7 +99,7 @@ def _facet_links(tweet: dict[str, Any]) -> list[str]:
     raw = tweet.get("raw_text")
     facets = raw.get("facets") if isinstance(raw, dict) else None
     out = []
-    for f in facets or []:
+    for f in facets if isinstance(facets, list) else []:
         if isinstance(f, dict) and f.get("type") == "url":
             for key in ("replacement", "original"):
                 if isinstance(f.get(key), str) and f[key].startswith(("http://", "https://")):
@@ -106,9 +109,9 @@ def _facet_links(tweet: dict[str, Any]) -> list[str]:
 
 
 def _created(tweet: dict[str, Any]) -> datetime | str | None:
-    stamp = tweet.get("created_timestamp")
-    if isinstance(stamp, (int, float)) and stamp > 0:
-        return datetime.fromtimestamp(stamp, UTC)
+    when = from_timestamp(tweet.get("created_timestamp"))  # out of range: created_at instead
+    if when is not None:
+        return when
     return tweet.get("created_at") if isinstance(tweet.get("created_at"), str) else None
 
 

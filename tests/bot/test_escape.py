@@ -8,12 +8,13 @@ from bot.render.escape import defuse_mentions, escape_markdown, escape_untrusted
 
 
 @pytest.mark.parametrize(("raw", "escaped"), [
-    ("<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert\\(1\\)&gt;"),
-    ("</details>", "&lt;/details&gt;"),
-    ("[click](https://evil.example)", "\\[click\\]\\(https://evil\\.example\\)"),
+    ("<img src=x onerror=alert(1)>", "\\<img src=x onerror=alert\\(1\\)\\>"),
+    ("</details>", "\\</details\\>"),
+    ("<script>alert(1)</script>", "\\<script\\>alert\\(1\\)\\</script\\>"),
+    ("[click](https://evil.example)", "\\[click\\]\\(https\\://evil\\.example\\)"),
     ("![img](x.png)", "\\!\\[img\\]\\(x\\.png\\)"),
     ("**bold** _it_ `code` ~~s~~ ||spoiler||", "\\*\\*bold\\*\\* \\_it\\_ \\`code\\` \\~\\~s\\~\\~ \\|\\|spoiler\\|\\|"),
-    ("a & b", "a &amp; b"),
+    ("a & b &lt;", "a \\& b \\&lt;"),
     ("2103.6 tok/s", "2103\\.6 tok/s"),
 ])
 def test_markup_is_shown_as_text(raw: str, escaped: str) -> None:

@@ -39,7 +39,7 @@ def test_an_unanswerable_question_says_what_is_missing(headline: Report) -> None
     report = headline.model_copy(update={"questions": [
         q if x.key == "roofline" else x for x in headline.questions]})
     field = next(f for f in report_embed(report).fields if f.name == "❔ 7 Roofline")
-    assert field.value == "No ceiling: the hardware is unknown\nmissing: hardware, weight format"
+    assert field.value == "No ceiling\\: the hardware is unknown\nmissing: hardware, weight format"
 
 
 def test_a_hostile_report_fits_every_embed_limit_and_pings_nobody(headline: Report) -> None:
@@ -64,7 +64,7 @@ def test_a_hostile_report_fits_every_embed_limit_and_pings_nobody(headline: Repo
     [
         ("https://board.example/r/56", "<https://board.example/r/56>"),
         ("https://e.example/a>b c", "<https://e.example/a%3Ebc>"),
-        ("javascript:alert(1)", "javascript:alert\\(1\\)"),
+        ("javascript:alert(1)", "javascript\\:alert\\(1\\)"),
     ],
 )
 def test_links_are_wrapped_so_they_do_not_unfurl(url: str, shown: str) -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -154,10 +155,38 @@ def table(s: Score) -> str:
     return "\n".join(lines)
 
 
+def verdicts(ref: Reference | None = None) -> tuple[Counter[str], list[tuple[str, str]]]:
+    """Every corpus claim audited as a pasted line: the verdict counts, and the text and headline
+    of each `implausible` or `suspicious` one (honest claims should be neither)."""
+    from bot.pipeline import audit_inputs
+    from extractors.errors import ExtractError
+
+    ref = ref or load_reference()
+    counts: Counter[str] = Counter()
+    alarms = []
+    for item in load("claims.jsonl"):
+        try:
+            report = audit_inputs([item["text"]], ref)
+        except ExtractError:
+            counts["refused"] += 1
+            continue
+        counts[report.verdict] += 1
+        if report.verdict in ("implausible", "suspicious"):
+            alarms.append((item["text"], report.headline))
+    return counts, alarms
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     s = score()
     print(table(s))
+    if "--verdicts" in args:
+        counts, alarms = verdicts()
+        print("\nVerdicts when each claim is audited: " + ", ".join(
+            f"{k} {counts[k]}" for k in ("consistent", "insufficient", "suspicious", "implausible",
+                                         "refused")))
+        for text, headline in alarms:
+            print(f"- {text}\n    {headline}")
     if "--misses" in args:
         print()
         for text, name, want, got in s.misses:

@@ -173,21 +173,27 @@ async def test_every_failed_link_is_a_not_found_line_and_q2_lists_them(
     async with loopback_fetcher(server) as fetcher:
         result = await follow(url, fetcher, ref)
     base = server.base
-    assert result.failures[:4] == [
+    elsewhere = f"http://127.0.0.2:{server.port}/api/records.json"
+    # The refused link is screened out before anything is fetched, and is not evidence.
+    assert result.failures[0] == (
+        f"{elsewhere}: refused, not fetched (that address is not allowed: 127.0.0.2 is a "
+        "loopback address)"
+    )
+    assert result.failures[1:5] == [
         f"{base}/gist/u/0a1b/raw/gone.json: 404 Not Found",
         f"{base}/api/boom: 500 Internal Server Error",
         f"{base}/data/run.json: image/png, not a page or JSON",
         f"{base}/data/broken.json: the body is not valid JSON (Expecting value at line 1 column 19)",
     ]
-    assert result.failures[4].startswith(
+    assert result.failures[5].startswith(
         f"{base}/data/other.json: this JSON is not a format claimcheck reads"
     )
-    refused = result.failures[5]
-    assert refused.startswith(
-        f"http://127.0.0.2:{server.port}/api/records.json: that address is not allowed"
-    )
     assert all(not p.startswith("/api/records") for p in server.paths())  # no request was made
-    assert result.not_found[-1] == "no record, config or log found behind the post's 6 link(s)"
+    assert result.not_found[-2:] == [
+        "1 link(s) refused by the URL policy (not fetched, not counted as evidence): " + elsewhere,
+        "no record, config or log found behind the post's 5 link(s)",
+    ]
+    assert elsewhere not in result.readings[0].text.links
     q2 = _report(result, ref).question("config")
     assert q2.status == "unanswerable"
     assert "404 Not Found" in q2.summary and "500 Internal Server Error" in q2.summary

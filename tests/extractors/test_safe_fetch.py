@@ -148,6 +148,16 @@ def _app(
         await resp.write(b"{}")
         return resp
 
+    @routes.get("/typed/{kind}")
+    async def typed(request: web.Request) -> web.Response:
+        # A body and the generic label it is served with (issue 6 part 8).
+        bodies = {"json": b'{"output_throughput": 150.2}', "text": b"eval time = 1000 ms / 42 tokens",
+                  "png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4,
+                  "noise": bytes((i * 7919) % 256 for i in range(20000))}
+        kind = request.match_info["kind"]
+        mime = request.query.get("type", "application/octet-stream")
+        return web.Response(body=bodies[kind], headers={"Content-Type": mime})
+
     @routes.get("/status/{code}")
     async def status(request: web.Request) -> web.Response:
         return web.Response(status=int(request.match_info["code"]), text="no")
@@ -593,10 +603,36 @@ async def test_image_is_a_bad_response(server: Server, make_rig: MakeRig) -> Non
         await rig.fetcher.fetch(server.url("/png"))
 
 
-async def test_octet_stream_is_a_bad_response(server: Server, make_rig: MakeRig) -> None:
+async def test_json_served_without_a_type_is_sniffed_and_read(server: Server, make_rig: MakeRig) -> None:
     rig = await make_rig()
-    with pytest.raises(FetchBadResponse, match="is application/octet-stream, not a page or JSON"):
-        await rig.fetcher.fetch(server.url("/no-type"))  # aiohttp's server fills in octet-stream
+    fetched = await rig.fetcher.fetch(server.url("/no-type"))  # aiohttp's server: octet-stream
+    assert fetched.content_type == "application/octet-stream"
+    assert (await fetched.document()).json() == {}
+
+
+@pytest.mark.parametrize("mime", ["application/octet-stream", "binary/octet-stream", "text/plain"])
+@pytest.mark.parametrize("kind", ["json", "text"])
+async def test_text_and_json_under_a_generic_type_are_read(
+    server: Server, make_rig: MakeRig, mime: str, kind: str
+) -> None:
+    rig = await make_rig()
+    fetched = await rig.fetcher.fetch(server.url(f"/typed/{kind}?type={mime}"))
+    doc = await fetched.document()
+    assert fetched.content_type == mime and fetched.source().kind == "text"
+    assert (doc.json() == {"output_throughput": 150.2}) if kind == "json" else doc.text.startswith("eval time")
+
+
+@pytest.mark.parametrize("mime", ["application/octet-stream", "binary/octet-stream", "text/plain", "text/html"])
+@pytest.mark.parametrize("kind", ["png", "noise"])
+async def test_binary_bodies_are_refused_whatever_their_label(
+    server: Server, make_rig: MakeRig, mime: str, kind: str
+) -> None:
+    rig = await make_rig()
+    url = server.url(f"/typed/{kind}?type={mime}")
+    with pytest.raises(FetchBadResponse) as err:
+        await rig.fetcher.fetch(url)
+    assert str(err.value) == f"{url} is {mime} and its first bytes are binary, not a page, text or JSON"
+    assert len(rig.store) == 0  # nothing stored
 
 
 async def test_missing_content_type_is_a_bad_response(make_rig: MakeRig) -> None:

@@ -46,7 +46,7 @@ async def test_audit_with_an_attached_tool_json_reads_the_file(world_factory: An
                                   file=("bench.json", data))
         (embed,) = res.response.embeds
         roofline = next(f.value for f in embed.fields if f.name.endswith("7 Roofline"))
-        assert roofline == ("No ceiling for 123\\.41 tok/s: the record and the reference lack "
+        assert roofline == ("No ceiling for 123\\.41 tok/s\\: the record and the reference lack "
                             "hardware\\.\nmissing: hardware")
         assert "bench\\.json" in next(f.value for f in embed.fields if f.name == "Sources")
 
