@@ -11,7 +11,9 @@ Run: `python benchmarks/bot_latency.py`. Prints figures; asserts nothing (tests 
    uncached (a new URL each time: fetch, follow, audit, chart, thread) and cached (a URL audited
    before: the stored audit is reused and the reply points to the thread), p50 and p95.
 
-`run()` returns both as one dict (for `python -m benchmarks`).
+`measure()` returns both as one dict; `run(budget)` gives them as rows of `python -m benchmarks`:
+the pre-filter against the one-regex floor, and the uncached link-to-thread latency against the
+cached one (the same path with the fetch, follow and audit taken out).
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.table import Budget, Row  # noqa: E402
 from bot.cogs.watch import prefilter  # noqa: E402
 
-__all__ = ["chat_messages", "prefilter_speed", "run", "thread_latency"]
+__all__ = ["chat_messages", "measure", "prefilter_speed", "run", "thread_latency"]
 
 _TALK = [
     "morning all", "anyone tried the new driver on linux?", "lol same", "brb 5 min",
@@ -125,12 +128,25 @@ def thread_latency(rounds: int = 20) -> dict[str, float]:
     return asyncio.run(_latency(rounds))
 
 
-def run(n: int = 100_000, rounds: int = 20) -> dict[str, dict[str, float]]:
+def measure(n: int = 100_000, rounds: int = 20) -> dict[str, dict[str, float]]:
     return {"prefilter": prefilter_speed(n), "thread_latency": thread_latency(rounds)}
 
 
+def run(budget: Budget) -> list[Row]:
+    """The rows for `python -m benchmarks`."""
+    p = prefilter_speed()
+    t = thread_latency()
+    rows = [Row("chat pre-filter, 100k messages", "time", p["prefilter_s"], "s",
+                "one compiled-regex scan of the same text", p["one_regex_s"],
+                note=f"{p['kept']:.0f} kept, {p['prefilter_us_per_message']:.2f} µs/message")]
+    for q in ("p50", "p95"):
+        rows.append(Row(f"link → report in thread ({t['rounds']:.0f} links)", f"uncached {q}",
+                        t[f"uncached_{q}_s"], "s", f"the same link cached, {q}", t[f"cached_{q}_s"]))
+    return rows
+
+
 def main() -> None:
-    result = run()
+    result = measure()
     p = result["prefilter"]
     print(f"pre-filter: {p['messages']:.0f} messages, {p['kept']:.0f} kept; "
           f"{p['prefilter_s'] * 1000:.1f} ms ({p['prefilter_us_per_message']:.2f} µs/message) vs one "
