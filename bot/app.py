@@ -54,6 +54,17 @@ class _ClaimBotMixin:
     auditor: Auditor
     _stack: AsyncExitStack
 
+    # The mixin comes first in both bots' bases, so super() here is discord.py's Bot.
+    async def setup_hook(self) -> None:
+        await self._open_claimcheck()
+        await self._load_cogs()
+
+    async def close(self) -> None:
+        try:
+            await super().close()  # type: ignore[misc]
+        finally:
+            await self._close_claimcheck()
+
     def _init_claimcheck(self, settings: Settings, ref: Reference | None,
                          clock: Callable[[], datetime] | None) -> None:
         self.settings = settings
@@ -95,16 +106,6 @@ class ClaimBot(_ClaimBotMixin, commands.Bot):
                          owner_ids=set(settings.owner_ids) or None, help_command=None)
         self._init_claimcheck(settings, ref, clock)
 
-    async def setup_hook(self) -> None:
-        await self._open_claimcheck()
-        await self._load_cogs()
-
-    async def close(self) -> None:
-        try:
-            await super().close()
-        finally:
-            await self._close_claimcheck()
-
 
 def _shard_ids(settings: Settings) -> dict[str, Any]:
     """discord.py takes shard_ids only when given (None is not "all")."""
@@ -120,16 +121,6 @@ class ShardedClaimBot(_ClaimBotMixin, commands.AutoShardedBot):
                          shard_count=settings.shard_count,
                          **_shard_ids(settings))
         self._init_claimcheck(settings, ref, clock)
-
-    async def setup_hook(self) -> None:
-        await self._open_claimcheck()
-        await self._load_cogs()
-
-    async def close(self) -> None:
-        try:
-            await super().close()
-        finally:
-            await self._close_claimcheck()
 
 
 def create_bot(settings: Settings, *, ref: Reference | None = None,

@@ -23,11 +23,10 @@ import io
 from typing import Any, ClassVar
 
 from checks.models import Claim, SourceKind
-from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
-from extractors.formats.record_text import read_record_text, row_texts
-from extractors.formats.records import looks_like_claim, map_record
+from extractors.formats.generic_board import read_board_row
+from extractors.formats.records import looks_like_claim
 
 __all__ = ["DelimitedBoard"]
 
@@ -105,7 +104,4 @@ class DelimitedBoard:
 
     @staticmethod
     def _claim(source: str, row: dict[str, Any], line: str, problems: list[str]) -> Claim:
-        b = ClaimBuilder(source)
-        map_record(row, line, b, problems)
-        read_record_text(b, row_texts(row, line, b), engine=str(b.values.get("engine") or ""))
-        return b.build()
+        return read_board_row(source, row, line, problems)
