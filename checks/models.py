@@ -1,4 +1,4 @@
-"""The data model every part of claimcheck speaks (SPEC §3).
+"""The data model every part of claimcheck speaks .
 
 `Claim` is one measured or asserted result; every field is optional and unknown stays `None`.
 Each filled field keeps its `Provenance` (which source, which record field or text span).

@@ -1,7 +1,7 @@
-"""Leaderboard endpoints: one Reading holding every record a board serves (SPEC §8, issue #3 §5).
+"""Leaderboard endpoints: one Reading holding every record a board serves.
 
 - InferenceX `GET /api/v1/benchmarks?model=…` answers one JSON array of `BenchmarkRow`s: one
-  call, read by the `inferencex` format (leaderboards.md §1.1).
+  call, read by the `inferencex` format (SemiAnalysisAI/InferenceX-app `packages/app/src/lib/api.ts`).
 - LocalScore `GET /api/results?page=N&limit=L&sortDirection=…` is **paged** (`limit` clamped to
   1..100, pages from 1): pages are read with `limit=100` until a short page, an empty page, a
   page identical to the previous one (a server that ignores `page`) or `max_pages`; the runs of

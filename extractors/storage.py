@@ -1,4 +1,4 @@
-"""The small storage interface the extractors depend on: raw bodies first, parsed later (SPEC §8).
+"""The small storage interface the extractors depend on: raw bodies first, parsed later.
 
 Every fetched body is written with its metadata (`StoredBody`) before anything parses it, and the
 parsers read the stored bytes back, so a report can always name the exact bytes it came from.

@@ -1,4 +1,4 @@
-"""The seed's worked examples (SPEC §10) as Claims, shared by the check tests.
+"""The seed's worked examples (the method's worked figures) as Claims, shared by the check tests.
 
 Figures are the seed's: 27B dense (27.8e9 params), NVFP4, one RTX 5090, batch 1, 2048 tokens in
 0.969 s, 2103.6 tok/s, DFlash window 56, AL 56.0, 99-100 W, TTFT empty, prefill from cache.
@@ -46,7 +46,7 @@ def real_decode_claim() -> Claim:
 
 
 def wide_window_siblings() -> list[Claim]:
-    """The same submitter's other runs: window 512, 256 and 24 (SPEC §10 'wide windows')."""
+    """The same submitter's other runs: window 512, 256 and 24 ('wide windows')."""
     return [
         headline_claim(spec_window=512, acceptance_length=None, acceptance_length_low=231.0,
                        acceptance_length_high=292.0, acceptance_rate=None, tok_s=4691.0,

@@ -1,4 +1,4 @@
-"""Fetching URLs safely: the URL and IP policies, and the guarded, caching fetcher (SPEC §9)."""
+"""Fetching URLs safely: the URL and IP policies, and the guarded, caching fetcher."""
 
 from extractors.fetch.fetch_policy import FetchPolicy
 from extractors.fetch.guards import GuardResolver, open_session

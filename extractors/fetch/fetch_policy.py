@@ -1,6 +1,6 @@
 """The limits and allow-list of one fetcher (`FetchPolicy`), and the user agent it sends.
 
-The defaults are the production ones (SPEC §9). Allow-list entries are normalised to
+The defaults are the production ones. Allow-list entries are normalised to
 "host[:port]" (IPv6 hosts in brackets), so two spellings of one entry compare equal.
 """
 
@@ -27,7 +27,7 @@ def _render_entry(host: str, port: int | None) -> str:
 
 
 class FetchPolicy(BaseModel):
-    """Limits and the allow-list for one fetcher (SPEC §9). Defaults are the production ones."""
+    """Limits and the allow-list for one fetcher. Defaults are the production ones."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -1,7 +1,7 @@
-"""Which IP addresses the fetcher may connect to: global unicast only (SPEC §9).
+"""Which IP addresses the fetcher may connect to: global unicast only.
 
 The rule is `ip.is_global and not ip.is_multicast and not ip.is_reserved`, applied to every
-address hidden inside another one first (validation-and-security.md §3.3):
+address hidden inside another one first (Python's `ipaddress` classifies the wrapper, not what it wraps; RFC 4291 §2.5.5.2, RFC 3056, RFC 6052):
 
 - IPv4-mapped `::ffff:a.b.c.d`: `::ffff:127.0.0.1` is not `is_loopback`, so unwrap, don't trust it.
 - 6to4 `2002::/16` and NAT64 `64:ff9b::/96` are `is_global` while embedding 127.0.0.1: unwrap.

@@ -1,6 +1,6 @@
 """Mapping entries for leaderboards whose field names the alias table does not know.
 
-A new board is a config entry, not code (SPEC §8). The packaged entries live in
+A new board is a config entry, not code. The packaged entries live in
 `extractors/data/boards.json`; callers can pass more files, whose entries replace packaged ones
 of the same name. An entry names where the records list sits (`records_path`, a dotted JSON path;
 "" for a top-level list) and, for each claim target of `records.TARGETS`, the path of its value

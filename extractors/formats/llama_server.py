@@ -1,7 +1,7 @@
 """llama.cpp `llama-server` responses carrying `timings` (`/completion`, `/v1/completions`,
 `/v1/chat/completions`, and the final chunk of a stream), or a bare `timings` object.
 
-Documented in ggml-org/llama.cpp `tools/server/README.md` and research/leaderboards.md §3.3;
+Documented in ggml-org/llama.cpp `tools/server/README.md`;
 real responses seen in public scripts. `timings`: `cache_n`, `prompt_n`, `prompt_ms`,
 `prompt_per_token_ms`, `prompt_per_second`, `predicted_n`, `predicted_ms`,
 `predicted_per_token_ms`, `predicted_per_second`, and with a draft model `draft_n`,

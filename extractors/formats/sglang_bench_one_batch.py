@@ -3,7 +3,7 @@
 Shape: one JSON object per (batch size, input length, output length) cell, appended as a line
 (JSON Lines; one cell is a single object). Documented by the code that writes it,
 sgl-project/sglang `python/sglang/bench_one_batch.py` (`latency_test_run_once` builds
-`measurement_results`), and research/leaderboards.md §3.2. Keys: `run_name`, `batch_size`,
+`measurement_results`). Keys: `run_name`, `batch_size`,
 `input_len`, `output_len`, `prefill_latency` (s), `prefill_throughput` (batch x input_len /
 prefill_latency), `median_decode_latency` (s per decode step, over output_len - 1 steps),
 `median_decode_throughput` (batch_size / median_decode_latency), `total_latency` (s),

@@ -2,12 +2,13 @@
 
 Shared by launch commands and by logs that print the server's settings (SGLang `ServerArgs(...)`,
 vLLM `non-default args: {...}`), so a setting means the same wherever it was read. Flag spellings
-are from research/leaderboards.md §2.1 and §2.3.
+are the engines' own argparse definitions (sgl-project/sglang `python/sglang/srt/server_args.py`,
+vllm-project/vllm `vllm/engine/arg_utils.py`, ggml-org/llama.cpp `common/arg.cpp`).
 
 Quirks, each for a reason:
 - Flag names are folded (`--tp_size` = `--tp-size`) because argparse front-ends accept both
   spellings, but provenance keeps the flag as written.
-- The draft window is the most tokens one verify pass can emit (SPEC §4 Q5): SGLang
+- The draft window is the most tokens one verify pass can emit: SGLang
   `--speculative-num-draft-tokens N` = N; DFlash `--speculative-dflash-block-size N` = N and wins
   when both are given (the difference is noted); vLLM/ATOM `num_speculative_tokens N` = N + 1
   (the bonus token); llama.cpp `--draft-max N` = N + 1; SGLang with top-k 1 and no draft-token

@@ -1,6 +1,8 @@
 """Engine log lines pasted as text (benchmark printouts are read by `printouts.py`).
 
-Shapes (research/leaderboards.md §2.1, §3.1-§3.3, checked against the printing code):
+Shapes (checked against the printing code: vllm-project/vllm's spec-decode metrics logger
+(`vllm/v1/spec_decode/metrics.py`), sgl-project/sglang's scheduler decode log, ggml-org/llama.cpp's
+server timings log):
 - vLLM `SpecDecoding metrics: Mean acceptance length: X, [Current speculative depth: D,] ...
   Accepted: N tokens, Drafted: M tokens, Per-position acceptance rate: ..., Avg Draft acceptance
   rate: P%` (older builds: `Draft acceptance rate: P%` first, no AL); the banner

@@ -1,6 +1,7 @@
 """Benchmark printouts pasted as text: z-lab `dflash.benchmark` and SGLang `bench_one_batch`.
 
-Shapes (research/leaderboards.md §2.1 and §3.2, checked against the printing code):
+Shapes (checked against the printing code: the z-lab/dflash repository's `dflash.benchmark`
+module, sgl-project/sglang `python/sglang/bench_one_batch.py`):
 - `dflash.benchmark`: `Baseline throughput: X tok/s`, `DFlash throughput: Y tok/s`,
   `Decoding speedup: Z`, `Average Acceptance length: A` (Y is the mean of 1/TPOT: decode speed);
   server mode `Backend:`, `Concurrency:`, `Latency: Ls`, `Output tokens: N`, `Throughput: X tok/s`

@@ -1,4 +1,4 @@
-"""GitHub and Gist pages → their raw files (leaderboards.md §0: records live in repos and gists).
+"""GitHub and Gist pages → their raw files (benchmark records often live in repos and gists).
 
 A `blob` page is an HTML viewer around a file; the file itself is on
 `raw.githubusercontent.com/<owner>/<repo>/<ref>/<path>`. A gist page

@@ -1,4 +1,4 @@
-"""Hugging Face model cards and static spaces (leaderboards.md §4.3).
+"""Hugging Face model cards and static spaces.
 
 A model card page (`https://huggingface.co/<org>/<model>`) is a JavaScript app around a README;
 the README itself is at `…/raw/main/README.md` (markdown, served as text/plain). Model cards put

@@ -36,7 +36,7 @@ def f(report: dict, key: str) -> dict:  # type: ignore[type-arg]
     return next(x for x in report["findings"] if x["key"] == key)
 
 
-# --- the seed's headline claim (SPEC §10) -------------------------------------------------------
+# --- the seed's headline claim (the method's worked figures) -------------------------------------------------------
 
 
 def test_example_is_the_seed_headline_and_comes_out_implausible() -> None:
