@@ -45,8 +45,13 @@ def _local_readings(inputs: Sequence[str], ref: Reference,
     return readings, urls
 
 
-def _read_all(docs: Sequence[RawDocument], ref: Reference, opts: PipelineOptions) -> list[Reading]:
-    return [read_document(doc, ref, boards=list(opts.boards)) for doc in docs]
+def _evidence(readings: list[Reading], fetched: list[Reading], not_found: list[str],
+              ref: Reference) -> Evidence:
+    """One claim from what was read: fetched pages first, then the documents in hand."""
+    ev = build_evidence(fetched + readings, ref)
+    if not_found:
+        ev = ev.model_copy(update={"not_found": [*ev.not_found, *not_found]})
+    return ev
 
 
 async def audit_async(
@@ -72,18 +77,19 @@ async def evidence_async(
     """The async core every front door shares: documents already in hand (pasted text, an
     attachment) plus URLs to fetch and follow, read as one claim. The bot passes its own
     long-lived `fetcher`; without one a fetcher is opened for this call. Local documents are
-    parsed in a worker thread so a large attachment never stalls the event loop."""
-    readings = await asyncio.to_thread(_read_all, docs, ref, opts) if docs else []
+    parsed in a worker process under the fetch deadline, so a hostile attachment costs at most
+    that deadline and never stalls the event loop."""
+    from extractors.offloop import read_document_async
+
+    readings = [await read_document_async(doc, ref, boards=list(opts.boards),
+                                          deadline_s=opts.fetch_deadline_s) for doc in docs]
+    fetched: list[Reading] = []
     not_found: list[str] = []
     if urls:
         from bot.fetching import follow_urls
 
         fetched, not_found = await follow_urls(urls, ref, opts, fetcher=fetcher)
-        readings = fetched + readings
-    ev = build_evidence(readings, ref)
-    if not_found:
-        ev = ev.model_copy(update={"not_found": [*ev.not_found, *not_found]})
-    return ev
+    return _evidence(readings, fetched, not_found, ref)
 
 
 def audit_inputs(inputs: Sequence[str], ref: Reference, opts: PipelineOptions | None = None) -> Report:
@@ -96,16 +102,13 @@ def evidence_for_inputs(inputs: Sequence[str], ref: Reference,
     """The Evidence behind `audit_inputs` (the chart needs its sibling runs)."""
     opts = opts or PipelineOptions()
     readings, urls = _local_readings(inputs, ref, opts)
+    fetched: list[Reading] = []
     not_found: list[str] = []
     if urls:
         from bot.fetching import follow_urls
 
         fetched, not_found = asyncio.run(follow_urls(urls, ref, opts))
-        readings = fetched + readings
-    ev = build_evidence(readings, ref)
-    if not_found:
-        ev = ev.model_copy(update={"not_found": [*ev.not_found, *not_found]})
-    return ev
+    return _evidence(readings, fetched, not_found, ref)
 
 
 def compare_inputs(a: str, b: str, ref: Reference, opts: PipelineOptions | None = None) -> Comparison:
