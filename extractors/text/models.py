@@ -20,6 +20,7 @@ same characters.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -200,6 +201,27 @@ def read_model(s: Scan) -> None:
         on_line = [m for m in mentions if s.line_of(m[0]) == s.primary_line]
         _, _, _, name, raw = (on_line or mentions)[0]
         s.set("model", name, raw)
+        _paired_drafter(s, typed)
+
+
+# "Qwen2.5-14B Q8_0 + Qwen2.5-0.5B Q4_K_M": a model joined by "+" to a much smaller one is the
+# target and its draft model (llama.cpp's `-m` / `-md` pairs are posted this way).
+_PLUS = re.compile(r"[\s\w.-]{0,20}?\+\s{0,3}$")
+_DRAFT_SHARE = 0.25  # the drafter at most a quarter of the target: a 0.5B for a 14B, a 1B for 8B
+
+
+def _paired_drafter(s: Scan, typed: list[ModelName]) -> None:
+    for target, draft in itertools.pairwise(typed):
+        gap = s.text[target.end:draft.start]
+        big, small = size_from_name(target.name), size_from_name(draft.name)
+        if (big is None or small is None or "\n" in gap or not _PLUS.fullmatch(gap)
+                or small.total_b > big.total_b * _DRAFT_SHARE):
+            continue
+        span = s.text[target.start:draft.end]
+        s.set("speculative", True, span)
+        s.set("spec_method", "Draft model (SpS)", span)
+        s.set("drafter_model", draft.name, draft.raw)
+        return
 
 
 def infer_size(s: Scan) -> None:
