@@ -27,6 +27,9 @@ def run_command(argv: Sequence[str], timeout: float | None = None) -> Run:
     """`argv` run with its output thrown away. Peak RSS is wait4's ru_maxrss: the largest of the
     process and the children it waited for (a sweep's workers), in MB — not their sum."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    # An installed claimcheck has its bytecode compiled (pip does it at install); an environment
+    # that forbids writing it would time the compiler, not the program.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     with open(os.devnull, "wb") as null:
         proc = subprocess.Popen(list(argv), stdout=null, stderr=subprocess.PIPE, cwd=ROOT, env=env)

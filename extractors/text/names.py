@@ -114,13 +114,23 @@ class NameFinder:
                 continue
             self.names.setdefault(_fold(alias), name)
             groups.setdefault(_fold(alias[:3]), []).append(alias)
-        self.patterns = {
-            key: re.compile("(?i:" + "|".join(
+        # Compiled on first use: a message touches a handful of the ~400 keys, and compiling
+        # them all up front was a tenth of a cold `audit --example`.
+        self._sources = {
+            key: "(?i:" + "|".join(
                 re.escape(a).replace(r"\ ", r"[\s-]+").replace(r"\-", r"[\s-]+") + (_NOT_UNIT if a.isdigit() else "")
-                for a in aliases) + ")" + tail)
+                for a in aliases) + ")" + tail
             for key, aliases in groups.items()
         }
+        self.patterns: dict[str, re.Pattern[str]] = {}
         self.key_lengths = sorted({len(k) for k in groups}, reverse=True)
+
+    def pattern(self, key: str) -> re.Pattern[str] | None:
+        """The alternation of every alias starting with `key` (folded), or None."""
+        found = self.patterns.get(key)
+        if found is None and key in self._sources:
+            found = self.patterns[key] = re.compile(self._sources[key])
+        return found
 
     def finditer(self, text: str) -> Iterator[Name]:
         last_end = 0
@@ -130,7 +140,7 @@ class NameFinder:
                 continue
             best: re.Match[str] | None = None
             for length in self.key_lengths:
-                pattern = self.patterns.get(_fold(text[pos:pos + length]))
+                pattern = self.pattern(_fold(text[pos:pos + length]))
                 m = pattern.match(text, pos) if pattern else None
                 if m and (best is None or m.end() > best.end()):
                     best = m
