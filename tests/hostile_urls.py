@@ -13,6 +13,7 @@ from __future__ import annotations
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -59,7 +60,7 @@ class Sockets:
     port: int
     attempts: list[str] = field(default_factory=list)
 
-    def __call__(self, addr_info: tuple) -> socket.socket:  # type: ignore[type-arg]
+    def __call__(self, addr_info: tuple[Any, ...]) -> socket.socket:
         family, type_, proto, _, sockaddr = addr_info
         if (sockaddr[0], sockaddr[1]) != ("127.0.0.1", self.port):
             self.attempts.append(f"{sockaddr[0]}:{sockaddr[1]}")

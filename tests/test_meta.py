@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.key)
-def test_every_check_has_a_docstring_naming_its_question(check) -> None:  # type: ignore[no-untyped-def]
+def test_every_check_has_a_docstring_naming_its_question(check) -> None:
     doc = inspect.getdoc(check.run) or ""
     assert doc, f"{check.key} has no docstring"
     first = doc.splitlines()[0]
@@ -32,7 +32,7 @@ def test_every_check_has_a_docstring_naming_its_question(check) -> None:  # type
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.key)
-def test_every_check_has_a_test_module(check) -> None:  # type: ignore[no-untyped-def]
+def test_every_check_has_a_test_module(check) -> None:
     assert (ROOT / "tests" / "checks" / f"test_{check.key}.py").is_file()
 
 
@@ -44,7 +44,7 @@ def test_checks_doc_is_up_to_date() -> None:
 
 
 @pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
-def test_every_format_has_a_fixture_and_a_test(fmt) -> None:  # type: ignore[no-untyped-def]
+def test_every_format_has_a_fixture_and_a_test(fmt) -> None:
     fixtures = ROOT / "tests" / "fixtures" / fmt.name
     assert fixtures.is_dir() and any(fixtures.iterdir()), f"no fixture for {fmt.name}"
     assert (ROOT / "tests" / "extractors" / f"test_{fmt.name}.py").is_file()

@@ -162,7 +162,7 @@ async def test_an_image_only_post_flags_q1(server: Loopback) -> None:
 )
 async def test_a_first_url_that_cannot_be_fetched_exits_3(
     server, body, content_type, status, message
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     url = server.raw("/thing", body, content_type, status)
     code, out, err = await run("audit", "--no-cache", "--allow-host", server.host, url)
     assert code == 3 and out == ""
@@ -191,7 +191,7 @@ async def test_a_404_exits_3(server: Loopback) -> None:
 )
 async def test_a_first_url_without_a_claim_exits_2(
     server, path, body, content_type, message
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     if body is None:
         url = server.file(path, "web/no_claim_page.html", content_type)
     else:

@@ -8,7 +8,7 @@ from tests.seed_claims import headline_evidence
 
 
 def _ev(**fields: object) -> Evidence:
-    return Evidence(claim=Claim(**fields), kind="record")  # type: ignore[arg-type]
+    return Evidence(claim=Claim(**fields), kind="record")
 
 
 def test_seed_batch_1_decode_is_ok_and_says_nothing_about_serving(ref):

@@ -19,7 +19,7 @@ def _rtx(**fields: object) -> Claim:
         "power_profile": "575 W",
     }
     base.update(fields)
-    return Claim(**base)  # type: ignore[arg-type]
+    return Claim(**base)
 
 
 def _seed_pair() -> tuple[Claim, Claim]:

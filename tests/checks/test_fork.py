@@ -10,7 +10,7 @@ from tests.seed_claims import headline_evidence
 
 
 def _ev(**fields: object) -> Evidence:
-    return Evidence(claim=Claim(**fields), kind="record")  # type: ignore[arg-type]
+    return Evidence(claim=Claim(**fields), kind="record")
 
 
 def test_local_build_suffix_is_flagged(ref):

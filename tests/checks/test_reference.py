@@ -12,6 +12,7 @@ from checks.reference import (
     TABLES,
     Reference,
     ReferenceError,
+    _Row,
     load_reference,
     normalise_name,
 )
@@ -515,7 +516,7 @@ def test_a_model_name_never_matches_another_generation(
     assert row is not None and row.name != not_this
 
 
-def _linear_find(rows: list, name: str):  # type: ignore[no-untyped-def,type-arg]
+def _linear_find(rows: list[_Row], name: str) -> _Row | None:
     """The lookup before the index: re-normalise every row per query, first exact match wins."""
     key = normalise_name(name)
     for row in rows:

@@ -26,7 +26,7 @@ def _claim(**kw: object) -> Claim:
     base: dict[str, object] = {"hardware": "RTX 3090", "hardware_count": 1, "batch": 1,
                                "tok_s": 20.0, "tok_s_kind": "decode", "speculative": False}
     base.update(kw)
-    return Claim(**base)  # type: ignore[arg-type]
+    return Claim(**base)
 
 
 def test_a_size_in_the_name_is_used_when_no_row_matches_and_is_reported_inferred(ref: Reference) -> None:

@@ -146,7 +146,7 @@ async def test_a_page_that_is_slow_to_read_costs_at_most_the_follow_deadline(
 ) -> None:
     real = extractors.web.read_page
 
-    def slow_for_the_record(doc, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def slow_for_the_record(doc, *args, **kwargs):
         if doc.source.endswith("/slow.json"):
             _spin(30.0)
         return real(doc, *args, **kwargs)

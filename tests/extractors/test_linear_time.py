@@ -27,7 +27,7 @@ READER_SHAPES = (
 )
 
 
-def _slow(fn, shapes) -> list[str]:  # type: ignore[no-untyped-def]
+def _slow(fn, shapes) -> list[str]:
     """Shapes whose growth exceeds the bound twice: a first, quick measure, then a careful one,
     so a busy machine does not fail a linear reader."""
     slow = []
@@ -46,7 +46,7 @@ def test_reader_time_grows_with_size_not_its_square(name: str) -> None:
 
 
 @pytest.mark.parametrize("module", pattern_modules(), ids=lambda m: m.__name__)
-def test_pattern_time_grows_with_size_not_its_square(module) -> None:  # type: ignore[no-untyped-def]
+def test_pattern_time_grows_with_size_not_its_square(module) -> None:
     from tests.pumping import collect_patterns
 
     slow = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from typing import Any
 
 import pytest
 
@@ -29,11 +30,11 @@ GIST_PATH = "/gist/speedrunner/4f2a9c1e7b/raw/bench_result.json"
 
 
 
-def _listing() -> list:  # type: ignore[type-arg]
+def _listing() -> list[Any]:
     return json.loads((WEB / "reddit_gist_post.json").read_text("utf-8").replace("{{BASE}}", BASE))
 
 
-def _post(listing: list) -> dict:  # type: ignore[type-arg]
+def _post(listing: list[Any]) -> dict[str, Any]:
     return listing[0]["data"]["children"][0]["data"]
 
 

@@ -201,13 +201,13 @@ def _app(
         await resp.prepare(request)
         chunk = b"x" * (64 * 1024)
         try:
-            while big["sent"] < 50 * MiB:  # type: ignore[operator]
+            while big["sent"] < 50 * MiB:
                 await resp.write(chunk)
-                big["sent"] += len(chunk)  # type: ignore[operator]
+                big["sent"] += len(chunk)
         except (ConnectionError, aiohttp.ClientConnectionResetError):
             pass
         finally:
-            big["done"].set()  # type: ignore[attr-defined]
+            big["done"].set()
         return resp
 
     @routes.get("/declared-big")

@@ -8,6 +8,7 @@ gist's raw vLLM result. Only that server can be reached.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ GIST_PATH = "/gist/speedrunner/4f2a9c1e7b/raw/bench_result.json"
 
 
 
-def _status() -> dict:  # type: ignore[type-arg]
+def _status() -> dict[str, Any]:
     return json.loads((WEB / "fxtwitter_status.json").read_text("utf-8").replace("{{BASE}}", BASE))
 
 

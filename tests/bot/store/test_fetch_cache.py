@@ -29,7 +29,7 @@ def meta_for(body: bytes, url: str = "https://example.com/r.json", **kw: object)
         "size": len(body),
     }
     fields.update(kw)
-    return StoredBody(**fields)  # type: ignore[arg-type]
+    return StoredBody(**fields)
 
 
 @pytest.fixture(params=["sqlite", "memory"])
