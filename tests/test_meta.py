@@ -6,6 +6,7 @@ import importlib
 import inspect
 import pkgutil
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -51,7 +52,7 @@ def test_every_format_has_a_fixture_and_a_test(fmt) -> None:
     assert "PLACEHOLDER" not in (inspect.getdoc(inspect.getmodule(type(fmt))) or "")
 
 
-def _modules() -> list[object]:
+def _modules() -> list[ModuleType]:
     mods = []
     for pkg in (checks, extractors, bot):
         for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
@@ -73,7 +74,7 @@ def test_all_lists_are_exact() -> None:
         for name, obj in vars(mod).items():
             if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)):
                 continue
-            if getattr(obj, "__module__", None) == mod.__name__ and name not in names:  # type: ignore[attr-defined]
+            if getattr(obj, "__module__", None) == mod.__name__ and name not in names:
                 problems.append(f"{mod.__name__}.{name} is public but not in __all__")
     assert not problems, "\n".join(problems)
 

@@ -101,8 +101,8 @@ def test_format_audits_end_to_end(case: tuple[str, list[str], str, dict[str, str
     assert r["sources"][0]["sha256"] is None or len(r["sources"][0]["sha256"]) == 64
     for key, want in statuses.items():
         assert status(r, key) == want, (key, r["headline"])
-    for (key, name), want in figures.items():
-        assert figure(r, key, name) == pytest.approx(want, rel=0.01), (key, name)
+    for (key, name), figure_want in figures.items():
+        assert figure(r, key, name) == pytest.approx(figure_want, rel=0.01), (key, name)
     for a in [*r["questions"], *r["findings"]]:
         assert a["status"] != "error", a["summary"]
         if a["figures"]:

@@ -615,7 +615,8 @@ def test_max_power_is_at_least_the_board_power_and_sourced(ref: Reference) -> No
     with_limit = [h for h in ref.hardware if h.max_power_w is not None]
     assert len(with_limit) >= 20
     for h in with_limit:
-        assert h.tdp_w is not None and h.max_power_w >= h.tdp_w, h.name
+        assert h.max_power_w is not None and h.tdp_w is not None, h.name
+        assert h.max_power_w >= h.tdp_w, h.name
         assert "max_power_w" in h.source, h.name
     assert ref.gpu("RTX 4090").max_power_w == 600  # type: ignore[union-attr]
     assert ref.gpu("RTX 3090").max_power_w == 500  # type: ignore[union-attr]

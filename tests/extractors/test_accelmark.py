@@ -28,7 +28,8 @@ def parse(value):
 
 
 def test_fixture_is_detected_as_accelmark():
-    assert detect(RawDocument((FIXTURES / RESULT).read_bytes(), source=RESULT)).name == "accelmark"
+    found = detect(RawDocument((FIXTURES / RESULT).read_bytes(), source=RESULT))
+    assert found is not None and found.name == "accelmark"
 
 
 def test_one_claim_per_measured_concurrency_and_oom_is_skipped():
@@ -108,7 +109,9 @@ def test_one_broken_result_in_a_list_is_skipped_with_a_warning():
     broken["metrics"]["offline"]["results_by_concurrency"] = {"8": 3144.73}
     doc = RawDocument(json.dumps({"results": [broken, obj()]}).encode(), source="dump.json")
     claims = AccelMark().parse(doc)
-    assert len(claims) == 9 and claims[0].provenance["tok_s"].field.startswith("results[1].")
+    assert len(claims) == 9
+    field = claims[0].provenance["tok_s"].field
+    assert field is not None and field.startswith("results[1].")
     assert doc.warnings == [
         "dump.json: skipped 1 unreadable AccelMark result(s), e.g. AccelMark result results[0]: "
         "'results[0].metrics.offline.results_by_concurrency' should be a list of per-concurrency "

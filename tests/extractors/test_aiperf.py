@@ -27,7 +27,8 @@ def obj(name: str) -> dict:
 
 @pytest.mark.parametrize("name", [AIPERF, GENAI])
 def test_fixture_is_detected_as_aiperf(name):
-    assert detect(load(name)).name == "aiperf"
+    found = detect(load(name))
+    assert found is not None and found.name == "aiperf"
 
 
 def test_aiperf_aggregate_throughput_power_and_config():
@@ -42,6 +43,7 @@ def test_aiperf_aggregate_throughput_power_and_config():
     assert claim.hardware == "NVIDIA H100 80GB HBM3"
     assert claim.hardware_count == 1
     assert claim.power_w == pytest.approx(612.38)
+    assert claim.notes is not None
     assert "per-user decode speed 118.33 tok/s" in claim.notes
     prov = claim.provenance
     assert prov["tok_s"].field == "output_token_throughput.avg"
@@ -62,6 +64,7 @@ def test_genai_perf_single_stream_is_output_kind():
     assert claim.tok_s_kind == "output"
     assert claim.power_w == pytest.approx(231.42)
     assert claim.provenance["power_w"].field == "telemetry_stats.gpu_power_usage.gpu0.avg"
+    assert claim.notes is not None
     assert "GenAI-Perf" in claim.notes
 
 

@@ -107,5 +107,6 @@ def test_vllm_metadata_keys_go_through_the_alias_table():
     assert (claim.hardware, claim.hardware_count) == ("NVIDIA H100 80GB HBM3", 1)
     assert claim.provenance["hardware"].field == "gpu"
     assert (claim.kv_dtype, claim.speculative) == ("fp8", False)
+    assert claim.provenance["kv_dtype"].field is not None
     assert claim.provenance["kv_dtype"].field.startswith("command")
     assert claim.engine == "vllm" and claim.tok_s == 100.0

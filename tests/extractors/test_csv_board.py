@@ -40,7 +40,8 @@ def test_dump_sweeps_with_the_seed_record_implausible_and_honest_rows_consistent
                                            ("tsv_board/board.tsv", "tsv_board")])
 def test_recognised_by_shape_not_by_file_name(name, fmt):
     doc = RawDocument((FIXTURES / name).read_bytes(), source="download.txt")
-    assert detect(doc).name == fmt
+    found = detect(doc)
+    assert found is not None and found.name == fmt
 
 
 def test_cells_keep_line_and_column_as_provenance():

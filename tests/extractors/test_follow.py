@@ -194,7 +194,8 @@ async def test_every_failed_link_is_a_not_found_line_and_q2_lists_them(
         "1 link(s) refused by the URL policy (not fetched, not counted as evidence): " + elsewhere,
         "no record, config or log found behind the post's 5 link(s)",
     ]
-    assert elsewhere not in result.readings[0].text.links
+    text = result.readings[0].text
+    assert text is not None and elsewhere not in text.links
     q2 = _report(result, ref).question("config")
     assert q2.status == "unanswerable"
     assert "404 Not Found" in q2.summary and "500 Internal Server Error" in q2.summary

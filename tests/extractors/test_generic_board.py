@@ -11,6 +11,7 @@ from extractors.document import RawDocument
 from extractors.errors import InvalidInput
 from extractors.formats import detect
 from extractors.formats.accelmark import AccelMark
+from extractors.formats.base import Format
 from extractors.formats.board_mapping import load_board_mappings
 from extractors.formats.generic_board import GenericBoard
 from extractors.formats.inferencex import InferenceX
@@ -42,7 +43,7 @@ def by_id(claims, record_id):
 
 # ----------------------------------------------------------------------------------- detection
 
-MINE = {"inferencex": InferenceX(), "localscore": LocalScore(), "accelmark": AccelMark(),
+MINE: dict[str, Format] = {"inferencex": InferenceX(), "localscore": LocalScore(), "accelmark": AccelMark(),
         "mlperf": MLPerf()}
 OWN_FIXTURES = [(fmt, p) for fmt in [*MINE, "generic_board"]
                 for p in sorted((FIXTURES / fmt).glob("*")) if p.suffix in (".json", ".csv", ".txt")]
@@ -51,7 +52,8 @@ OWN_FIXTURES = [(fmt, p) for fmt in [*MINE, "generic_board"]
 @pytest.mark.parametrize("fmt,path", OWN_FIXTURES, ids=[p.name for _, p in OWN_FIXTURES])
 def test_each_fixture_is_detected_as_its_own_format(fmt, path):
     doc = load(path)
-    assert detect(doc).name == fmt
+    found = detect(doc)
+    assert found is not None and found.name == fmt
     specific = {name for name, adapter in MINE.items() if adapter.sniff(doc)}
     assert specific == ({fmt} if fmt in MINE else set())
 
@@ -60,7 +62,8 @@ def test_each_fixture_is_detected_as_its_own_format(fmt, path):
 def test_generic_shape_match_never_steals_a_specific_board(path):
     doc = load(path)
     assert GenericBoard().sniff(doc)  # ordinary spellings: it would read as a generic board
-    assert detect(doc).name == "localscore"  # but the specific adapter comes first
+    found = detect(doc)
+    assert found is not None and found.name == "localscore"  # but the specific adapter comes first
 
 
 # ----------------------------------------------------------------------- the community board
@@ -197,6 +200,7 @@ def test_mapped_board_fields_and_provenance():
 def test_mapped_board_spec_k_is_vllm_convention():
     c = GenericBoard().parse(load(ARENA))[1]
     assert (c.spec_method, c.spec_window, c.acceptance_length) == ("eagle3", 4, 2.61)
+    assert c.spec_window_convention is not None
     assert c.spec_window_convention.startswith("'k' 3 + 1 bonus token")
     assert c.provenance["spec_window"].field == "payload.submissions[1].spec.k"
 

@@ -26,7 +26,8 @@ def obj() -> dict:
 
 
 def test_fixture_is_detected_as_guidellm():
-    assert detect(load()).name == "guidellm"
+    found = detect(load())
+    assert found is not None and found.name == "guidellm"
 
 
 def test_concurrent_benchmark_fields_and_provenance():
@@ -39,6 +40,7 @@ def test_concurrent_benchmark_fields_and_provenance():
     assert (claim.input_tokens, claim.output_tokens) == (512, 256)
     assert claim.tokens_generated is None and claim.wall_seconds is None
     assert claim.date == "2025-09-09T11:22:01Z"
+    assert claim.notes is not None
     assert "per-user decode speed 121.1 tok/s (1000 / mean ITL)" in claim.notes
     assert "strategy concurrent" in claim.notes
     prov = claim.provenance
@@ -63,6 +65,7 @@ def test_rate_strategy_uses_measured_concurrency():
     assert claim.concurrency == 8
     assert claim.provenance["concurrency"].field == (
         "benchmarks[0].metrics.request_concurrency.successful.mean")
+    assert claim.notes is not None
     assert "at 3.5 req/s" in claim.notes
 
 
@@ -73,6 +76,7 @@ def test_each_benchmark_is_a_claim():
     data["benchmarks"].append(second)
     claims = GuideLLM().parse(RawDocument.from_text(json.dumps(data)))
     assert [c.concurrency for c in claims] == [8, 1]
+    assert claims[1].provenance["tok_s"].field is not None
     assert claims[1].provenance["tok_s"].field.startswith("benchmarks[1].")
 
 

@@ -34,7 +34,8 @@ def parse(value, source: str = SOURCE):
 
 @pytest.mark.parametrize("name", [API, AGG])
 def test_fixture_is_detected_as_inferencex(name):
-    assert detect(RawDocument((FIXTURES / name).read_bytes(), source=name)).name == "inferencex"
+    found = detect(RawDocument((FIXTURES / name).read_bytes(), source=name))
+    assert found is not None and found.name == "inferencex"
 
 
 def test_api_fixture_is_a_large_h200_sweep():

@@ -31,7 +31,8 @@ def doc_of(obj: object) -> RawDocument:
 
 @pytest.mark.parametrize("name", [DENSE, MOE])
 def test_fixture_is_detected_as_llama_bench(name):
-    assert detect(load(name)).name == "llama_bench"
+    found = detect(load(name))
+    assert found is not None and found.name == "llama_bench"
 
 
 def test_pp_row_is_prefill_and_tg_row_is_batch_one_decode():
@@ -78,6 +79,7 @@ def test_jsonl_moe_rows_carry_depth_and_active_params():
     assert tg.context_length == 4096
     assert tg.kv_dtype == "q8_0"
     assert tg.provenance["tok_s"].field == "[1].avg_ts"
+    assert tg.notes is not None
     assert "depth 4096" in tg.notes
 
 

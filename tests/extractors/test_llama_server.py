@@ -27,7 +27,8 @@ def obj(name: str) -> dict:
 
 @pytest.mark.parametrize("name", [COMPLETION, CHAT])
 def test_fixture_is_detected_as_llama_server(name):
-    assert detect(load(name)).name == "llama_server"
+    found = detect(load(name))
+    assert found is not None and found.name == "llama_server"
 
 
 def test_completion_with_draft_model():
@@ -65,6 +66,7 @@ def test_chat_completion_from_prompt_cache():
     assert claim.provenance["input_tokens"].field == "timings.prompt_n+timings.cache_n"
     assert claim.acceptance_rate == pytest.approx(515 / 604)
     assert claim.spec_window is None  # no generation_settings on the OpenAI route
+    assert claim.notes is not None
     assert "804 of 808 prompt tokens came from the prompt cache" in claim.notes
 
 

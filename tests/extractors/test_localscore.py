@@ -27,7 +27,8 @@ def parse(value, source: str = "https://www.localscore.ai/api/results?page=1"):
 
 @pytest.mark.parametrize("name", [LIST, DETAIL, SUBMISSION])
 def test_fixture_is_detected_as_localscore(name):
-    assert detect(RawDocument((FIXTURES / name).read_bytes(), source=name)).name == "localscore"
+    found = detect(RawDocument((FIXTURES / name).read_bytes(), source=name))
+    assert found is not None and found.name == "localscore"
 
 
 def test_list_row_fields():

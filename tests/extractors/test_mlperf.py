@@ -33,7 +33,8 @@ def parse_value(value, source: str = "x.json"):
 @pytest.mark.parametrize("name", ["result_summary.json", "summary_results.json", "summary.csv",
                                   "system_dgx_spark_gb10.json", "mlperf_log_summary.txt"])
 def test_fixture_is_detected_as_mlperf(name):
-    assert detect(load(name)).name == "mlperf"
+    found = detect(load(name))
+    assert found is not None and found.name == "mlperf"
 
 
 def test_result_summary_single_stream():
@@ -42,9 +43,11 @@ def test_result_summary_single_stream():
     assert (c.concurrency, c.batch) == (1, 1)
     assert c.ttft_ms == pytest.approx(1153.658196)
     assert (c.tokens_generated, c.wall_seconds) == (77005, pytest.approx(3834.4365, abs=1e-3))
+    assert c.tokens_generated is not None and c.wall_seconds is not None
     assert c.tokens_generated / c.wall_seconds == pytest.approx(c.tok_s, rel=1e-4)
     assert c.model == "qwen3.6-27b" and c.provenance["model"].field == "(source path)"
     assert c.provenance["tok_s"].field == "tps"
+    assert c.provenance["tok_s"].span is not None
     assert "per stream 1/median TPOT = 30.4 tok/s" in c.provenance["tok_s"].span
     assert c.provenance["ttft_ms"].field == "ttft.median"
     assert c.provenance["concurrency"].field == "run_config.load_pattern.target_concurrency"
@@ -65,11 +68,13 @@ def test_final_report_records_skip_sample_rates_and_read_power():
     assert (server.engine, server.engine_version) == ("TensorRT-LLM", "1.0.0")
     assert (server.model, server.weight_format, server.submitter) == ("llama2-70b-99.9", "fp8", "Nebius")
     assert server.record_id == "5.1-0042"
+    assert server.source_url is not None
     assert server.source_url.endswith("/closed/Nebius/results/H200-SXM-141GBx8_TRT")
     assert server.provenance["tok_s"].field == "[0].Performance_Result"
     assert claims[2].notes == "quantized with Quark"
     power = claims[3]
     assert (power.power_w, power.tok_s) == (10412.7, 142087.6)
+    assert power.power_method is not None
     assert "wall" in power.power_method
     assert any("1 MLPerf record(s) not in tokens/s skipped" in w for w in doc.warnings)
 
@@ -88,6 +93,7 @@ def test_system_description_is_a_configuration_without_a_number():
     (c,) = MLPerf().parse(load("system_dgx_spark_gb10.json"))
     assert (c.hardware, c.hardware_count, c.submitter) == ("NVIDIA GB10", 1, "Atlas_Inference")
     assert c.engine == "Atlas (spark), CUDA NVFP4"
+    assert c.notes is not None
     assert "chain-widened MTP verify K=4" in c.notes
     assert c.tok_s is None
 

@@ -16,6 +16,7 @@ from extractors.document import RawDocument
 from extractors.errors import ExtractError
 from extractors.formats.accelmark import AccelMark
 from extractors.formats.aliases import ALIAS_INDEX, FIELD_ALIASES, TARGETS, fold
+from extractors.formats.base import Format
 from extractors.formats.board_mapping import BoardMapping, BoardMappingError, load_board_mappings
 from extractors.formats.generic_board import GenericBoard
 from extractors.formats.inferencex import InferenceX
@@ -36,6 +37,7 @@ def claim_of(record: dict, prefix: str = "records[0]") -> tuple[Claim, list[str]
 
 def test_top_level_list_is_the_records_array():
     found = find_records([{"gpu": "RTX 4090", "tok_s": 100}])
+    assert found is not None
     assert found.path == "" and found.row_path(3) == "[3]"
 
 
@@ -43,24 +45,27 @@ def test_top_level_list_is_the_records_array():
                                  "rows", "entries", "submissions", "Records"])
 def test_records_under_an_ordinary_key(key):
     found = find_records({"count": 1, key: [{"gpu": "RTX 4090", "tok_s": 100}]})
+    assert found is not None
     assert found.path == key and found.row_path(0) == f"{key}[0]"
 
 
 def test_records_nested_two_levels_down():
     found = find_records({"meta": {"page": 1}, "payload": {"page": {"items": [{"a": 1}]}}})
+    assert found is not None
     assert found.path == "payload.page.items"
 
 
 def test_known_key_wins_over_a_longer_unknown_list():
     doc = {"tags": [{"t": i} for i in range(9)], "results": [{"gpu": "x", "tok_s": 1}]}
-    assert find_records(doc).path == "results"
+    found = find_records(doc)
+    assert found is not None and found.path == "results"
 
 
 def test_single_record_endpoint_is_a_board_of_one():
     found = find_records({"record": {"id": "r-56", "gpu": "RTX 5090", "tok_s": 2103.6}})
-    assert found.single and found.path == "record" and found.row_path(0) == "record"
+    assert found is not None and found.single and found.path == "record" and found.row_path(0) == "record"
     bare = find_records({"id": "r-56", "gpu": "RTX 5090", "tok_s": 2103.6})
-    assert bare.single and bare.row_path(0) == ""
+    assert bare is not None and bare.single and bare.row_path(0) == ""
 
 
 @pytest.mark.parametrize("doc", [{"a": 1}, [1, 2, 3], "text", None, {"results": []}])
@@ -160,13 +165,15 @@ def test_al_range_fills_low_and_high_not_the_point_value(al, low, high):
 def test_num_speculative_tokens_adds_the_bonus_token():
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, "num_speculative_tokens": 3})
     assert claim.spec_window == 4
+    assert claim.spec_window_convention is not None
     assert "+ 1 bonus token" in claim.spec_window_convention
 
 
 @pytest.mark.parametrize("key", ["block_size", "num_draft_tokens"])
 def test_block_size_and_draft_tokens_are_the_window(key):
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, key: 16})
-    assert claim.spec_window == 16 and key in claim.spec_window_convention
+    assert claim.spec_window == 16
+    assert claim.spec_window_convention is not None and key in claim.spec_window_convention
 
 
 def test_explicit_window_wins_over_a_derived_one_whatever_the_key_order():
@@ -305,7 +312,7 @@ def test_mapping_matches_by_shape_whatever_the_host():
 
 # ------------------------------------------------------------------ properties of the adapters
 
-ADAPTERS = [InferenceX(), LocalScore(), AccelMark(), MLPerf(), GenericBoard()]
+ADAPTERS: list[Format] = [InferenceX(), LocalScore(), AccelMark(), MLPerf(), GenericBoard()]
 KEYS = ["hardware", "framework", "precision", "conc", "metrics", "hw", "tput_per_gpu",
         "output_tput_per_gpu", "spec_decoding", "median_ttft", "avg_gen_tps", "accelerator",
         "model", "runtime", "results", "results_summary", "accelerator_info", "gen_tps",

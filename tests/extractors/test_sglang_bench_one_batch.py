@@ -25,7 +25,8 @@ def rows() -> list[dict]:
 
 
 def test_fixture_is_detected_as_bench_one_batch():
-    assert detect(load()).name == "sglang_bench_one_batch"
+    found = detect(load())
+    assert found is not None and found.name == "sglang_bench_one_batch"
 
 
 def test_batch_one_is_decode_and_batch_sixteen_aggregate():
@@ -45,6 +46,7 @@ def test_batch_one_is_decode_and_batch_sixteen_aggregate():
     assert sixteen.batch == 16
     assert sixteen.tok_s_kind == "aggregate"
     assert sixteen.tok_s == pytest.approx(16 / 0.0073118)
+    assert sixteen.notes is not None
     assert "136.77 tok/s per sequence" in sixteen.notes
     for claim in (one, sixteen):
         assert set(claim.filled()) - {"notes"} <= set(claim.provenance)

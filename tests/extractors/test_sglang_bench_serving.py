@@ -25,7 +25,8 @@ def lines() -> list[dict]:
 
 
 def test_fixture_is_detected_as_sglang_bench_serving():
-    assert detect(load()).name == "sglang_bench_serving"
+    found = detect(load())
+    assert found is not None and found.name == "sglang_bench_serving"
 
 
 def test_two_runs_give_two_claims_with_fields_and_provenance():
@@ -49,6 +50,7 @@ def test_two_runs_give_two_claims_with_fields_and_provenance():
     assert eight.tok_s == pytest.approx(1133.0095)
     assert eight.acceptance_length == pytest.approx(2.98)
     assert eight.provenance["concurrency"].field == "[1].max_concurrency"
+    assert eight.notes is not None
     assert "measured mean concurrency 7.94" in eight.notes
     assert "per-user decode speed" in eight.notes
     for claim in (one, eight):
@@ -68,6 +70,7 @@ def test_null_accept_length_leaves_speculative_unknown():
     (claim,) = SglangBenchServing().parse(RawDocument.from_text(json.dumps(run)))
     assert claim.speculative is None
     assert claim.acceptance_length is None
+    assert claim.notes is not None
     assert "accept_length is null" in claim.notes
 
 

@@ -15,6 +15,7 @@ def test_tsv_rows_read_through_the_alias_table():
     claims = TsvBoard().parse(doc)
     assert [(c.record_id, c.tok_s, c.speculative) for c in claims] == [
         ("r-56", 2103.6, True), ("q-1", 79.0, False), ("l-8", 141.9, False)]
+    assert claims[1].provenance["speculative"].field is not None
     assert claims[1].provenance["speculative"].field.startswith("line 3.launch_command")
 
 

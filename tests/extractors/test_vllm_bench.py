@@ -31,7 +31,8 @@ def doc_of(obj: object) -> RawDocument:
 
 @pytest.mark.parametrize("name", [SPEC, INFERENCEX])
 def test_fixture_is_detected_as_vllm_bench(name):
-    assert detect(load(name)).name == "vllm_bench"
+    found = detect(load(name))
+    assert found is not None and found.name == "vllm_bench"
 
 
 def test_speculative_run_fields_and_provenance():
@@ -52,6 +53,7 @@ def test_speculative_run_fields_and_provenance():
     assert (claim.accepted_tokens, claim.drafted_tokens) == (13300, 21300)
     assert claim.ratios == [(13300, 21300)]
     assert claim.date == "2025-09-12T10:15:33"
+    assert claim.notes is not None
     assert "per-user decode speed 123.41 tok/s (from median_tpot_ms)" in claim.notes
     assert "3 draft tokens per pass" in claim.notes
     prov = claim.provenance
@@ -71,6 +73,7 @@ def test_inferencex_processed_latencies_are_seconds():
     assert claim.provenance["ttft_ms"].field == "median_ttft"
     assert claim.tok_s_kind == "aggregate"
     assert claim.engine is None  # no backend recorded
+    assert claim.notes is not None
     assert "per-user decode speed 29.06 tok/s" in claim.notes
     assert claim.speculative is None
 
@@ -87,6 +90,7 @@ def test_openai_backend_leaves_engine_unknown():
     obj["backend"] = obj["endpoint_type"] = "openai-chat"
     (claim,) = VllmBench().parse(doc_of(obj))
     assert claim.engine is None
+    assert claim.notes is not None
     assert "'openai-chat'" in claim.notes
 
 
