@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ DERIVATION = re.compile(r"(\d+)-bit\b.*?\bx\s*([\d.]+)\s*(?:Gbps|GT/s)")
 PEAK_KEYS = {"bf16", "fp8", "fp4", "int8"}
 
 
-def all_rows(ref: Reference):
+def all_rows(ref: Reference) -> Iterator[tuple[str, _Row]]:
     for table in TABLES:
         for row in ref.table(table):
             yield table, row

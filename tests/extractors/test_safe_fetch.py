@@ -121,7 +121,8 @@ def _app(
     routes = web.RouteTableDef()
 
     @web.middleware
-    async def count(request: web.Request, handler: Callable[..., Awaitable[web.StreamResponse]]):
+    async def count(request: web.Request, handler: Callable[..., Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
         hits.append(request.path)
         headers.append(dict(request.headers))
         return await handler(request)

@@ -34,7 +34,7 @@ def meta_for(body: bytes, url: str = "https://example.com/r.json", **kw: object)
 
 @pytest.fixture(params=["sqlite", "memory"])
 async def raw_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[RawStore]:
-    def clock():
+    def clock() -> datetime:
         return NOW
     if request.param == "memory":
         yield MemoryRawStore(clock=clock)
