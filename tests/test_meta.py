@@ -14,14 +14,15 @@ import bot
 import checks
 import extractors
 from checks.docs import render_checks_doc
-from checks.registry import CHECKS
+from checks.registry import CHECKS, Check
 from extractors.formats import FORMATS
+from extractors.formats.base import Format
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.key)
-def test_every_check_has_a_docstring_naming_its_question(check) -> None:
+def test_every_check_has_a_docstring_naming_its_question(check: Check) -> None:
     doc = inspect.getdoc(check.run) or ""
     assert doc, f"{check.key} has no docstring"
     first = doc.splitlines()[0]
@@ -33,7 +34,7 @@ def test_every_check_has_a_docstring_naming_its_question(check) -> None:
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.key)
-def test_every_check_has_a_test_module(check) -> None:
+def test_every_check_has_a_test_module(check: Check) -> None:
     assert (ROOT / "tests" / "checks" / f"test_{check.key}.py").is_file()
 
 
@@ -45,7 +46,7 @@ def test_checks_doc_is_up_to_date() -> None:
 
 
 @pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
-def test_every_format_has_a_fixture_and_a_test(fmt) -> None:
+def test_every_format_has_a_fixture_and_a_test(fmt: Format) -> None:
     fixtures = ROOT / "tests" / "fixtures" / fmt.name
     assert fixtures.is_dir() and any(fixtures.iterdir()), f"no fixture for {fmt.name}"
     assert (ROOT / "tests" / "extractors" / f"test_{fmt.name}.py").is_file()

@@ -29,19 +29,19 @@ def test_cu128_suffix_is_not_a_fork(ref: Reference) -> None:
 @pytest.mark.parametrize(
     "suffix", ["+cu126", "+cpu", "+rocm6.2", "+rocm624", "+xpu", "+tpu", "+cu128.torch2.7.0"]
 )
-def test_official_build_variants_are_not_forks(ref: Reference, suffix) -> None:
+def test_official_build_variants_are_not_forks(ref: Reference, suffix: str) -> None:
     assert fork(_ev(engine="vllm", engine_version=f"0.11.0{suffix}"), ref, {}).status == "ok"
 
 
 @pytest.mark.parametrize("version", ["0.5.4", "v0.5.4", "0.5.4.post1", "1.1.0rc2"])
-def test_plain_release_is_ok(ref: Reference, version) -> None:
+def test_plain_release_is_ok(ref: Reference, version: str) -> None:
     a = fork(_ev(engine="sglang", engine_version=version), ref, {})
     assert a.status == "ok"
     assert "a known release" in a.summary
 
 
 @pytest.mark.parametrize("version, suffix", [("0.5.4-fork", "-fork"), ("0.5.4-custom", "-custom")])
-def test_fork_and_custom_suffixes_are_flagged(ref: Reference, version, suffix) -> None:
+def test_fork_and_custom_suffixes_are_flagged(ref: Reference, version: str, suffix: str) -> None:
     a = fork(_ev(engine="sglang", engine_version=version), ref, {})
     assert a.status == "flag"
     assert suffix in a.summary
@@ -68,7 +68,7 @@ def test_branch_name_as_version_is_flagged(ref: Reference) -> None:
 @pytest.mark.parametrize(
     "version", ["0.6.4.dev12+g1a2b3c4", "2.8.0.dev20250501+cu128", "0.6.4+g1a2b3c4d"]
 )
-def test_dev_build_is_flagged_as_development_build(ref: Reference, version) -> None:
+def test_dev_build_is_flagged_as_development_build(ref: Reference, version: str) -> None:
     a = fork(_ev(engine="vllm", engine_version=version), ref, {})
     assert a.status == "flag"
     assert "development build" in a.summary

@@ -28,7 +28,7 @@ def _answers(*answers: Answer) -> dict[str, Answer]:
 
 
 @pytest.mark.parametrize("prior", [{}, _answers(STOP, ROOF), _answers(ROOF)])
-def test_measure_is_always_plan(ref: Reference, prior) -> None:
+def test_measure_is_always_plan(ref: Reference, prior: dict[str, Answer]) -> None:
     assert measure(headline_evidence(), ref, prior).status == "plan"
 
 

@@ -104,7 +104,7 @@ def test_scaling_entries_carry_their_chip_count() -> None:
 
 
 @pytest.mark.parametrize(("suite", "requests"), [("suite_C", 100), ("suite_E", 150), ("suite_X", None)])
-def test_offline_concurrency_is_the_suites_request_count(suite, requests) -> None:
+def test_offline_concurrency_is_the_suites_request_count(suite: str, requests: int | None) -> None:
     value = json.loads((FIXTURES / QUANT).read_text())
     value["suite_id"] = suite
     claims, _ = parse(QUANT, value)

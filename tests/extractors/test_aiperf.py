@@ -26,7 +26,7 @@ def obj(name: str) -> dict:
 
 
 @pytest.mark.parametrize("name", [AIPERF, GENAI])
-def test_fixture_is_detected_as_aiperf(name) -> None:
+def test_fixture_is_detected_as_aiperf(name: str) -> None:
     found = detect(load(name))
     assert found is not None and found.name == "aiperf"
 

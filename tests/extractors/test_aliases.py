@@ -82,7 +82,7 @@ def test_a_board_in_claimchecks_own_field_names_is_read_whole() -> None:
     ("power_watts_peak", 341.0, "power_w_high", 341.0),
     ("reproduce_command", "vllm serve m", "launch_command", "vllm serve m"),
 ])
-def test_real_boards_and_tools_field_names(key, value, field, expected) -> None:
+def test_real_boards_and_tools_field_names(key: str, value: object, field: str, expected: object) -> None:
     b = ClaimBuilder("x")
     map_record({key: value}, "", b)
     assert b.values[field] == expected

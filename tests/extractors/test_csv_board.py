@@ -23,7 +23,7 @@ def ref() -> Reference:
 
 
 @pytest.mark.parametrize("name", ["csv_board/board.csv", "tsv_board/board.tsv"])
-def test_dump_sweeps_with_the_seed_record_implausible_and_honest_rows_consistent(name, ref) -> None:
+def test_dump_sweeps_with_the_seed_record_implausible_and_honest_rows_consistent(name: str, ref: Reference) -> None:
     result = sweep_source(str(FIXTURES / name), ref)
     got = {r.claim.record_id: r for r in result.reports}
     assert {k: r.verdict for k, r in got.items()} == {
@@ -38,7 +38,7 @@ def test_dump_sweeps_with_the_seed_record_implausible_and_honest_rows_consistent
 
 @pytest.mark.parametrize(("name", "fmt"), [("csv_board/board.csv", "csv_board"),
                                            ("tsv_board/board.tsv", "tsv_board")])
-def test_recognised_by_shape_not_by_file_name(name, fmt) -> None:
+def test_recognised_by_shape_not_by_file_name(name: str, fmt: str) -> None:
     doc = RawDocument((FIXTURES / name).read_bytes(), source="download.txt")
     found = detect(doc)
     assert found is not None and found.name == fmt

@@ -51,7 +51,7 @@ OWN_FIXTURES = [(fmt, p) for fmt in [*MINE, "generic_board"]
 
 
 @pytest.mark.parametrize("fmt,path", OWN_FIXTURES, ids=[p.name for _, p in OWN_FIXTURES])
-def test_each_fixture_is_detected_as_its_own_format(fmt, path) -> None:
+def test_each_fixture_is_detected_as_its_own_format(fmt: str, path: Path) -> None:
     doc = load(path)
     found = detect(doc)
     assert found is not None and found.name == fmt
@@ -60,7 +60,7 @@ def test_each_fixture_is_detected_as_its_own_format(fmt, path) -> None:
 
 
 @pytest.mark.parametrize("path", [FIXTURES / "localscore" / "submission.json"])
-def test_generic_shape_match_never_steals_a_specific_board(path) -> None:
+def test_generic_shape_match_never_steals_a_specific_board(path: Path) -> None:
     doc = load(path)
     assert GenericBoard().sniff(doc)  # ordinary spellings: it would read as a generic board
     found = detect(doc)
@@ -69,14 +69,14 @@ def test_generic_shape_match_never_steals_a_specific_board(path) -> None:
 
 # ----------------------------------------------------------------------- the community board
 
-def test_raw_control_character_is_parsed_leniently_and_noted(board_claims) -> None:
+def test_raw_control_character_is_parsed_leniently_and_noted(board_claims: tuple[list[Claim], RawDocument]) -> None:
     _, doc = board_claims
     with pytest.raises(json.JSONDecodeError):
         json.loads(BOARD.read_text(encoding="utf-8"))
     assert any("raw control characters" in w and "parsed leniently" in w for w in doc.warnings)
 
 
-def test_every_record_of_the_dump_becomes_a_claim(board_claims) -> None:
+def test_every_record_of_the_dump_becomes_a_claim(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     records = json.loads(BOARD.read_text(encoding="utf-8"), strict=False)["records"]
     assert len(records) >= 200
@@ -84,7 +84,7 @@ def test_every_record_of_the_dump_becomes_a_claim(board_claims) -> None:
     assert all(c.tok_s and c.hardware and c.model for c in claims)
 
 
-def test_window_56_record_is_the_seed_headline(board_claims) -> None:
+def test_window_56_record_is_the_seed_headline(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     c = by_id(claims, "r-56")
     assert (c.hardware, c.model, c.weight_format) == ("RTX 5090", "Qwen3.6-27B", "NVFP4")
@@ -99,7 +99,7 @@ def test_window_56_record_is_the_seed_headline(board_claims) -> None:
     assert (c.submitter, c.date) == ("speedrunner", "2026-11-20")
 
 
-def test_window_56_provenance_names_each_json_path(board_claims) -> None:
+def test_window_56_provenance_names_each_json_path(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     c = by_id(claims, "r-56")
     i = next(n for n, x in enumerate(claims) if x.record_id == "r-56")
@@ -119,8 +119,8 @@ def test_window_56_provenance_names_each_json_path(board_claims) -> None:
     ("r-56", 56, 56.0, None, None, 2103.6),
     ("r-24", 24, None, None, None, 1074),
 ])
-def test_the_seed_window_batch_has_its_windows_and_als(board_claims, rid, window, al, low, high,
-                                                       tok_s) -> None:
+def test_the_seed_window_batch_has_its_windows_and_als(board_claims: tuple[list[Claim], RawDocument], rid: str, window: int, al: float | None, low: float | None, high: float | None,
+                                                       tok_s: float) -> None:
     claims, _ = board_claims
     c = by_id(claims, rid)
     assert (c.submitter, c.hardware, c.spec_method) == ("speedrunner", "RTX 5090", "DFlash")
@@ -131,31 +131,33 @@ def test_the_seed_window_batch_has_its_windows_and_als(board_claims, rid, window
     assert c.tok_s == tok_s
 
 
-def test_window_24_rerun_keeps_its_method(board_claims) -> None:
+def test_window_24_rerun_keeps_its_method(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     c = by_id(claims, "r-24")
     assert (c.temperature, c.repeats, c.cooldown_s) == (0.0, 6, 15.0)
     assert c.ttft_empty is False
 
 
-def test_the_batch_is_four_runs_by_one_submitter(board_claims) -> None:
+def test_the_batch_is_four_runs_by_one_submitter(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     batch = [c for c in claims if c.submitter == "speedrunner"]
-    assert sorted(c.spec_window for c in batch) == [24, 56, 256, 512]
+    windows = [c.spec_window for c in batch if c.spec_window is not None]
+    assert len(windows) == len(batch) and sorted(windows) == [24, 56, 256, 512]
 
 
-def test_honest_autoregressive_record_is_plain_decode(board_claims) -> None:
+def test_honest_autoregressive_record_is_plain_decode(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     c = by_id(claims, "r-0979")
     assert (c.hardware, c.model, c.tok_s, c.speculative) == ("RTX 5090", "Qwen3.6-27B", 79.0, False)
     assert c.spec_window is None and c.acceptance_length is None
 
 
-def test_honest_speculative_records_stay_under_their_window(board_claims) -> None:
+def test_honest_speculative_records_stay_under_their_window(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     honest = [c for c in claims if c.speculative and c.submitter != "speedrunner"]
     assert len(honest) >= 10
-    assert all(c.acceptance_length < c.spec_window for c in honest)
+    assert all(c.acceptance_length is not None and c.spec_window is not None
+               and c.acceptance_length < c.spec_window for c in honest)
 
 
 def test_a_self_hosted_copy_on_another_host_reads_the_same() -> None:
@@ -267,7 +269,7 @@ def test_records_without_any_readable_throughput_is_invalid_input() -> None:
 
 
 @pytest.mark.parametrize("body", [b"not json at all", b'{"a": 1}', b"[1, 2, 3]"])
-def test_no_records_array_is_invalid_input_and_not_sniffed(body) -> None:
+def test_no_records_array_is_invalid_input_and_not_sniffed(body: bytes) -> None:
     doc = RawDocument(body)
     assert not GenericBoard().sniff(doc)
     with pytest.raises(InvalidInput):

@@ -34,7 +34,7 @@ def parse(value: object, source: str = SOURCE) -> tuple[list[Claim], RawDocument
 
 
 @pytest.mark.parametrize("name", [API, AGG])
-def test_fixture_is_detected_as_inferencex(name) -> None:
+def test_fixture_is_detected_as_inferencex(name: str) -> None:
     found = detect(RawDocument((FIXTURES / name).read_bytes(), source=name))
     assert found is not None and found.name == "inferencex"
 

@@ -30,7 +30,7 @@ def doc_of(obj: object) -> RawDocument:
 
 
 @pytest.mark.parametrize("name", [DENSE, MOE])
-def test_fixture_is_detected_as_llama_bench(name) -> None:
+def test_fixture_is_detected_as_llama_bench(name: str) -> None:
     found = detect(load(name))
     assert found is not None and found.name == "llama_bench"
 
@@ -109,7 +109,7 @@ def test_cpu_run_uses_cpu_info() -> None:
         ("gemma3 ?B BF16", ("gemma3 ?B", "BF16", None, None)),
     ],
 )
-def test_model_type_splits_into_model_and_weight_format(model_type, expected) -> None:
+def test_model_type_splits_into_model_and_weight_format(model_type: str, expected: tuple[str, str | None, bool | None, float | None]) -> None:
     assert split_model_type(model_type) == expected
 
 

@@ -26,7 +26,7 @@ def obj(name: str) -> dict:
 
 
 @pytest.mark.parametrize("name", [COMPLETION, CHAT])
-def test_fixture_is_detected_as_llama_server(name) -> None:
+def test_fixture_is_detected_as_llama_server(name: str) -> None:
     found = detect(load(name))
     assert found is not None and found.name == "llama_server"
 

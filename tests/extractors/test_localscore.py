@@ -30,7 +30,7 @@ def parse(
 
 
 @pytest.mark.parametrize("name", [LIST, DETAIL, SUBMISSION])
-def test_fixture_is_detected_as_localscore(name) -> None:
+def test_fixture_is_detected_as_localscore(name: str) -> None:
     found = detect(RawDocument((FIXTURES / name).read_bytes(), source=name))
     assert found is not None and found.name == "localscore"
 

@@ -34,7 +34,7 @@ def parse_value(value: object, source: str = "x.json") -> tuple[list[Claim], Raw
 
 @pytest.mark.parametrize("name", ["result_summary.json", "summary_results.json", "summary.csv",
                                   "system_dgx_spark_gb10.json", "mlperf_log_summary.txt"])
-def test_fixture_is_detected_as_mlperf(name) -> None:
+def test_fixture_is_detected_as_mlperf(name: str) -> None:
     found = detect(load(name))
     assert found is not None and found.name == "mlperf"
 

@@ -27,7 +27,7 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
     ("localscore/results_list.json", 1, 151.37, "[1].avg_gen_tps"),
     ("accelmark/result_a100_sglang.json", 8, 77.34, "1000 ÷ metrics.interactive.tpot_ms_p50"),
 ])
-def test_per_request_rate_is_filled_with_its_source(fixture, index, rate, field) -> None:
+def test_per_request_rate_is_filled_with_its_source(fixture: str, index: int, rate: float, field: str) -> None:
     path = FIXTURES / fixture
     doc = RawDocument(path.read_bytes(), source=path.name)
     fmt = detect(doc)

@@ -40,7 +40,7 @@ def claims(**record: object) -> list[Claim]:
     return GenericBoard().parse(doc)
 
 
-def test_seed_setup_in_a_records_words_answers_like_the_same_text_pasted(tmp_path: Path, ref) -> None:
+def test_seed_setup_in_a_records_words_answers_like_the_same_text_pasted(tmp_path: Path, ref: Reference) -> None:
     record = audit_inputs([board(tmp_path, launch_command=LAUNCH, notes=NOTES)], ref)
     post = tmp_path / "post.txt"
     post.write_text("Qwen3.6-27B NVFP4 on NVIDIA GeForce RTX 5090, batch 1: 2103.6 tok/s\n"
@@ -88,7 +88,7 @@ def test_full_plain_launch_command_means_plain_decode() -> None:
     assert (c.provenance["speculative"].span or "").startswith("no speculative flag in:")
 
 
-def test_plain_record_is_judged_as_plain_decode(tmp_path: Path, ref) -> None:
+def test_plain_record_is_judged_as_plain_decode(tmp_path: Path, ref: Reference) -> None:
     report = audit_inputs([board(tmp_path, tok_s=79.0, launch_command=PLAIN)], ref)
     assert report.claim.speculative is False
     q7 = report.question("roofline")
@@ -96,7 +96,7 @@ def test_plain_record_is_judged_as_plain_decode(tmp_path: Path, ref) -> None:
 
 
 @pytest.mark.parametrize("notes", ["no speculative decoding", "plain decode"])
-def test_notes_saying_plain_decode_mean_plain_decode(notes) -> None:
+def test_notes_saying_plain_decode_mean_plain_decode(notes: str) -> None:
     c = claims(gpu="RTX 5090", tok_s=79.0, notes=notes)[0]
     assert c.speculative is False and c.provenance["speculative"].span == notes
 

@@ -43,7 +43,7 @@ def test_top_level_list_is_the_records_array() -> None:
 
 @pytest.mark.parametrize("key", ["results", "data", "runs", "records", "items", "benchmarks",
                                  "rows", "entries", "submissions", "Records"])
-def test_records_under_an_ordinary_key(key) -> None:
+def test_records_under_an_ordinary_key(key: str) -> None:
     found = find_records({"count": 1, key: [{"gpu": "RTX 4090", "tok_s": 100}]})
     assert found is not None
     assert found.path == key and found.row_path(0) == f"{key}[0]"
@@ -69,7 +69,7 @@ def test_single_record_endpoint_is_a_board_of_one() -> None:
 
 
 @pytest.mark.parametrize("doc", [{"a": 1}, [1, 2, 3], "text", None, {"results": []}])
-def test_no_records_array_is_none(doc) -> None:
+def test_no_records_array_is_none(doc: object) -> None:
     assert find_records(doc) is None
 
 
@@ -133,7 +133,7 @@ def test_alias_table_targets_exist_and_spellings_are_unique() -> None:
     ("prefix_cache", "prefix_caching"), ("prefill_cached", "prefill_cached"),
     ("prefill_from_cache", "prefill_cached"),
 ])
-def test_ordinary_spelling_maps_to_its_claim_field(spelling, target) -> None:
+def test_ordinary_spelling_maps_to_its_claim_field(spelling: str, target: str) -> None:
     assert ALIAS_INDEX[fold(spelling)] == target
 
 
@@ -156,7 +156,7 @@ def test_seed_record_reads_through_the_alias_table() -> None:
 
 @pytest.mark.parametrize("al,low,high", [("231–292", 231, 292), ("174-240", 174, 240),
                                          ("3.1 to 3.6", 3.1, 3.6), ("292~231", 231, 292)])
-def test_al_range_fills_low_and_high_not_the_point_value(al, low, high) -> None:
+def test_al_range_fills_low_and_high_not_the_point_value(al: str, low: float, high: float) -> None:
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, "al": al})
     assert (claim.acceptance_length_low, claim.acceptance_length_high) == (low, high)
     assert claim.acceptance_length is None
@@ -170,7 +170,7 @@ def test_num_speculative_tokens_adds_the_bonus_token() -> None:
 
 
 @pytest.mark.parametrize("key", ["block_size", "num_draft_tokens"])
-def test_block_size_and_draft_tokens_are_the_window(key) -> None:
+def test_block_size_and_draft_tokens_are_the_window(key: str) -> None:
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, key: 16})
     assert claim.spec_window == 16
     assert claim.spec_window_convention is not None and key in claim.spec_window_convention
@@ -182,7 +182,7 @@ def test_explicit_window_wins_over_a_derived_one_whatever_the_key_order() -> Non
 
 
 @pytest.mark.parametrize("rate,expected", [(0.74, 0.74), (74, 0.74), ("100%", 1.0), ("62.5 %", 0.625)])
-def test_acceptance_rate_percent_or_fraction(rate, expected) -> None:
+def test_acceptance_rate_percent_or_fraction(rate: float | str, expected: float) -> None:
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, "acceptance_rate": rate})
     assert claim.acceptance_rate == pytest.approx(expected)
 
@@ -197,7 +197,7 @@ def test_present_but_empty_ttft_is_a_finding_and_absent_ttft_is_not() -> None:
 
 
 @pytest.mark.parametrize("value", ["none", "None", "off", "", False])
-def test_no_speculation_spelled_any_way_is_speculative_false(value) -> None:
+def test_no_speculation_spelled_any_way_is_speculative_false(value: str | bool) -> None:
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, "spec_method": value})
     assert claim.speculative is (False if value != "" else None)
     assert claim.spec_method is None
@@ -241,15 +241,15 @@ def test_looks_like_claim_needs_throughput_and_a_name() -> None:
 
 
 @pytest.mark.parametrize("value", [True, None, "abc", "1e400", float("nan"), {"a": 1}, [1]])
-def test_to_float_refuses_what_is_not_a_finite_number(value) -> None:
+def test_to_float_refuses_what_is_not_a_finite_number(value: object) -> None:
     with pytest.raises(BadValue):
         to_float(value)
 
 
 # ---------------------------------------------------------------------------- board mappings
 
-def entry(**over) -> dict:
-    base = {"name": "myboard", "records_path": "data.rows",
+def entry(**over: object) -> dict[str, object]:
+    base: dict[str, object] = {"name": "myboard", "records_path": "data.rows",
             "fields": {"tok_s": "speed", "hardware": "card"}}
     base.update(over)
     return base
@@ -284,7 +284,7 @@ def test_extra_mapping_file_adds_and_replaces_by_name(tmp_path: Path) -> None:
     (entry(constants={"colour": "red"}), "constant 'colour' is not a claim field"),
     (entry(extra_key=1), "extra_key"),
 ])
-def test_invalid_mapping_entry_is_refused_with_its_reason(tmp_path: Path, bad, message) -> None:
+def test_invalid_mapping_entry_is_refused_with_its_reason(tmp_path: Path, bad: dict[str, object], message: str) -> None:
     with pytest.raises(BoardMappingError, match="myboard") as err:
         load_board_mappings(write(tmp_path, [bad]))
     assert message in str(err.value)
@@ -335,7 +335,7 @@ json_values = st.recursive(
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(json_values)
-def test_adapters_never_trace_back_on_any_json(value) -> None:
+def test_adapters_never_trace_back_on_any_json(value: object) -> None:
     doc = RawDocument(json.dumps(value).encode(), source="prop")
     for adapter in ADAPTERS:
         adapter.sniff(doc)  # must not raise

@@ -30,7 +30,7 @@ def doc_of(obj: object) -> RawDocument:
 
 
 @pytest.mark.parametrize("name", [SPEC, INFERENCEX])
-def test_fixture_is_detected_as_vllm_bench(name) -> None:
+def test_fixture_is_detected_as_vllm_bench(name: str) -> None:
     found = detect(load(name))
     assert found is not None and found.name == "vllm_bench"
 
