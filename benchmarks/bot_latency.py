@@ -90,8 +90,8 @@ async def _latency(rounds: int) -> dict[str, float]:
     from tests.fixtures.web.loopback import Loopback, NoDNS, loopback_only
 
     saved = bot.fetching._resolver, bot.fetching.open_session
-    bot.fetching._resolver = NoDNS  # type: ignore[assignment]
-    bot.fetching.open_session = functools.partial(open_session, socket_factory=loopback_only)  # type: ignore[assignment]
+    bot.fetching._resolver = NoDNS
+    bot.fetching.open_session = functools.partial(open_session, socket_factory=loopback_only)
     server = await Loopback().start()
     uncached: list[float] = []
     cached: list[float] = []
@@ -118,7 +118,7 @@ async def _latency(rounds: int) -> dict[str, float]:
                 await b.close()
     finally:
         await server.close()
-        bot.fetching._resolver, bot.fetching.open_session = saved  # type: ignore[assignment]
+        bot.fetching._resolver, bot.fetching.open_session = saved
     return {"rounds": float(rounds),
             "uncached_p50_s": statistics.median(uncached), "uncached_p95_s": _pct(uncached, 0.95),
             "cached_p50_s": statistics.median(cached), "cached_p95_s": _pct(cached, 0.95)}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -20,7 +21,7 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 from extractors.errors import FetchError, FetchRefused
 from extractors.fetch import FetchPolicy, SafeFetcher, open_session
 from extractors.storage import MemoryRawStore
-from tests.fixtures.web.loopback import Loopback
+from tests.fixtures.web.loopback import Handler, Loopback
 
 __all__ = ["HOSTILE_URLS", "Outcome", "load_hostile", "run_hostile"]
 
@@ -59,7 +60,7 @@ class Sockets:
     port: int
     attempts: list[str] = field(default_factory=list)
 
-    def __call__(self, addr_info: tuple) -> socket.socket:  # type: ignore[type-arg]
+    def __call__(self, addr_info: tuple[Any, ...]) -> socket.socket:
         family, type_, proto, _, sockaddr = addr_info
         if (sockaddr[0], sockaddr[1]) != ("127.0.0.1", self.port):
             self.attempts.append(f"{sockaddr[0]}:{sockaddr[1]}")
@@ -89,11 +90,20 @@ def _serve_redirects(server: Loopback) -> None:
     server.handler("/redirect", redirect)
     server.handler("/loop", lambda r: _found("/loop"))
     for n in range(12):
-        server.handler(f"/chain{n}", lambda r, n=n: _found(f"/chain{n + 1}"))
+        server.handler(f"/chain{n}", _redirect_to(f"/chain{n + 1}"))
 
 
 async def _found(to: str) -> web.StreamResponse:
     raise web.HTTPFound(to)
+
+
+def _redirect_to(to: str) -> Handler:
+    """A handler that redirects to `to`, bound now rather than through a lambda default."""
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        return await _found(to)
+
+    return handler
 
 
 def _target(line: str, server: Loopback) -> str:

@@ -35,7 +35,7 @@ def headline_claim(**overrides: object) -> Claim:
                          spec_window="launch_command", hardware="gpu"),
     )
     base.update(overrides)
-    return Claim(**base)  # type: ignore[arg-type]
+    return Claim(**base)
 
 
 def real_decode_claim() -> Claim:

@@ -30,7 +30,7 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_every_record_is_tallied_by_source(folder):
+def test_every_record_is_tallied_by_source(folder: Path) -> None:
     cal = calibrate(folder, load_reference())
     accel, board = cal.tallies["accelmark"], cal.tallies["csv_board"]
     assert (accel.files, accel.records, board.files, board.records) == (2, 13, 1, 3)
@@ -38,21 +38,21 @@ def test_every_record_is_tallied_by_source(folder):
     assert dict(board.verdicts) == {"implausible": 1, "consistent": 2}
 
 
-def test_implausible_headlines_are_listed_with_their_record(folder):
+def test_implausible_headlines_are_listed_with_their_record(folder: Path) -> None:
     cal = calibrate(folder, load_reference())
     [(verdict, where, headline)] = cal.tallies["csv_board"].flagged
     assert (verdict, where) == ("implausible", "board.csv#0")
     assert headline.startswith("implausible — 2103.6 tok/s")
 
 
-def test_refused_and_non_record_files_are_listed_apart(folder):
+def test_refused_and_non_record_files_are_listed_apart(folder: Path) -> None:
     cal = calibrate(folder, load_reference())
     assert list(cal.refused) == ["results/broken.json"]
     assert "no throughput or TPOT in any scenario block" in cal.refused["results/broken.json"]
     assert cal.not_records == ["suite.json"]
 
 
-def test_report_ends_with_the_totals(folder, capsys):
+def test_report_ends_with_the_totals(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(folder)]) == 0
     out = capsys.readouterr().out
     assert out == render(calibrate(folder, load_reference())) + "\n"
@@ -61,6 +61,6 @@ def test_report_ends_with_the_totals(folder, capsys):
         "suspicious 0 (0.0%)")
 
 
-def test_a_missing_folder_exits_2(tmp_path, capsys):
+def test_a_missing_folder_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(tmp_path / "nope")]) == 2
     assert "not a folder" in capsys.readouterr().err

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,6 +25,15 @@ from tests.fuzzing import PARSERS, Parser
 CI_EXAMPLES = 150
 DEEP_EXAMPLES = 10_000
 DOCS = Path(__file__).parents[1] / "docs"
+
+
+class FuzzRow(TypedDict):
+    """One parser's line in docs/fuzz.json."""
+
+    parser: str
+    inputs: int
+    escapes: int
+    first: list[str]
 
 
 def fuzz(parser: Parser, examples: int) -> tuple[int, list[str]]:
@@ -80,7 +90,7 @@ def test_inputs_the_fuzzing_found_are_read(name: str, value: object) -> None:
 
 @pytest.mark.fuzz
 def test_deep_fuzz_writes_the_table() -> None:
-    rows = []
+    rows: list[FuzzRow] = []
     for parser in PARSERS:
         seen, escapes = fuzz(parser, DEEP_EXAMPLES)
         rows.append({"parser": parser.name, "inputs": seen, "escapes": len(escapes),

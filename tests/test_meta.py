@@ -6,6 +6,7 @@ import importlib
 import inspect
 import pkgutil
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -13,14 +14,15 @@ import bot
 import checks
 import extractors
 from checks.docs import render_checks_doc
-from checks.registry import CHECKS
+from checks.registry import CHECKS, Check
 from extractors.formats import FORMATS
+from extractors.formats.base import Format
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.key)
-def test_every_check_has_a_docstring_naming_its_question(check) -> None:  # type: ignore[no-untyped-def]
+def test_every_check_has_a_docstring_naming_its_question(check: Check) -> None:
     doc = inspect.getdoc(check.run) or ""
     assert doc, f"{check.key} has no docstring"
     first = doc.splitlines()[0]
@@ -32,7 +34,7 @@ def test_every_check_has_a_docstring_naming_its_question(check) -> None:  # type
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.key)
-def test_every_check_has_a_test_module(check) -> None:  # type: ignore[no-untyped-def]
+def test_every_check_has_a_test_module(check: Check) -> None:
     assert (ROOT / "tests" / "checks" / f"test_{check.key}.py").is_file()
 
 
@@ -44,14 +46,14 @@ def test_checks_doc_is_up_to_date() -> None:
 
 
 @pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
-def test_every_format_has_a_fixture_and_a_test(fmt) -> None:  # type: ignore[no-untyped-def]
+def test_every_format_has_a_fixture_and_a_test(fmt: Format) -> None:
     fixtures = ROOT / "tests" / "fixtures" / fmt.name
     assert fixtures.is_dir() and any(fixtures.iterdir()), f"no fixture for {fmt.name}"
     assert (ROOT / "tests" / "extractors" / f"test_{fmt.name}.py").is_file()
     assert "PLACEHOLDER" not in (inspect.getdoc(inspect.getmodule(type(fmt))) or "")
 
 
-def _modules() -> list[object]:
+def _modules() -> list[ModuleType]:
     mods = []
     for pkg in (checks, extractors, bot):
         for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
@@ -73,7 +75,7 @@ def test_all_lists_are_exact() -> None:
         for name, obj in vars(mod).items():
             if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)):
                 continue
-            if getattr(obj, "__module__", None) == mod.__name__ and name not in names:  # type: ignore[attr-defined]
+            if getattr(obj, "__module__", None) == mod.__name__ and name not in names:
                 problems.append(f"{mod.__name__}.{name} is public but not in __all__")
     assert not problems, "\n".join(problems)
 

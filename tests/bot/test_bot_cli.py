@@ -17,6 +17,7 @@ from bot.cli import main
 from bot.digest import build_digest, digest_text
 from bot.settings import Settings
 from bot.store import AuditPlace, Store, save_audit
+from checks.models import Verdict
 from checks.reference import Reference
 
 
@@ -108,9 +109,10 @@ def test_digest_prints_what_the_bot_would_post(tmp_path: Path) -> None:
 
     async def fill() -> str:
         async with await Store.open(db) as store:
-            for i, (verdict, guild) in enumerate([("consistent", 1), ("implausible", 1),
-                                                  ("suspicious", 2), ("implausible", 1)]):
-                await save_audit(store, f"k{i}", "{}", verdict, f"claim {i}",  # type: ignore[arg-type]
+            runs: list[tuple[Verdict, int]] = [("consistent", 1), ("implausible", 1),
+                                               ("suspicious", 2), ("implausible", 1)]
+            for i, (verdict, guild) in enumerate(runs):
+                await save_audit(store, f"k{i}", "{}", verdict, f"claim {i}",
                                  created_at=now - timedelta(hours=30 if i == 3 else 1),
                                  place=AuditPlace(guild_id=guild, channel_id=5, message_id=10 + i))
             return digest_text(await build_digest(store, 1, now))

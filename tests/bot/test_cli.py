@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,17 +23,17 @@ def run(*argv: str, stdin: bytes | None = None, monkeypatch: pytest.MonkeyPatch 
     return code, out.getvalue(), err.getvalue()
 
 
-def run_json(*argv: str) -> dict:  # type: ignore[type-arg]
+def run_json(*argv: str) -> dict[str, Any]:
     code, out, err = run(*argv, "--json")
     assert code == 0, err
-    return json.loads(out)  # type: ignore[no-any-return]
+    return json.loads(out)
 
 
-def q(report: dict, key: str) -> dict:  # type: ignore[type-arg]
+def q(report: dict[str, Any], key: str) -> dict[str, Any]:
     return next(x for x in report["questions"] if x["key"] == key)
 
 
-def f(report: dict, key: str) -> dict:  # type: ignore[type-arg]
+def f(report: dict[str, Any], key: str) -> dict[str, Any]:
     return next(x for x in report["findings"] if x["key"] == key)
 
 

@@ -24,20 +24,20 @@ def audit(*inputs: str) -> dict[str, Any]:
     out, err = io.StringIO(), io.StringIO()
     code = main(["audit", "--json", *inputs], out=out, err=err)
     assert code == 0, err.getvalue()
-    return json.loads(out.getvalue())  # type: ignore[no-any-return]
+    return json.loads(out.getvalue())
 
 
 def status(report: dict[str, Any], key: str) -> str:
     for a in [*report["questions"], *report["findings"]]:
         if a["key"] == key:
-            return a["status"]  # type: ignore[no-any-return]
+            return a["status"]
     raise KeyError(key)
 
 
 def figure(report: dict[str, Any], key: str, name: str) -> float:
     for a in [*report["questions"], *report["findings"]]:
         if a["key"] == key:
-            return a["figures"][name]  # type: ignore[no-any-return]
+            return a["figures"][name]
     raise KeyError(key)
 
 
@@ -101,8 +101,8 @@ def test_format_audits_end_to_end(case: tuple[str, list[str], str, dict[str, str
     assert r["sources"][0]["sha256"] is None or len(r["sources"][0]["sha256"]) == 64
     for key, want in statuses.items():
         assert status(r, key) == want, (key, r["headline"])
-    for (key, name), want in figures.items():
-        assert figure(r, key, name) == pytest.approx(want, rel=0.01), (key, name)
+    for (key, name), figure_want in figures.items():
+        assert figure(r, key, name) == pytest.approx(figure_want, rel=0.01), (key, name)
     for a in [*r["questions"], *r["findings"]]:
         assert a["status"] != "error", a["summary"]
         if a["figures"]:

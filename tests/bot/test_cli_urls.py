@@ -161,8 +161,8 @@ async def test_an_image_only_post_flags_q1(server: Loopback) -> None:
     ],
 )
 async def test_a_first_url_that_cannot_be_fetched_exits_3(
-    server, body, content_type, status, message
-) -> None:  # type: ignore[no-untyped-def]
+    server: Loopback, body: bytes, content_type: str, status: int, message: str
+) -> None:
     url = server.raw("/thing", body, content_type, status)
     code, out, err = await run("audit", "--no-cache", "--allow-host", server.host, url)
     assert code == 3 and out == ""
@@ -190,8 +190,8 @@ async def test_a_404_exits_3(server: Loopback) -> None:
     ],
 )
 async def test_a_first_url_without_a_claim_exits_2(
-    server, path, body, content_type, message
-) -> None:  # type: ignore[no-untyped-def]
+    server: Loopback, path: str, body: bytes | None, content_type: str, message: str
+) -> None:
     if body is None:
         url = server.file(path, "web/no_claim_page.html", content_type)
     else:

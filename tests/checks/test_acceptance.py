@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from checks.models import Claim, Evidence
+from checks.models import Answer, Claim, Evidence
 from checks.reference import Reference
 from checks.rules.acceptance import acceptance
 from tests.checks.test_physics import extra_ref
@@ -16,7 +18,7 @@ from tests.seed_claims import (
 )
 
 
-def _q5(ref: Reference, claim: Claim):  # type: ignore[no-untyped-def]
+def _q5(ref: Reference, claim: Claim) -> Answer:
     return acceptance(Evidence(claim=claim), ref, {})
 
 
@@ -103,13 +105,13 @@ def test_window_convention_comes_from_the_method_row_when_the_record_has_none(re
     assert "vLLM num_speculative_tokens + 1" in " ".join(a.basis)
 
 
-def test_method_not_in_the_table_still_gets_the_ratio(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_method_not_in_the_table_still_gets_the_ratio(tmp_path: Path) -> None:
     ref = extra_ref(tmp_path)
     a = _q5(ref, _dflash(spec_method="Blockwise-X", acceptance_length=3.1, spec_window=6))
     assert a.status == "ok" and "no published AL for 'Blockwise-X'" in a.summary
 
 
-def test_eagle3_al_at_window_8_is_ok(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_eagle3_al_at_window_8_is_ok(tmp_path: Path) -> None:
     ref = extra_ref(tmp_path)
     a = _q5(ref, _dflash(spec_method="EAGLE-3", acceptance_length=3.5, spec_window=8))
     assert a.status == "ok" and "published EAGLE-3 AL on real tasks 6.13 (official)" in a.summary

@@ -9,7 +9,7 @@ from tests.seed_claims import headline_evidence
 
 
 def _run(ref: Reference, **fields: object) -> Answer:
-    return arithmetic(Evidence(claim=Claim(**fields)), ref, {})  # type: ignore[arg-type]
+    return arithmetic(Evidence(claim=Claim(**fields)), ref, {})
 
 
 def test_seed_tokens_over_seconds_is_2113_5(ref: Reference) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from checks.compare import KNOBS, compare
 from checks.models import Claim
+from checks.reference import Reference
 
 
 def _rtx(**fields: object) -> Claim:
@@ -19,7 +20,7 @@ def _rtx(**fields: object) -> Claim:
         "power_profile": "575 W",
     }
     base.update(fields)
-    return Claim(**base)  # type: ignore[arg-type]
+    return Claim(**base)
 
 
 def _seed_pair() -> tuple[Claim, Claim]:
@@ -40,38 +41,38 @@ def _seed_pair() -> tuple[Claim, Claim]:
     return a, b
 
 
-def test_seed_pair_is_not_comparable_on_exactly_four_knobs(ref):
+def test_seed_pair_is_not_comparable_on_exactly_four_knobs(ref: Reference) -> None:
     c = compare(*_seed_pair(), ref)
     assert not c.comparable
     assert set(c.differing) == {"spec_method", "context_length", "prefix_caching", "kv_dtype"}
     assert c.conclusion.startswith("not comparable as they stand; differs on 4 knobs")
 
 
-def test_window_of_a_side_without_spec_decoding_is_part_of_the_method_row(ref):
+def test_window_of_a_side_without_spec_decoding_is_part_of_the_method_row(ref: Reference) -> None:
     rows = {r.knob: r for r in compare(*_seed_pair(), ref).rows}
     assert rows["spec_method"].status == "differs"
     assert rows["spec_window"].status == "unknown"
     assert rows["spec_window"].a == "none"
 
 
-def test_two_spec_runs_at_different_windows_differ_on_the_window(ref):
+def test_two_spec_runs_at_different_windows_differ_on_the_window(ref: Reference) -> None:
     a = _rtx(speculative=True, spec_method="DFlash", spec_window=16)
     b = _rtx(speculative=True, spec_method="dflash", spec_window=56)
     assert compare(a, b, ref).differing == ["spec_window"]
 
 
-def test_two_plain_decode_runs_have_the_same_window(ref):
+def test_two_plain_decode_runs_have_the_same_window(ref: Reference) -> None:
     rows = {r.knob: r for r in compare(_rtx(speculative=False), _rtx(speculative=False), ref).rows}
     assert rows["spec_window"].status == "same"
 
 
-def test_identical_setups_are_comparable(ref):
+def test_identical_setups_are_comparable(ref: Reference) -> None:
     c = compare(_rtx(tok_s=79.0, speculative=False), _rtx(tok_s=80.0, speculative=False), ref)
     assert c.comparable
     assert c.differing == []
 
 
-def test_names_are_compared_through_reference_aliases(ref):
+def test_names_are_compared_through_reference_aliases(ref: Reference) -> None:
     a = _rtx(speculative=False, hardware="RTX 5090", weight_format="NVFP4")
     b = _rtx(speculative=False, hardware="NVIDIA GeForce RTX 5090", weight_format="nvfp4")
     rows = {r.knob: r for r in compare(a, b, ref).rows}
@@ -79,27 +80,27 @@ def test_names_are_compared_through_reference_aliases(ref):
     assert rows["weight_format"].status == "same"
 
 
-def test_names_fold_without_a_reference_too():
+def test_names_fold_without_a_reference_too() -> None:
     a = _rtx(speculative=False)
     b = _rtx(speculative=False, hardware="NVIDIA GeForce RTX-5090")
     assert {r.knob: r for r in compare(a, b).rows}["hardware"].status == "same"
 
 
-def test_a_side_lacking_a_value_is_unknown_not_same(ref):
+def test_a_side_lacking_a_value_is_unknown_not_same(ref: Reference) -> None:
     a = _rtx(speculative=False, kv_dtype="fp8")
     b = _rtx(speculative=False)
     rows = {r.knob: r for r in compare(a, b, ref).rows}
     assert rows["kv_dtype"].status == "unknown"
 
 
-def test_unknown_core_knob_is_not_comparable(ref):
+def test_unknown_core_knob_is_not_comparable(ref: Reference) -> None:
     c = compare(_rtx(speculative=False, batch=None), _rtx(speculative=False), ref)
     assert not c.comparable
     assert c.differing == []
     assert c.conclusion.startswith("cannot tell")
 
 
-def test_date_alone_does_not_break_comparability(ref):
+def test_date_alone_does_not_break_comparability(ref: Reference) -> None:
     c = compare(
         _rtx(speculative=False, date="2026-01-10"), _rtx(speculative=False, date="2026-11-20"), ref
     )
@@ -108,37 +109,37 @@ def test_date_alone_does_not_break_comparability(ref):
     assert "Dates differ" in c.conclusion
 
 
-def test_context_length_comes_from_input_plus_output(ref):
+def test_context_length_comes_from_input_plus_output(ref: Reference) -> None:
     a = _rtx(speculative=False, input_tokens=1024, output_tokens=1024)
     b = _rtx(speculative=False, context_length=2048)
     assert {r.knob: r for r in compare(a, b, ref).rows}["context_length"].status == "same"
 
 
-def test_batch_comes_from_concurrency_when_batch_is_absent(ref):
+def test_batch_comes_from_concurrency_when_batch_is_absent(ref: Reference) -> None:
     a = _rtx(speculative=False, batch=None, concurrency=8)
     b = _rtx(speculative=False, batch=1)
     c = compare(a, b, ref)
     assert "batch" in c.differing
 
 
-def test_different_gpu_count_differs_on_hardware(ref):
+def test_different_gpu_count_differs_on_hardware(ref: Reference) -> None:
     c = compare(_rtx(speculative=False, hardware_count=2), _rtx(speculative=False), ref)
     assert "hardware" in c.differing
 
 
-def test_prefill_from_cache_counts_as_prefix_caching_on(ref):
+def test_prefill_from_cache_counts_as_prefix_caching_on(ref: Reference) -> None:
     a = _rtx(speculative=False, prefix_caching=False)
     b = _rtx(speculative=False, prefill_cached=True)
     assert "prefix_caching" in compare(a, b, ref).differing
 
 
-def test_gap_is_b_relative_to_a(ref):
+def test_gap_is_b_relative_to_a(ref: Reference) -> None:
     a, b = _seed_pair()
     c = compare(a, b, ref)
     assert c.figures["gap_pct"] == round((212.7 - 74.0) / 74.0 * 100, 1)
 
 
-def test_one_experiment_per_differing_knob_and_no_attribution(ref):
+def test_one_experiment_per_differing_knob_and_no_attribution(ref: Reference) -> None:
     c = compare(*_seed_pair(), ref)
     assert len(c.experiments) == len(c.differing)
     for knob, exp in zip(c.differing, c.experiments, strict=False):
@@ -146,7 +147,7 @@ def test_one_experiment_per_differing_knob_and_no_attribution(ref):
     assert "not attributed to any one knob" in c.conclusion
 
 
-def test_rows_use_the_exact_knob_names(ref):
+def test_rows_use_the_exact_knob_names(ref: Reference) -> None:
     assert [r.knob for r in compare(*_seed_pair(), ref).rows] == list(KNOBS)
     assert KNOBS == (
         "hardware",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.models import Claim, Evidence
+from checks.models import Answer, Claim, Evidence
 from checks.reference import Reference
 from checks.rules.compute_ceiling import compute_ceiling
 from tests.checks.test_physics import extra_ref
@@ -18,7 +18,7 @@ def xref(tmp_path: Path) -> Reference:
     return extra_ref(tmp_path)
 
 
-def _cc(ref: Reference, claim: Claim):  # type: ignore[no-untyped-def]
+def _cc(ref: Reference, claim: Claim) -> Answer:
     return compute_ceiling(Evidence(claim=claim), ref, {})
 
 

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 from checks.models import Claim, Evidence, Source
+from checks.reference import Reference
 from checks.rules.config import config
 from tests.seed_claims import LAUNCH, headline_claim, headline_evidence
 
 RECORD_URL = "https://board.example/api/records/r-56"
 
 
-def test_seed_record_with_launch_command_and_notes_is_ok(ref):
+def test_seed_record_with_launch_command_and_notes_is_ok(ref: Reference) -> None:
     a = config(headline_evidence(), ref, {})
     assert a.status == "ok"
     assert a.summary.startswith("launch command + runtime notes")
     assert a.missing == []
 
 
-def test_config_names_the_record_url(ref):
+def test_config_names_the_record_url(ref: Reference) -> None:
     ev = headline_evidence()
     ev.sources = [Source(url=RECORD_URL, kind="record", format="board JSON API")]
     a = config(ev, ref, {})
@@ -26,7 +27,7 @@ def test_config_names_the_record_url(ref):
     assert any(RECORD_URL in b for b in a.basis)
 
 
-def test_launch_command_without_notes_is_ok_and_says_notes_are_missing(ref):
+def test_launch_command_without_notes_is_ok_and_says_notes_are_missing(ref: Reference) -> None:
     ev = Evidence(claim=headline_claim(notes=None), kind="record")
     a = config(ev, ref, {})
     assert a.status == "ok"
@@ -34,7 +35,7 @@ def test_launch_command_without_notes_is_ok_and_says_notes_are_missing(ref):
     assert a.missing == ["runtime notes"]
 
 
-def test_followed_record_without_config_is_unanswerable_listing_the_search(ref):
+def test_followed_record_without_config_is_unanswerable_listing_the_search(ref: Reference) -> None:
     claim = Claim(hardware="RTX 5090", tok_s=2103.6)
     ev = Evidence(
         claim=claim,
@@ -48,7 +49,7 @@ def test_followed_record_without_config_is_unanswerable_listing_the_search(ref):
     assert "notes field" in a.missing
 
 
-def test_pasted_claim_without_any_config_is_unanswerable(ref):
+def test_pasted_claim_without_any_config_is_unanswerable(ref: Reference) -> None:
     ev = Evidence(claim=Claim(hardware="RTX 5090", tok_s=2103.6), kind="post")
     a = config(ev, ref, {})
     assert a.status == "unanswerable"
@@ -56,12 +57,12 @@ def test_pasted_claim_without_any_config_is_unanswerable(ref):
     assert {"launch command", "engine version"} <= set(a.missing)
 
 
-def test_pasted_claim_with_a_launch_command_is_ok(ref):
+def test_pasted_claim_with_a_launch_command_is_ok(ref: Reference) -> None:
     ev = Evidence(claim=Claim(tok_s=2103.6, launch_command=LAUNCH), kind="post")
     assert config(ev, ref, {}).status == "ok"
 
 
-def test_tool_output_that_records_its_settings_is_ok(ref):
+def test_tool_output_that_records_its_settings_is_ok(ref: Reference) -> None:
     claim = Claim(
         tok_s=79.0, engine_version="b9251-e2b129e1b", weight_format="Q4_K_M", kv_dtype="f16"
     )
@@ -73,7 +74,7 @@ def test_tool_output_that_records_its_settings_is_ok(ref):
     assert "no launch command" in a.summary
 
 
-def test_tool_output_with_a_single_setting_is_not_a_config(ref):
+def test_tool_output_with_a_single_setting_is_not_a_config(ref: Reference) -> None:
     claim = Claim(tok_s=79.0, weight_format="Q4_K_M")
     ev = Evidence(
         claim=claim, kind="tool-output", sources=[Source(url="bench.json", kind="tool-output")]

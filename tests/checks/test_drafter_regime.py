@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checks.models import Claim, Evidence
+from checks.models import Answer, Claim, Evidence
 from checks.reference import Reference
 from checks.rules.drafter_regime import drafter_regime
 from tests.seed_claims import (
@@ -13,7 +13,7 @@ from tests.seed_claims import (
 )
 
 
-def _dr(ref: Reference, claim: Claim):  # type: ignore[no-untyped-def]
+def _dr(ref: Reference, claim: Claim) -> Answer:
     return drafter_regime(Evidence(claim=claim), ref, {})
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from checks.models import Claim, Evidence, PostInfo, Source
+from checks.reference import Reference
 from checks.rules.evidence import evidence
 from tests.seed_claims import headline_claim, headline_evidence
 
@@ -13,14 +14,14 @@ def _bare_claim() -> Claim:
     return Claim(model="Qwen3.6-27B", hardware="RTX 5090", batch=1, tok_s=2103.6)
 
 
-def test_post_linking_the_record_is_ok(ref):
+def test_post_linking_the_record_is_ok(ref: Reference) -> None:
     a = evidence(headline_evidence(), ref, {})
     assert a.status == "ok"
     assert "https://board.example/records/r-56" in a.summary
     assert a.figures["evidence_links"] == 1
 
 
-def test_post_linking_a_followed_record_names_it_as_the_record(ref):
+def test_post_linking_a_followed_record_names_it_as_the_record(ref: Reference) -> None:
     url = "https://board.example/records/r-56"
     ev = headline_evidence()
     ev.sources = [Source(url=url, kind="record")]
@@ -29,7 +30,7 @@ def test_post_linking_a_followed_record_names_it_as_the_record(ref):
     assert "the record" in a.summary
 
 
-def test_number_and_a_picture_is_flagged(ref):
+def test_number_and_a_picture_is_flagged(ref: Reference) -> None:
     ev = Evidence(claim=_bare_claim(), kind="post", post=PostInfo(text=POST_TEXT, image_count=1))
     a = evidence(ev, ref, {})
     assert a.status == "flag"
@@ -38,7 +39,7 @@ def test_number_and_a_picture_is_flagged(ref):
     assert a.figures["images"] == 1
 
 
-def test_post_quoting_the_launch_command_is_ok(ref):
+def test_post_quoting_the_launch_command_is_ok(ref: Reference) -> None:
     ev = Evidence(
         claim=_bare_claim(),
         kind="post",
@@ -47,7 +48,7 @@ def test_post_quoting_the_launch_command_is_ok(ref):
     assert evidence(ev, ref, {}).status == "ok"
 
 
-def test_post_whose_links_lead_to_no_record_is_flagged(ref):
+def test_post_whose_links_lead_to_no_record_is_flagged(ref: Reference) -> None:
     ev = Evidence(
         claim=_bare_claim(),
         kind="post",
@@ -58,14 +59,14 @@ def test_post_whose_links_lead_to_no_record_is_flagged(ref):
     assert "lead to no record" in a.summary
 
 
-def test_record_input_without_a_post_is_its_own_evidence(ref):
+def test_record_input_without_a_post_is_its_own_evidence(ref: Reference) -> None:
     ev = Evidence(claim=headline_claim(), kind="record")
     a = evidence(ev, ref, {})
     assert a.status == "ok"
     assert "the record is the evidence" in a.summary
 
 
-def test_tool_output_input_is_its_own_evidence(ref):
+def test_tool_output_input_is_its_own_evidence(ref: Reference) -> None:
     ev = Evidence(
         claim=_bare_claim(),
         kind="tool-output",
@@ -76,7 +77,7 @@ def test_tool_output_input_is_its_own_evidence(ref):
     assert "tool-output" in a.summary
 
 
-def test_record_found_separately_still_flags_an_empty_post(ref):
+def test_record_found_separately_still_flags_an_empty_post(ref: Reference) -> None:
     ev = Evidence(
         claim=headline_claim(),
         kind="record",
@@ -89,14 +90,14 @@ def test_record_found_separately_still_flags_an_empty_post(ref):
     assert "found separately" in a.summary
 
 
-def test_pasted_claim_with_a_launch_command_is_ok(ref):
+def test_pasted_claim_with_a_launch_command_is_ok(ref: Reference) -> None:
     ev = Evidence(claim=headline_claim(), kind="post")
     a = evidence(ev, ref, {})
     assert a.status == "ok"
     assert "launch command" in a.summary
 
 
-def test_pasted_bare_number_is_flagged(ref):
+def test_pasted_bare_number_is_flagged(ref: Reference) -> None:
     ev = Evidence(claim=_bare_claim(), kind="post")
     a = evidence(ev, ref, {})
     assert a.status == "flag"

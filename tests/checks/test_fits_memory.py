@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.models import Claim, Evidence
+from checks.models import Answer, Claim, Evidence
 from checks.reference import Reference
 from checks.rules.fits_memory import fits_memory
 from tests.checks.test_physics import extra_ref
@@ -18,7 +18,7 @@ def xref(tmp_path: Path) -> Reference:
     return extra_ref(tmp_path)
 
 
-def _fit(ref: Reference, claim: Claim):  # type: ignore[no-untyped-def]
+def _fit(ref: Reference, claim: Claim) -> Answer:
     return fits_memory(Evidence(claim=claim), ref, {})
 
 
@@ -57,8 +57,8 @@ def test_a_model_that_needs_several_cards_with_no_count_stated_is_unanswerable(x
 def test_kv_at_long_context_and_batch_can_overflow(xref: Reference) -> None:
     base = {"model": "Llama-3.1-8B", "weight_format": "BF16", "hardware": "H100 SXM", "kv_dtype": "bf16",
             "hardware_count": 1}
-    short = _fit(xref, Claim(**base, batch=1, context_length=8192))  # type: ignore[arg-type]
-    long = _fit(xref, Claim(**base, batch=64, context_length=131072))  # type: ignore[arg-type]
+    short = _fit(xref, Claim(**base, batch=1, context_length=8192))
+    long = _fit(xref, Claim(**base, batch=64, context_length=131072))
     assert short.status == "ok" and long.status == "flag"
     assert long.figures["kv_gb"] == pytest.approx(64 * 131072 * 131072 / 1e9)
 
@@ -79,7 +79,7 @@ def test_a_stated_offload_is_carried_by_the_roofline_not_flagged(xref: Reference
                                                                  status: str) -> None:
     """Llama-3.1-70B at 4 bits (35.3 GB) on one 24 GB RTX 3090 does not fit; "+ 64GB RAM offload"
     says where the rest lives, and Q7 reads it at system-memory bandwidth."""
-    c = Claim(model="Llama-3.1-70B", weight_format="Q4_K_M", hardware="RTX 3090", hardware_count=1, **said)  # type: ignore[arg-type]
+    c = Claim(model="Llama-3.1-70B", weight_format="Q4_K_M", hardware="RTX 3090", hardware_count=1, **said)
     a = _fit(xref, c)
     assert a.status == status and a.figures["ratio"] == pytest.approx(35.275 / (24 * 2**30 / 1e9), abs=0.001)
     assert ("the record says it offloads" in a.summary) == (status == "ok")

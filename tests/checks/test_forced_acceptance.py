@@ -11,7 +11,7 @@ from tests.seed_claims import LAUNCH, headline_evidence
 
 
 def _run(ref: Reference, **fields: object) -> Answer:
-    return forced_acceptance(Evidence(claim=Claim(**fields)), ref, {})  # type: ignore[arg-type]
+    return forced_acceptance(Evidence(claim=Claim(**fields)), ref, {})
 
 
 def test_seed_record_has_no_forcing_switch(ref: Reference) -> None:

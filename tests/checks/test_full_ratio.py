@@ -9,7 +9,7 @@ from tests.seed_claims import headline_evidence
 
 
 def _run(ref: Reference, **fields: object) -> Answer:
-    return full_ratio(Evidence(claim=Claim(**fields)), ref, {})  # type: ignore[arg-type]
+    return full_ratio(Evidence(claim=Claim(**fields)), ref, {})
 
 
 def test_seed_al_on_the_window_is_flagged(ref: Reference) -> None:

@@ -9,7 +9,7 @@ from tests.seed_claims import LAUNCH, headline_evidence
 
 
 def _run(ref: Reference, **fields: object) -> Answer:
-    return lossy_acceptance(Evidence(claim=Claim(**fields)), ref, {})  # type: ignore[arg-type]
+    return lossy_acceptance(Evidence(claim=Claim(**fields)), ref, {})
 
 
 def test_seed_launch_is_lossless(ref: Reference) -> None:

@@ -43,7 +43,7 @@ def test_card_memory_reads_gib_times_count(xref: Reference) -> None:
     ({}, False), ({"offload": False, "system_ram_gb": 64.0}, False),
 ])
 def test_what_says_offload(xref: Reference, fields: dict[str, object], said: bool) -> None:
-    claim = Claim(model="Llama-3.1-70B", **fields)  # type: ignore[arg-type]
+    claim = Claim(model="Llama-3.1-70B", **fields)
     assert says_offload(claim, xref.model("Llama-3.1-70B")) is said
 
 

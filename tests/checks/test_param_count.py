@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from checks.models import Claim, Evidence
+from checks.models import Answer, Claim, Evidence
 from checks.reference import Reference
 from checks.registry import PLAUSIBILITY_KEYS
 from checks.rules.param_count import param_count
@@ -13,12 +13,12 @@ from checks.runner import audit
 _MIXTRAL = "mistralai/Mixtral-8x7B-Instruct-v0.1"
 
 
-def _q(ref: Reference, **kw: object):  # type: ignore[no-untyped-def]
+def _q(ref: Reference, **kw: object) -> Answer:
     base: dict[str, object] = {"model": _MIXTRAL, "weight_format": "BF16", "hardware": "H200 SXM",
                                "hardware_count": 8, "tok_s": 3000.0, "tok_s_kind": "aggregate",
                                "concurrency": 32, "speculative": False}
     base.update(kw)
-    return param_count(Evidence(claim=Claim(**base), kind="record"), ref, {})  # type: ignore[arg-type]
+    return param_count(Evidence(claim=Claim(**base), kind="record"), ref, {})
 
 
 def test_mixtral_8x7b_listed_as_7b_is_flag(ref: Reference) -> None:

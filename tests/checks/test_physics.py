@@ -247,12 +247,14 @@ def test_a_rounded_size_label_defers_to_the_model_row(ref: Reference) -> None:
 
     claim = headline_claim(params_total_b=27.0)
     got = params_per_token(claim, ref.model("Qwen3.6-27B"))
-    assert got.value == 27.8  # type: ignore[union-attr]
-    assert "rounded size" in " ".join(got.basis)  # type: ignore[union-attr]
+    assert isinstance(got, Derived)
+    assert got.value == 27.8
+    assert "rounded size" in " ".join(got.basis)
 
 
 def test_a_different_size_than_the_model_row_is_kept(ref: Reference) -> None:
     from checks.physics import params_per_token
 
     claim = headline_claim(params_total_b=14.0)
-    assert params_per_token(claim, ref.model("Qwen3.6-27B")).value == 14.0  # type: ignore[union-attr]
+    got = params_per_token(claim, ref.model("Qwen3.6-27B"))
+    assert isinstance(got, Derived) and got.value == 14.0

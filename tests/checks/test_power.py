@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.models import Claim, Evidence
+from checks.models import Answer, Claim, Evidence
 from checks.reference import Reference
 from checks.rules.power import power
 from checks.runner import audit
@@ -19,7 +19,7 @@ def xref(tmp_path: Path) -> Reference:
     return extra_ref(tmp_path)
 
 
-def _q6(ref: Reference, claim: Claim):  # type: ignore[no-untyped-def]
+def _q6(ref: Reference, claim: Claim) -> Answer:
     return power(Evidence(claim=claim), ref, {})
 
 
@@ -27,7 +27,7 @@ def _h200(**kw: object) -> Claim:
     base: dict[str, object] = {"hardware": "H200", "hardware_count": 1, "batch": 1, "tok_s": 60.0,
                                    "tok_s_kind": "decode"}
     base.update(kw)
-    return Claim(**base)  # type: ignore[arg-type]
+    return Claim(**base)
 
 
 def test_seed_99_6_w_of_575_is_flag_waiting_not_computing(ref: Reference) -> None:

@@ -11,7 +11,7 @@ from tests.seed_claims import headline_evidence
 
 
 def _run(ref: Reference, **fields: object) -> Answer:
-    return prefill_excluded(Evidence(claim=Claim(**fields)), ref, {})  # type: ignore[arg-type]
+    return prefill_excluded(Evidence(claim=Claim(**fields)), ref, {})
 
 
 def test_seed_empty_ttft_and_cached_prefill_is_flagged(ref: Reference) -> None:

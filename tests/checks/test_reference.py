@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from checks.reference import (
     TABLES,
+    HardwareRow,
+    ModelRow,
     Reference,
     ReferenceError,
+    _Row,
     load_reference,
     normalise_name,
 )
@@ -22,10 +26,24 @@ DERIVATION = re.compile(r"(\d+)-bit\b.*?\bx\s*([\d.]+)\s*(?:Gbps|GT/s)")
 PEAK_KEYS = {"bf16", "fp8", "fp4", "int8"}
 
 
-def all_rows(ref: Reference):
+def all_rows(ref: Reference) -> Iterator[tuple[str, _Row]]:
     for table in TABLES:
         for row in ref.table(table):
             yield table, row
+
+
+def _gpu(ref: Reference, name: str) -> HardwareRow:
+    """The hardware row a test names; one that is missing fails here, not as an AttributeError."""
+    row = ref.gpu(name)
+    assert row is not None, name
+    return row
+
+
+def _model(ref: Reference, name: str) -> ModelRow:
+    """The model row a test names; one that is missing fails here, not as an AttributeError."""
+    row = ref.model(name)
+    assert row is not None, name
+    return row
 
 
 def a_gpu(name: str, **fields: object) -> dict[str, object]:
@@ -127,7 +145,7 @@ def test_m4_ultra_is_not_a_row(ref: Reference) -> None:
     # Apple never shipped an M4 Ultra; llmfit's "m4 ultra = 819" (AlexsJones/llmfit@3f44fd3
     # llmfit-core/src/hardware.rs) is wrong.
     assert ref.gpu("M4 Ultra") is None
-    assert "M4 Ultra" in (ref.gpu("M3 Ultra").notes or "")  # type: ignore[union-attr]
+    assert "M4 Ultra" in (_gpu(ref, "M3 Ultra").notes or "")
 
 
 @pytest.mark.parametrize(
@@ -251,12 +269,12 @@ def test_rtx_5090_is_1792_gbs_and_575_w(ref: Reference) -> None:
 
 def test_recalled_figures_are_marked_unverified(ref: Reference) -> None:
     # Figures recalled but not checked against a source ship only as unverified.
-    assert not ref.gpu("RTX 4090").is_verified("peak_tflops")  # type: ignore[union-attr]
-    assert not ref.gpu("RTX A4000").is_verified("tdp_w")  # type: ignore[union-attr]
-    assert not ref.gpu("MI355X").is_verified("peak_tflops")  # type: ignore[union-attr]
-    assert not ref.model("Llama 2 13B").is_verified("params_total_b")  # type: ignore[union-attr]
-    assert ref.model("GLM-4.7").is_verified("params_total_b")  # type: ignore[union-attr]  # read in the 4.7 config
-    assert ref.gpu("H100 SXM").is_verified("bandwidth_gbs")  # type: ignore[union-attr]
+    assert not _gpu(ref, "RTX 4090").is_verified("peak_tflops")
+    assert not _gpu(ref, "RTX A4000").is_verified("tdp_w")
+    assert not _gpu(ref, "MI355X").is_verified("peak_tflops")
+    assert not _model(ref, "Llama 2 13B").is_verified("params_total_b")
+    assert _model(ref, "GLM-4.7").is_verified("params_total_b")  # read in the 4.7 config
+    assert _gpu(ref, "H100 SXM").is_verified("bandwidth_gbs")
 
 
 def test_qwen36_27b_is_27_8b_dense(ref: Reference) -> None:
@@ -274,7 +292,7 @@ def test_kv_bytes_match_the_gqa_arithmetic(ref: Reference) -> None:
             assert m.kv_bytes_per_token_bf16 == 2 * m.kv_layers * m.kv_heads * m.head_dim * 2, (
                 m.name
             )
-    assert ref.model("DeepSeek V3").kv_bytes_per_token_bf16 == (512 + 64) * 61 * 2  # type: ignore[union-attr]
+    assert _model(ref, "DeepSeek V3").kv_bytes_per_token_bf16 == (512 + 64) * 61 * 2
 
 
 def test_model_params_are_consistent(ref: Reference) -> None:
@@ -320,7 +338,8 @@ def test_dflash_official_als_give_the_seed_honest_range(ref: Reference) -> None:
     ceiling = 1792 / 13.9
     assert ceiling * 0.6 * min(official) == pytest.approx(340, abs=5)
     assert ceiling * max(official) == pytest.approx(704, abs=5)
-    assert dflash.best_published_al().al == 8.24  # type: ignore[union-attr]
+    best = dflash.best_published_al()
+    assert best is not None and best.al == 8.24
     assert dflash.published_windows == [8, 16]
 
 
@@ -348,7 +367,7 @@ def test_user_file_replaces_a_row_by_name_and_adds_new_ones(ref: Reference, tmp_
     assert len(merged.hardware) == len(ref.hardware) + 1
     replaced = merged.gpu("GeForce RTX 5090")
     assert replaced is not None and replaced.bandwidth_gbs == 1700 and replaced.source == "my card"
-    assert merged.gpu("labcard").name == "My Lab Card"  # type: ignore[union-attr]
+    assert _gpu(merged, "labcard").name == "My Lab Card"
     # the row keeps its place; other tables are untouched
     assert [g.name for g in merged.hardware].index("RTX 5090") == [
         g.name for g in ref.hardware
@@ -359,7 +378,7 @@ def test_user_file_replaces_a_row_by_name_and_adds_new_ones(ref: Reference, tmp_
 def test_later_user_files_win(tmp_path: Path) -> None:
     first = write(tmp_path, {"hardware": [a_gpu("Box", bandwidth_gbs=100)]}, "a.json")
     second = write(tmp_path, {"hardware": [a_gpu("Box", bandwidth_gbs=200)]}, "b.json")
-    assert load_reference(first, second).gpu("Box").bandwidth_gbs == 200  # type: ignore[union-attr]
+    assert _gpu(load_reference(first, second), "Box").bandwidth_gbs == 200
 
 
 def test_invalid_json_names_the_file(tmp_path: Path) -> None:
@@ -515,7 +534,7 @@ def test_a_model_name_never_matches_another_generation(
     assert row is not None and row.name != not_this
 
 
-def _linear_find(rows: list, name: str):  # type: ignore[no-untyped-def,type-arg]
+def _linear_find(rows: list[_Row], name: str) -> _Row | None:
     """The lookup before the index: re-normalise every row per query, first exact match wins."""
     key = normalise_name(name)
     for row in rows:
@@ -551,8 +570,8 @@ def test_an_override_row_is_indexed_too(tmp_path: Path) -> None:
     f = tmp_path / "ref.json"
     f.write_text(json.dumps({"hardware": [a_gpu("Test Card 9000", aliases=["TC9K"])]}), encoding="utf-8")
     ref = load_reference(f)
-    assert ref.gpu("NVIDIA Test Card 9000 24GB").name == "Test Card 9000"  # type: ignore[union-attr]
-    assert ref.gpu("tc9k").name == "Test Card 9000"  # type: ignore[union-attr]
+    assert _gpu(ref, "NVIDIA Test Card 9000 24GB").name == "Test Card 9000"
+    assert _gpu(ref, "tc9k").name == "Test Card 9000"
 
 
 # ---- CPU-only, unified-memory and SRAM rows -----------------------------------------------------
@@ -614,11 +633,12 @@ def test_max_power_is_at_least_the_board_power_and_sourced(ref: Reference) -> No
     with_limit = [h for h in ref.hardware if h.max_power_w is not None]
     assert len(with_limit) >= 20
     for h in with_limit:
-        assert h.tdp_w is not None and h.max_power_w >= h.tdp_w, h.name
+        assert h.max_power_w is not None and h.tdp_w is not None, h.name
+        assert h.max_power_w >= h.tdp_w, h.name
         assert "max_power_w" in h.source, h.name
-    assert ref.gpu("RTX 4090").max_power_w == 600  # type: ignore[union-attr]
-    assert ref.gpu("RTX 3090").max_power_w == 500  # type: ignore[union-attr]
-    assert ref.gpu("RTX 3090 Ti").max_power_w == 550  # type: ignore[union-attr]
+    assert _gpu(ref, "RTX 4090").max_power_w == 600
+    assert _gpu(ref, "RTX 3090").max_power_w == 500
+    assert _gpu(ref, "RTX 3090 Ti").max_power_w == 550
 
 
 def test_no_table_cites_an_internal_document() -> None:
@@ -626,7 +646,8 @@ def test_no_table_cites_an_internal_document() -> None:
     internal = re.compile(r"reference-data\.md|research/|SPEC §|SPEC section|leaderboards\.md|shared/")
     for path in [*(root / "checks" / "data").glob("*.json"), root / "docs" / "reference-data.md"]:
         text = path.read_text(encoding="utf-8")
-        assert not internal.search(text), f"{path.name}: {internal.search(text).group(0)}"  # type: ignore[union-attr]
+        found = internal.search(text)
+        assert found is None, f"{path.name}: {found.group(0)}"
 
 
 def test_a_lookup_normalises_only_its_query(ref: Reference, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -639,7 +660,7 @@ def test_a_lookup_normalises_only_its_query(ref: Reference, monkeypatch: pytest.
         return real(s)
 
     monkeypatch.setattr(index, "_normalise", counting)
-    assert ref.gpu("NVIDIA GeForce RTX 4090").name == "RTX 4090"  # type: ignore[union-attr]
+    assert _gpu(ref, "NVIDIA GeForce RTX 4090").name == "RTX 4090"
     assert calls == ["NVIDIA GeForce RTX 4090"]  # the rows were normalised when the table loaded
 
 
@@ -653,7 +674,7 @@ def test_names_and_aliases_are_sorted_once_and_handed_out_as_copies(ref: Referen
 
 def test_a_copy_with_other_rows_looks_up_its_own_rows(ref: Reference) -> None:
     only = ref.model_copy(update={"hardware": [r for r in ref.hardware if r.name == "RTX 3090"]})
-    assert only.gpu("NVIDIA GeForce RTX 3090").name == "RTX 3090"  # type: ignore[union-attr]
+    assert _gpu(only, "NVIDIA GeForce RTX 3090").name == "RTX 3090"
     assert only.gpu("RTX 4090") is None
     assert ref.gpu("RTX 4090") is not None
 

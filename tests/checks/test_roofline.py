@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.models import Claim, Evidence
+from checks.models import Answer, Claim, Evidence
 from checks.reference import Reference
 from checks.rules.acceptance import acceptance
 from checks.rules.roofline import roofline
@@ -27,7 +27,7 @@ def xref(tmp_path: Path) -> Reference:
     return extra_ref(tmp_path)
 
 
-def _q7(ref: Reference, claim: Claim):  # type: ignore[no-untyped-def]
+def _q7(ref: Reference, claim: Claim) -> Answer:
     ev = Evidence(claim=claim)
     return roofline(ev, ref, {"acceptance": acceptance(ev, ref, {})})
 
@@ -38,7 +38,7 @@ def _llama(**kw: object) -> Claim:
                                    "hardware_count": 1, "batch": 1, "tok_s": 158.0, "tok_s_kind": "decode",
                                    "speculative": False}
     base.update(kw)
-    return Claim(**base)  # type: ignore[arg-type]
+    return Claim(**base)
 
 
 def _eagle(**kw: object) -> Claim:
@@ -358,7 +358,7 @@ def _offloaded(**kw: object) -> Claim:
     base: dict[str, object] = {"model": "Llama-3.1-70B", "weight_format": "Q4_K_M", "hardware": "RTX 3090",
                                "hardware_count": 1, "batch": 1, "speculative": False, "offload": True}
     base.update(kw)
-    return Claim(**base)  # type: ignore[arg-type]
+    return Claim(**base)
 
 
 @pytest.mark.parametrize(("tok_s", "status"), [(12.0, "stop"), (6.0, "ok")])

@@ -11,7 +11,7 @@ from tests.seed_claims import headline_evidence
 
 
 def _run(ref: Reference, post: str | None = None, **fields: object) -> Answer:
-    ev = Evidence(claim=Claim(**fields), post=PostInfo(text=post) if post else None)  # type: ignore[arg-type]
+    ev = Evidence(claim=Claim(**fields), post=PostInfo(text=post) if post else None)
     return token_accounting(ev, ref, {})
 
 

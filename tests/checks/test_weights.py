@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from checks.models import Claim, Evidence, Provenance
-from checks.physics.figures import Derived
+from checks.physics.figures import Derived, Missing
 from checks.physics.weights import (
     INFERRED_NOTE,
     generous_weight_gb,
@@ -26,62 +26,70 @@ def _claim(**kw: object) -> Claim:
     base: dict[str, object] = {"hardware": "RTX 3090", "hardware_count": 1, "batch": 1,
                                "tok_s": 20.0, "tok_s_kind": "decode", "speculative": False}
     base.update(kw)
-    return Claim(**base)  # type: ignore[arg-type]
+    return Claim(**base)
 
 
 def test_a_size_in_the_name_is_used_when_no_row_matches_and_is_reported_inferred(ref: Reference) -> None:
     claim = _claim(model="Yi 34B Chat", weight_format="Q4_K_M")
     assert ref.model(claim.model) is None
     params = params_per_token(claim, None)
-    assert params.value == 34  # type: ignore[union-attr]
-    assert "model size inferred from the name 'Yi 34B Chat', not from a reference row" in params.notes  # type: ignore[union-attr]
-    assert any("inferred from the name 'Yi 34B Chat' ('34B')" in b for b in params.basis)  # type: ignore[union-attr]
+    assert isinstance(params, Derived)
+    assert params.value == 34
+    assert "model size inferred from the name 'Yi 34B Chat', not from a reference row" in params.notes
+    assert any("inferred from the name 'Yi 34B Chat' ('34B')" in b for b in params.basis)
     gb = generous_weight_gb(claim, None, resolve_format(claim, ref))
-    assert gb.value == pytest.approx(34 * 4 / 8)  # type: ignore[union-attr]  # Q4_K_M nominal 4 bits
-    assert _inferred(gb.notes)  # type: ignore[union-attr]
+    assert isinstance(gb, Derived)
+    assert gb.value == pytest.approx(34 * 4 / 8)  # Q4_K_M nominal 4 bits
+    assert _inferred(gb.notes)
 
 
 def test_an_moe_name_gives_its_active_params(ref: Reference) -> None:
     claim = _claim(model="Foo-80B-A5B", weight_format="BF16")
     params = params_per_token(claim, None)
-    assert params.value == 5  # type: ignore[union-attr]
-    assert _inferred(params.notes)  # type: ignore[union-attr]
-    assert "('80B-A5B')" in params.basis[0]  # type: ignore[union-attr]
+    assert isinstance(params, Derived)
+    assert params.value == 5
+    assert _inferred(params.notes)
+    assert "('80B-A5B')" in params.basis[0]
 
 
 def test_the_claims_own_params_beat_the_name(ref: Reference) -> None:
     claim = _claim(model="Yi 34B", params_total_b=34.4,
                    provenance={"params_total_b": Provenance(source="record", field="params")})
     params = params_per_token(claim, None)
-    assert params.value == 34.4  # type: ignore[union-attr]
-    assert not _inferred(params.notes)  # type: ignore[union-attr]
+    assert isinstance(params, Derived)
+    assert params.value == 34.4
+    assert not _inferred(params.notes)
 
 
 def test_an_extractor_inferred_size_is_said_to_be_inferred(ref: Reference) -> None:
     claim = _claim(model="Llama 3 70B", params_total_b=70.0, size_inferred=True)
     params = params_per_token(claim, None)
-    assert params.value == 70  # type: ignore[union-attr]
-    assert _inferred(params.notes)  # type: ignore[union-attr]
-    assert "inferred from the name 'Llama 3 70B'" in params.basis[-1]  # type: ignore[union-attr]
+    assert isinstance(params, Derived)
+    assert params.value == 70
+    assert _inferred(params.notes)
+    assert "inferred from the name 'Llama 3 70B'" in params.basis[-1]
 
 
 def test_the_file_size_beats_the_name_and_is_reported_inferred(ref: Reference) -> None:
     claim = _claim(model="Yi 34B", model_size_bytes=20.66e9, weight_format="Q4_K_M")
     gb = resident_weight_gb(claim, None, resolve_format(claim, ref))
-    assert gb.value == pytest.approx(20.66)  # type: ignore[union-attr]
-    assert gb.notes == ("model size inferred from the record's file size, not from a reference row",)  # type: ignore[union-attr]
+    assert isinstance(gb, Derived)
+    assert gb.value == pytest.approx(20.66)
+    assert gb.notes == ("model size inferred from the record's file size, not from a reference row",)
 
 
 def test_a_row_is_not_inferred(ref: Reference) -> None:
     claim = _claim(model="Llama 3 70B", weight_format="BF16")
     row = ref.model(claim.model)
     params = params_per_token(claim, row)
-    assert params.value == 70.55  # type: ignore[union-attr]
-    assert not _inferred(params.notes)  # type: ignore[union-attr]
+    assert isinstance(params, Derived)
+    assert params.value == 70.55
+    assert not _inferred(params.notes)
 
 
 def test_no_name_size_and_no_row_is_still_missing(ref: Reference) -> None:
-    assert params_per_token(_claim(model="my-finetune"), None).what == ("model size (params or file size)",)  # type: ignore[union-attr]
+    missing = params_per_token(_claim(model="my-finetune"), None)
+    assert isinstance(missing, Missing) and missing.what == ("model size (params or file size)",)
 
 
 def test_roofline_answers_an_unknown_model_from_its_name_and_says_so(ref: Reference) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from checks.models import Claim
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
 from extractors.formats import detect
@@ -22,26 +23,28 @@ def obj() -> dict:
     return json.loads((FIXTURES / RESULT).read_text())
 
 
-def parse(value):
+def parse(value: object) -> list[Claim]:
     doc = RawDocument(json.dumps(value).encode(), source=SOURCE)
     return AccelMark().parse(doc)
 
 
-def test_fixture_is_detected_as_accelmark():
-    assert detect(RawDocument((FIXTURES / RESULT).read_bytes(), source=RESULT)).name == "accelmark"
+def test_fixture_is_detected_as_accelmark() -> None:
+    found = detect(RawDocument((FIXTURES / RESULT).read_bytes(), source=RESULT))
+    assert found is not None and found.name == "accelmark"
 
 
-def test_one_claim_per_measured_concurrency_and_oom_is_skipped():
+def test_one_claim_per_measured_concurrency_and_oom_is_skipped() -> None:
     claims = parse(obj())[:6]
     # Offline: the engine batches internally, so client_concurrency is kept out of the cell; the
     # suite's 100 requests per run bound what can be in flight.
     assert [(c.concurrency, c.speculative) for c in claims] == [
         (100, False), (100, False), (100, False), (8, True), (32, True), (128, True)]
+    assert claims[0].provenance["concurrency"].field is not None
     assert claims[0].provenance["concurrency"].field.endswith("suites/suite_A/suite.json request_count")
     assert "client_concurrency 8" in (claims[0].provenance["tok_s"].span or "")
 
 
-def test_offline_claim_fields():
+def test_offline_claim_fields() -> None:
     c = parse(obj())[0]
     assert (c.hardware, c.hardware_count) == ("NVIDIA A100-SXM4-40GB", 1)
     assert (c.engine, c.engine_version) == ("SGLang", "0.5.6")
@@ -55,7 +58,7 @@ def test_offline_claim_fields():
     assert c.acceptance_length is None and c.spec_window is None
 
 
-def test_offline_claim_provenance():
+def test_offline_claim_provenance() -> None:
     c = parse(obj())[1]
     prov = c.provenance
     assert prov["tok_s"].field == "metrics.offline.results_by_concurrency[1].throughput_tokens_per_sec"
@@ -66,19 +69,20 @@ def test_offline_claim_provenance():
     assert set(c.filled()) <= set(prov)
 
 
-def test_speculative_claim_reads_runtime_metrics():
+def test_speculative_claim_reads_runtime_metrics() -> None:
     c = parse(obj())[3]
     assert (c.tok_s, c.concurrency, c.power_w) == (705.16, 8, 221.7)
     assert (c.speculative, c.spec_method) == (True, "EAGLE")
     assert (c.acceptance_length, c.acceptance_rate) == (2.96, 0.74)
     assert c.spec_window == 5
+    assert c.spec_window_convention is not None
     assert c.spec_window_convention.startswith("num_speculative_tokens 4 + 1 bonus token")
     assert c.drafter_model == "yuhuili/EAGLE-LLaMA3-Instruct-8B"
     assert c.provenance["acceptance_length"].field == "task.runtime_metrics.mean_accepted_tokens"
     assert c.provenance["spec_method"].field == "task.extra_config.speculative_algorithm"
 
 
-def test_single_scenario_speculative_submission_reports_under_offline():
+def test_single_scenario_speculative_submission_reports_under_offline() -> None:
     r = obj()
     del r["metrics"]["speculative"]
     del r["task"]["scenarios_run"]
@@ -87,35 +91,38 @@ def test_single_scenario_speculative_submission_reports_under_offline():
     assert len(claims) == 3 and all(c.speculative and c.acceptance_length == 2.96 for c in claims)
 
 
-def test_command_like_reproduce_script_and_flag():
+def test_command_like_reproduce_script_and_flag() -> None:
     r = obj()
     r["meta"]["reproduce_script"] = "python -m sglang.launch_server --model-path x --tp 1"
     r["meta"]["flagged"] = "throughput above chip ceiling"
     c = parse(r)[0]
     assert c.launch_command == "python -m sglang.launch_server --model-path x --tp 1"
+    assert c.notes is not None
     assert c.notes.endswith("[flagged by AccelMark: throughput above chip ceiling]")
 
 
-def test_quantization_method_is_the_weight_format_when_given():
+def test_quantization_method_is_the_weight_format_when_given() -> None:
     r = obj()
     r["model"]["quantization_method"] = "awq"
     r["model"]["precision"] = "W4A16"
     assert parse(r)[0].weight_format == "awq"
 
 
-def test_one_broken_result_in_a_list_is_skipped_with_a_warning():
+def test_one_broken_result_in_a_list_is_skipped_with_a_warning() -> None:
     broken = obj()
     broken["metrics"]["offline"]["results_by_concurrency"] = {"8": 3144.73}
     doc = RawDocument(json.dumps({"results": [broken, obj()]}).encode(), source="dump.json")
     claims = AccelMark().parse(doc)
-    assert len(claims) == 9 and claims[0].provenance["tok_s"].field.startswith("results[1].")
+    assert len(claims) == 9
+    field = claims[0].provenance["tok_s"].field
+    assert field is not None and field.startswith("results[1].")
     assert doc.warnings == [
         "dump.json: skipped 1 unreadable AccelMark result(s), e.g. AccelMark result results[0]: "
         "'results[0].metrics.offline.results_by_concurrency' should be a list of per-concurrency "
         "results"]
 
 
-def test_results_inside_a_list():
+def test_results_inside_a_list() -> None:
     claims = parse({"results": [obj(), obj()]})
     assert len(claims) == 18
     assert claims[9].provenance["tok_s"].field == (
@@ -124,14 +131,14 @@ def test_results_inside_a_list():
 
 # ------------------------------------------------------------------------------ broken content
 
-def test_results_by_concurrency_not_a_list_is_invalid_input():
+def test_results_by_concurrency_not_a_list_is_invalid_input() -> None:
     r = obj()
     r["metrics"]["offline"]["results_by_concurrency"] = {"8": 3144.73}
     with pytest.raises(InvalidInput, match="'metrics.offline.results_by_concurrency' should be a list"):
         parse(r)
 
 
-def test_unreadable_throughput_is_invalid_input_naming_the_path():
+def test_unreadable_throughput_is_invalid_input_naming_the_path() -> None:
     r = obj()
     r["metrics"]["offline"]["results_by_concurrency"][1]["throughput_tokens_per_sec"] = "high"
     with pytest.raises(InvalidInput,
@@ -139,14 +146,14 @@ def test_unreadable_throughput_is_invalid_input_naming_the_path():
         parse(r)
 
 
-def test_no_throughput_anywhere_is_invalid_input():
+def test_no_throughput_anywhere_is_invalid_input() -> None:
     r = obj()
     r["metrics"] = {"burst": {"sla_ttft_ms": 500}, "derived": {}}
     with pytest.raises(InvalidInput, match="no throughput or TPOT in any scenario block"):
         parse(r)
 
 
-def test_missing_required_keys_is_not_accelmark():
+def test_missing_required_keys_is_not_accelmark() -> None:
     r = obj()
     del r["suite_id"]
     doc = RawDocument(json.dumps(r).encode())

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.sweep import sweep_source
+from checks.models import Claim
 from checks.reference import load_reference
 from extractors.document import RawDocument
 from extractors.formats.accelmark import AccelMark
@@ -17,7 +18,7 @@ QUANT = "result_quantization_rtx4090.json"
 H100 = "result_interactive_scaling_h100.json"
 
 
-def parse(name: str, value: dict | None = None):
+def parse(name: str, value: dict | None = None) -> tuple[list[Claim], RawDocument]:
     data = json.dumps(value).encode() if value is not None else (FIXTURES / name).read_bytes()
     doc = RawDocument(data, source=name)
     return AccelMark().parse(doc), doc
@@ -28,7 +29,7 @@ def by_cell(name: str) -> dict:
     return {c.cell: c for c in claims}
 
 
-def test_every_block_of_a_quantization_submission_is_read():
+def test_every_block_of_a_quantization_submission_is_read() -> None:
     cells = list(by_cell(QUANT))
     assert cells == [
         "quantization BF16, offline, client concurrency 1",
@@ -41,20 +42,20 @@ def test_every_block_of_a_quantization_submission_is_read():
     ]
 
 
-def test_quantization_entry_carries_its_precision_and_checkpoint():
+def test_quantization_entry_carries_its_precision_and_checkpoint() -> None:
     c = by_cell(QUANT)["quantization W4A16, offline, client concurrency 16"]
     assert (c.tok_s, c.tok_s_kind, c.weight_format) == (3120.0, "aggregate", "W4A16")
     assert c.model == "RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16"
     assert c.provenance["weight_format"].field == "metrics.quantization.results_by_precision[1].precision"
 
 
-def test_quantization_online_entry_takes_the_checkpoint_of_its_precision():
+def test_quantization_online_entry_takes_the_checkpoint_of_its_precision() -> None:
     c = by_cell(QUANT)["quantization W4A16, online at 5 QPS"]
     assert c.model == "RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16"
     assert c.per_user_tok_s == pytest.approx(102.04) and c.tok_s_kind == "per_user"
 
 
-def test_zero_watts_is_dropped_with_a_note_and_the_file_is_still_read():
+def test_zero_watts_is_dropped_with_a_note_and_the_file_is_still_read() -> None:
     claims, doc = parse(QUANT)
     assert len(claims) == 7 and all(c.power_w is None for c in claims)
     assert doc.warnings == [
@@ -62,20 +63,20 @@ def test_zero_watts_is_dropped_with_a_note_and_the_file_is_still_read():
         "metrics.quantization.results_by_precision[0].results_by_concurrency[0].power_watts_avg"]
 
 
-def test_runner_status_note_is_not_a_method_statement():
+def test_runner_status_note_is_not_a_method_statement() -> None:
     c = by_cell(QUANT)["quantization BF16, offline, client concurrency 1"]
     assert c.speculative is False and c.conflicts == []
     assert c.provenance["speculative"].field == "metrics.quantization"
 
 
-def test_extra_config_is_read_through_the_flag_reader():
+def test_extra_config_is_read_through_the_flag_reader() -> None:
     c = by_cell(QUANT)["quantization BF16, offline, client concurrency 1"]
     assert c.kv_dtype == "fp8"
     assert c.provenance["kv_dtype"].field == "task.extra_config (--kv-cache-dtype)"
     assert c.context_length is None  # max_model_len is the server's cap, not the run's context
 
 
-def test_interactive_block_is_a_batch_one_per_user_rate():
+def test_interactive_block_is_a_batch_one_per_user_rate() -> None:
     c = by_cell(H100)["interactive, one request at a time"]
     assert (c.tok_s, c.per_user_tok_s, c.tok_s_kind) == (160.0, 160.0, "decode")
     assert (c.batch, c.concurrency, c.ttft_ms) == (1, 1, 21.0)
@@ -83,7 +84,7 @@ def test_interactive_block_is_a_batch_one_per_user_rate():
     assert "suite_B/suite.json" in c.provenance["batch"].field
 
 
-def test_online_tpot_gives_the_per_request_rate():
+def test_online_tpot_gives_the_per_request_rate() -> None:
     claims, _ = parse("result_a100_sglang.json")
     online = [c for c in claims if c.cell and c.cell.startswith("online")]
     assert [(c.cell, c.per_user_tok_s) for c in online] == [
@@ -92,7 +93,7 @@ def test_online_tpot_gives_the_per_request_rate():
         "tpot_ms_p50 15.63 ms → 1000 / 15.63 = 63.98 tok/s per request")
 
 
-def test_scaling_entries_carry_their_chip_count():
+def test_scaling_entries_carry_their_chip_count() -> None:
     cells = by_cell(H100)
     one, two = cells["scaling 1 chips, offline, client concurrency 8"], \
         cells["scaling 2 chips, offline, client concurrency 8"]
@@ -103,30 +104,31 @@ def test_scaling_entries_carry_their_chip_count():
 
 
 @pytest.mark.parametrize(("suite", "requests"), [("suite_C", 100), ("suite_E", 150), ("suite_X", None)])
-def test_offline_concurrency_is_the_suites_request_count(suite, requests):
+def test_offline_concurrency_is_the_suites_request_count(suite: str, requests: int | None) -> None:
     value = json.loads((FIXTURES / QUANT).read_text())
     value["suite_id"] = suite
     claims, _ = parse(QUANT, value)
     assert claims[0].concurrency == requests
 
 
-def test_speculative_claim_without_runtime_metrics_names_the_suites_drafter():
+def test_speculative_claim_without_runtime_metrics_names_the_suites_drafter() -> None:
     value = json.loads((FIXTURES / "result_a100_sglang.json").read_text())
     del value["task"]["runtime_metrics"]
     value["task"]["extra_config"] = None
     claims, _ = parse("result_a100_sglang.json", value)
     spec = next(c for c in claims if c.speculative)
     assert (spec.drafter_model, spec.spec_method) == ("yuhuili/EAGLE-LLaMA3-Instruct-8B", "EAGLE")
+    assert spec.provenance["drafter_model"].field is not None
     assert spec.provenance["drafter_model"].field.endswith(
         "suites/suite_A/suite.json speculative_draft_model_id")
 
 
-def test_sustained_block_is_an_aggregate_at_its_concurrency():
+def test_sustained_block_is_an_aggregate_at_its_concurrency() -> None:
     c = by_cell(H100)["sustained at concurrency 8"]
     assert (c.tok_s, c.tok_s_kind, c.concurrency) == (1210.0, "aggregate", 8)
 
 
-def test_sweep_reads_every_block_of_both_fixtures():
+def test_sweep_reads_every_block_of_both_fixtures() -> None:
     ref = load_reference()
     counts = {name: sweep_source(str(FIXTURES / name), ref).records for name in (QUANT, H100)}
     assert counts == {QUANT: 7, H100: 4}

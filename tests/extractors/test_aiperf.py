@@ -26,11 +26,12 @@ def obj(name: str) -> dict:
 
 
 @pytest.mark.parametrize("name", [AIPERF, GENAI])
-def test_fixture_is_detected_as_aiperf(name):
-    assert detect(load(name)).name == "aiperf"
+def test_fixture_is_detected_as_aiperf(name: str) -> None:
+    found = detect(load(name))
+    assert found is not None and found.name == "aiperf"
 
 
-def test_aiperf_aggregate_throughput_power_and_config():
+def test_aiperf_aggregate_throughput_power_and_config() -> None:
     (claim,) = AiPerf().parse(load(AIPERF))
     assert claim.model == "Qwen/Qwen3-8B"
     assert claim.concurrency == 16
@@ -42,6 +43,7 @@ def test_aiperf_aggregate_throughput_power_and_config():
     assert claim.hardware == "NVIDIA H100 80GB HBM3"
     assert claim.hardware_count == 1
     assert claim.power_w == pytest.approx(612.38)
+    assert claim.notes is not None
     assert "per-user decode speed 118.33 tok/s" in claim.notes
     prov = claim.provenance
     assert prov["tok_s"].field == "output_token_throughput.avg"
@@ -53,7 +55,7 @@ def test_aiperf_aggregate_throughput_power_and_config():
     assert set(claim.filled()) - {"notes"} <= set(prov)
 
 
-def test_genai_perf_single_stream_is_output_kind():
+def test_genai_perf_single_stream_is_output_kind() -> None:
     (claim,) = AiPerf().parse(load(GENAI))
     assert claim.model == "meta-llama/Llama-3.1-8B-Instruct"
     assert claim.provenance["model"].field == "input_config.model[0]"
@@ -62,10 +64,11 @@ def test_genai_perf_single_stream_is_output_kind():
     assert claim.tok_s_kind == "output"
     assert claim.power_w == pytest.approx(231.42)
     assert claim.provenance["power_w"].field == "telemetry_stats.gpu_power_usage.gpu0.avg"
+    assert claim.notes is not None
     assert "GenAI-Perf" in claim.notes
 
 
-def test_total_gpu_power_wins_and_unit_is_converted():
+def test_total_gpu_power_wins_and_unit_is_converted() -> None:
     data = obj(AIPERF)
     data["total_gpu_power"] = {"unit": "kW", "avg": 0.61}
     (claim,) = AiPerf().parse(RawDocument.from_text(json.dumps(data)))
@@ -73,7 +76,7 @@ def test_total_gpu_power_wins_and_unit_is_converted():
     assert claim.provenance["power_w"].field == "total_gpu_power.avg"
 
 
-def test_per_user_figure_used_when_aggregate_is_absent():
+def test_per_user_figure_used_when_aggregate_is_absent() -> None:
     data = obj(AIPERF)
     data.pop("output_token_throughput")
     (claim,) = AiPerf().parse(RawDocument.from_text(json.dumps(data)))
@@ -81,7 +84,7 @@ def test_per_user_figure_used_when_aggregate_is_absent():
     assert claim.tok_s_kind == "per_user"
 
 
-def test_negative_throughput_is_invalid_input():
+def test_negative_throughput_is_invalid_input() -> None:
     data = obj(AIPERF)
     data["output_token_throughput"]["avg"] = -1832.4
     with pytest.raises(InvalidInput, match=r"p\.json: AIPerf output_token_throughput\.avg is not "
@@ -89,7 +92,7 @@ def test_negative_throughput_is_invalid_input():
         AiPerf().parse(RawDocument.from_text(json.dumps(data), source="p.json"))
 
 
-def test_failed_run_without_throughput_is_invalid_input():
+def test_failed_run_without_throughput_is_invalid_input() -> None:
     failed = {"records": {"error_request_count": {"unit": "requests", "avg": 5.0}},
               "time_to_first_token": {"unit": "ms", "avg": None}}
     data = {"records": {"time_to_first_token": {"unit": "ms", "avg": 20.0}}, **failed}
@@ -97,7 +100,7 @@ def test_failed_run_without_throughput_is_invalid_input():
         AiPerf().parse(RawDocument.from_text(json.dumps(data)))
 
 
-def test_null_ttft_is_reported_empty():
+def test_null_ttft_is_reported_empty() -> None:
     data = obj(AIPERF)
     data["time_to_first_token"] = {"unit": "ms", "avg": None}
     (claim,) = AiPerf().parse(RawDocument.from_text(json.dumps(data)))

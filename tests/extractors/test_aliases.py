@@ -43,16 +43,16 @@ OWN_NAMES: dict[str, object] = {
 }
 
 
-def test_every_claim_field_has_its_own_name_in_the_alias_table():
+def test_every_claim_field_has_its_own_name_in_the_alias_table() -> None:
     missing = [n for n in Claim.model_fields if n not in NOT_INPUT and fold(n) not in ALIAS_INDEX]
     assert missing == []
 
 
-def test_the_fixture_names_every_claim_field():
+def test_the_fixture_names_every_claim_field() -> None:
     assert set(OWN_NAMES) == set(Claim.model_fields) - NOT_INPUT
 
 
-def test_a_board_in_claimchecks_own_field_names_is_read_whole():
+def test_a_board_in_claimchecks_own_field_names_is_read_whole() -> None:
     doc = RawDocument(json.dumps({"records": [OWN_NAMES]}).encode(), source="own.json")
     [claim] = GenericBoard().parse(doc)
     got = claim.model_dump(exclude={"provenance", "conflicts"})
@@ -82,20 +82,20 @@ def test_a_board_in_claimchecks_own_field_names_is_read_whole():
     ("power_watts_peak", 341.0, "power_w_high", 341.0),
     ("reproduce_command", "vllm serve m", "launch_command", "vllm serve m"),
 ])
-def test_real_boards_and_tools_field_names(key, value, field, expected):
+def test_real_boards_and_tools_field_names(key: str, value: object, field: str, expected: object) -> None:
     b = ClaimBuilder("x")
     map_record({key: value}, "", b)
     assert b.values[field] == expected
     assert b.provenance[field].field == key
 
 
-def test_an_unknown_architecture_word_says_nothing():
+def test_an_unknown_architecture_word_says_nothing() -> None:
     b = ClaimBuilder("x")
     apply_target(b, "is_moe", "LlamaForCausalLM", "architecture", "architecture")
     assert not b.has("is_moe")
 
 
-def test_vllm_metadata_keys_go_through_the_alias_table():
+def test_vllm_metadata_keys_go_through_the_alias_table() -> None:
     record = {"date": "20261120-101500", "backend": "vllm", "model_id": "Qwen/Qwen3-8B",
               "num_prompts": 1, "max_concurrency": 1, "request_rate": "inf", "duration": 10.0,
               "completed": 1, "total_input_tokens": 128, "total_output_tokens": 1000,
@@ -107,5 +107,6 @@ def test_vllm_metadata_keys_go_through_the_alias_table():
     assert (claim.hardware, claim.hardware_count) == ("NVIDIA H100 80GB HBM3", 1)
     assert claim.provenance["hardware"].field == "gpu"
     assert (claim.kv_dtype, claim.speculative) == ("fp8", False)
+    assert claim.provenance["kv_dtype"].field is not None
     assert claim.provenance["kv_dtype"].field.startswith("command")
     assert claim.engine == "vllm" and claim.tok_s == 100.0

@@ -114,7 +114,8 @@ async def test_a_localscore_result_page_yields_the_run_with_power(
     async with loopback_fetcher(server) as fetcher:
         reading = await fetch_records(url, fetcher, ref)
     (run,) = reading.records
-    assert reading.source.format == "localscore" and reading.source.content_type.startswith(
+    assert reading.source.format == "localscore" and reading.source.content_type is not None
+    assert reading.source.content_type.startswith(
         "text/html"
     )
     assert run.hardware == "NVIDIA GeForce RTX 3090" and run.engine == "llamafile"

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ from extractors.evidence import build_evidence
 from extractors.follow import follow
 from extractors.inputs import InputSpec, read_local
 from extractors.offloop import read_document_async, run_off_loop
+from extractors.web import PageReading
 from tests.fixtures.web.loopback import Loopback, loopback_fetcher
 
 REFUSED = [
@@ -146,7 +148,7 @@ async def test_a_page_that_is_slow_to_read_costs_at_most_the_follow_deadline(
 ) -> None:
     real = extractors.web.read_page
 
-    def slow_for_the_record(doc, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def slow_for_the_record(doc: RawDocument, *args: Any, **kwargs: Any) -> PageReading:
         if doc.source.endswith("/slow.json"):
             _spin(30.0)
         return real(doc, *args, **kwargs)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.sweep import sweep_source
-from checks.reference import load_reference
+from checks.reference import Reference, load_reference
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
 from extractors.formats import detect
@@ -18,12 +18,12 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
 @pytest.fixture(scope="module")
-def ref():
+def ref() -> Reference:
     return load_reference()
 
 
 @pytest.mark.parametrize("name", ["csv_board/board.csv", "tsv_board/board.tsv"])
-def test_dump_sweeps_with_the_seed_record_implausible_and_honest_rows_consistent(name, ref):
+def test_dump_sweeps_with_the_seed_record_implausible_and_honest_rows_consistent(name: str, ref: Reference) -> None:
     result = sweep_source(str(FIXTURES / name), ref)
     got = {r.claim.record_id: r for r in result.reports}
     assert {k: r.verdict for k, r in got.items()} == {
@@ -38,12 +38,13 @@ def test_dump_sweeps_with_the_seed_record_implausible_and_honest_rows_consistent
 
 @pytest.mark.parametrize(("name", "fmt"), [("csv_board/board.csv", "csv_board"),
                                            ("tsv_board/board.tsv", "tsv_board")])
-def test_recognised_by_shape_not_by_file_name(name, fmt):
+def test_recognised_by_shape_not_by_file_name(name: str, fmt: str) -> None:
     doc = RawDocument((FIXTURES / name).read_bytes(), source="download.txt")
-    assert detect(doc).name == fmt
+    found = detect(doc)
+    assert found is not None and found.name == fmt
 
 
-def test_cells_keep_line_and_column_as_provenance():
+def test_cells_keep_line_and_column_as_provenance() -> None:
     doc = RawDocument((FIXTURES / "csv_board" / "board.csv").read_bytes(), source="board.csv")
     seed = CsvBoard().parse(doc)[0]
     assert (seed.tok_s, seed.hardware, seed.spec_window) == (
@@ -53,12 +54,12 @@ def test_cells_keep_line_and_column_as_provenance():
     assert seed.ttft_empty is True  # an empty TTFT cell, as the seed's empty TTFT field
 
 
-def test_no_throughput_in_any_row_is_invalid_input():
+def test_no_throughput_in_any_row_is_invalid_input() -> None:
     doc = RawDocument(b"gpu,model,tok_s\nRTX 4090,Llama,\n", source="dump.csv")
     with pytest.raises(InvalidInput, match="1 row\\(s\\) in this CSV dump, none with a readable"):
         CsvBoard().parse(doc)
 
 
-def test_prose_with_commas_is_not_a_csv_dump():
+def test_prose_with_commas_is_not_a_csv_dump() -> None:
     doc = RawDocument(b"Ran it twice, got 140 tok/s, then 150 tok/s, on a 4090.", source="t")
     assert not CsvBoard().sniff(doc) and not TsvBoard().sniff(doc)

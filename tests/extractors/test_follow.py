@@ -11,11 +11,12 @@ import time
 
 import pytest
 
+from checks.models import Report
 from checks.reference import Reference
 from checks.runner import audit
 from extractors.errors import FetchBadResponse, FetchTimeout, NoClaimFound
 from extractors.evidence import build_evidence
-from extractors.follow import NO_EVIDENCE_LINK, follow
+from extractors.follow import NO_EVIDENCE_LINK, FollowResult, follow
 from tests.fixtures.web.loopback import Loopback, loopback_fetcher
 
 VLLM = "vllm_bench/llama31_8b_eagle3_conc4.json"
@@ -27,7 +28,7 @@ def _post(server: Loopback, path: str, body: str) -> str:
     return server.text(path, f"<html><body><main>{body}</main></body></html>")
 
 
-def _report(result, ref):  # type: ignore[no-untyped-def]
+def _report(result: FollowResult, ref: Reference) -> Report:
     ev = build_evidence(result.readings, ref).model_copy(update={"not_found": result.not_found})
     return audit(ev, ref)
 
@@ -193,7 +194,8 @@ async def test_every_failed_link_is_a_not_found_line_and_q2_lists_them(
         "1 link(s) refused by the URL policy (not fetched, not counted as evidence): " + elsewhere,
         "no record, config or log found behind the post's 5 link(s)",
     ]
-    assert elsewhere not in result.readings[0].text.links
+    text = result.readings[0].text
+    assert text is not None and elsewhere not in text.links
     q2 = _report(result, ref).question("config")
     assert q2.status == "unanswerable"
     assert "404 Not Found" in q2.summary and "500 Internal Server Error" in q2.summary

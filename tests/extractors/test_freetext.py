@@ -383,7 +383,7 @@ def test_empty_text_gives_an_empty_claim(ref: Reference) -> None:
     assert r.claim.filled() == {} and r.found == [] and r.kind == "post"
 
 
-def test_a_lone_power_figure_in_a_plain_decode_post_is_the_claims(ref) -> None:  # type: ignore[no-untyped-def]
+def test_a_lone_power_figure_in_a_plain_decode_post_is_the_claims(ref: Reference) -> None:
     from extractors.document import RawDocument
     from extractors.text import parse_text
 
@@ -391,7 +391,7 @@ def test_a_lone_power_figure_in_a_plain_decode_post_is_the_claims(ref) -> None: 
     assert parse_text(RawDocument.from_text(text), ref).claim.power_w == 310.0
 
 
-def test_a_baseline_power_figure_does_not_become_the_claims(ref) -> None:  # type: ignore[no-untyped-def]
+def test_a_baseline_power_figure_does_not_become_the_claims(ref: Reference) -> None:
     from extractors.document import RawDocument
     from extractors.text import parse_text
 

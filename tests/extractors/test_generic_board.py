@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from checks.models import Claim
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
 from extractors.formats import detect
 from extractors.formats.accelmark import AccelMark
+from extractors.formats.base import Format
 from extractors.formats.board_mapping import load_board_mappings
 from extractors.formats.generic_board import GenericBoard
 from extractors.formats.inferencex import InferenceX
@@ -31,48 +33,50 @@ def load(path: Path, source: str | None = None) -> RawDocument:
 
 
 @pytest.fixture(scope="module")
-def board_claims():
+def board_claims() -> tuple[list[Claim], RawDocument]:
     doc = load(BOARD, "https://board.example/api/records")
     return GenericBoard().parse(doc), doc
 
 
-def by_id(claims, record_id):
+def by_id(claims: list[Claim], record_id: str) -> Claim:
     return next(c for c in claims if c.record_id == record_id)
 
 
 # ----------------------------------------------------------------------------------- detection
 
-MINE = {"inferencex": InferenceX(), "localscore": LocalScore(), "accelmark": AccelMark(),
+MINE: dict[str, Format] = {"inferencex": InferenceX(), "localscore": LocalScore(), "accelmark": AccelMark(),
         "mlperf": MLPerf()}
 OWN_FIXTURES = [(fmt, p) for fmt in [*MINE, "generic_board"]
                 for p in sorted((FIXTURES / fmt).glob("*")) if p.suffix in (".json", ".csv", ".txt")]
 
 
 @pytest.mark.parametrize("fmt,path", OWN_FIXTURES, ids=[p.name for _, p in OWN_FIXTURES])
-def test_each_fixture_is_detected_as_its_own_format(fmt, path):
+def test_each_fixture_is_detected_as_its_own_format(fmt: str, path: Path) -> None:
     doc = load(path)
-    assert detect(doc).name == fmt
+    found = detect(doc)
+    assert found is not None and found.name == fmt
     specific = {name for name, adapter in MINE.items() if adapter.sniff(doc)}
     assert specific == ({fmt} if fmt in MINE else set())
 
 
 @pytest.mark.parametrize("path", [FIXTURES / "localscore" / "submission.json"])
-def test_generic_shape_match_never_steals_a_specific_board(path):
+def test_generic_shape_match_never_steals_a_specific_board(path: Path) -> None:
     doc = load(path)
     assert GenericBoard().sniff(doc)  # ordinary spellings: it would read as a generic board
-    assert detect(doc).name == "localscore"  # but the specific adapter comes first
+    found = detect(doc)
+    assert found is not None and found.name == "localscore"  # but the specific adapter comes first
 
 
 # ----------------------------------------------------------------------- the community board
 
-def test_raw_control_character_is_parsed_leniently_and_noted(board_claims):
+def test_raw_control_character_is_parsed_leniently_and_noted(board_claims: tuple[list[Claim], RawDocument]) -> None:
     _, doc = board_claims
     with pytest.raises(json.JSONDecodeError):
         json.loads(BOARD.read_text(encoding="utf-8"))
     assert any("raw control characters" in w and "parsed leniently" in w for w in doc.warnings)
 
 
-def test_every_record_of_the_dump_becomes_a_claim(board_claims):
+def test_every_record_of_the_dump_becomes_a_claim(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     records = json.loads(BOARD.read_text(encoding="utf-8"), strict=False)["records"]
     assert len(records) >= 200
@@ -80,7 +84,7 @@ def test_every_record_of_the_dump_becomes_a_claim(board_claims):
     assert all(c.tok_s and c.hardware and c.model for c in claims)
 
 
-def test_window_56_record_is_the_seed_headline(board_claims):
+def test_window_56_record_is_the_seed_headline(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     c = by_id(claims, "r-56")
     assert (c.hardware, c.model, c.weight_format) == ("RTX 5090", "Qwen3.6-27B", "NVFP4")
@@ -95,7 +99,7 @@ def test_window_56_record_is_the_seed_headline(board_claims):
     assert (c.submitter, c.date) == ("speedrunner", "2026-11-20")
 
 
-def test_window_56_provenance_names_each_json_path(board_claims):
+def test_window_56_provenance_names_each_json_path(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     c = by_id(claims, "r-56")
     i = next(n for n, x in enumerate(claims) if x.record_id == "r-56")
@@ -115,45 +119,48 @@ def test_window_56_provenance_names_each_json_path(board_claims):
     ("r-56", 56, 56.0, None, None, 2103.6),
     ("r-24", 24, None, None, None, 1074),
 ])
-def test_the_seed_window_batch_has_its_windows_and_als(board_claims, rid, window, al, low, high,
-                                                       tok_s):
+def test_the_seed_window_batch_has_its_windows_and_als(board_claims: tuple[list[Claim], RawDocument], rid: str, window: int, al: float | None, low: float | None, high: float | None,
+                                                       tok_s: float) -> None:
     claims, _ = board_claims
     c = by_id(claims, rid)
     assert (c.submitter, c.hardware, c.spec_method) == ("speedrunner", "RTX 5090", "DFlash")
     assert c.spec_window == window
+    assert c.spec_window_convention is not None
     assert "num_draft_tokens" in c.spec_window_convention
     assert (c.acceptance_length, c.acceptance_length_low, c.acceptance_length_high) == (al, low, high)
     assert c.tok_s == tok_s
 
 
-def test_window_24_rerun_keeps_its_method(board_claims):
+def test_window_24_rerun_keeps_its_method(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     c = by_id(claims, "r-24")
     assert (c.temperature, c.repeats, c.cooldown_s) == (0.0, 6, 15.0)
     assert c.ttft_empty is False
 
 
-def test_the_batch_is_four_runs_by_one_submitter(board_claims):
+def test_the_batch_is_four_runs_by_one_submitter(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     batch = [c for c in claims if c.submitter == "speedrunner"]
-    assert sorted(c.spec_window for c in batch) == [24, 56, 256, 512]
+    windows = [c.spec_window for c in batch if c.spec_window is not None]
+    assert len(windows) == len(batch) and sorted(windows) == [24, 56, 256, 512]
 
 
-def test_honest_autoregressive_record_is_plain_decode(board_claims):
+def test_honest_autoregressive_record_is_plain_decode(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     c = by_id(claims, "r-0979")
     assert (c.hardware, c.model, c.tok_s, c.speculative) == ("RTX 5090", "Qwen3.6-27B", 79.0, False)
     assert c.spec_window is None and c.acceptance_length is None
 
 
-def test_honest_speculative_records_stay_under_their_window(board_claims):
+def test_honest_speculative_records_stay_under_their_window(board_claims: tuple[list[Claim], RawDocument]) -> None:
     claims, _ = board_claims
     honest = [c for c in claims if c.speculative and c.submitter != "speedrunner"]
     assert len(honest) >= 10
-    assert all(c.acceptance_length < c.spec_window for c in honest)
+    assert all(c.acceptance_length is not None and c.spec_window is not None
+               and c.acceptance_length < c.spec_window for c in honest)
 
 
-def test_a_self_hosted_copy_on_another_host_reads_the_same():
+def test_a_self_hosted_copy_on_another_host_reads_the_same() -> None:
     data = BOARD.read_bytes()
     a = GenericBoard().parse(RawDocument(data, source="https://board.example/api/records"))
     b = GenericBoard().parse(RawDocument(data, source="http://10.0.0.5:8080/export.json"))
@@ -162,7 +169,7 @@ def test_a_self_hosted_copy_on_another_host_reads_the_same():
     assert {p.field for p in a[0].provenance.values()} == {p.field for p in b[0].provenance.values()}
 
 
-def test_single_record_endpoint_of_the_board():
+def test_single_record_endpoint_of_the_board() -> None:
     records = json.loads(BOARD.read_text(encoding="utf-8"), strict=False)["records"]
     one = next(r for r in records if r["id"] == "r-512")
     doc = RawDocument(json.dumps({"record": one}).encode(), source="https://board.example/r/r-512")
@@ -172,13 +179,13 @@ def test_single_record_endpoint_of_the_board():
 
 # --------------------------------------------------------------------------- the mapped board
 
-def test_mapped_board_is_not_readable_by_the_alias_table_alone():
+def test_mapped_board_is_not_readable_by_the_alias_table_alone() -> None:
     doc = load(ARENA)
     assert not GenericBoard(mappings=[]).sniff(doc)
     assert GenericBoard().sniff(doc)
 
 
-def test_mapped_board_fields_and_provenance():
+def test_mapped_board_fields_and_provenance() -> None:
     doc = load(ARENA, "https://tokenarena.example/api/v2/export")
     claims = GenericBoard().parse(doc)
     assert len(claims) == 5
@@ -194,28 +201,29 @@ def test_mapped_board_fields_and_provenance():
     assert c.provenance["tok_s_kind"].field == "board mapping 'tokenarena' constants.tok_s_kind"
 
 
-def test_mapped_board_spec_k_is_vllm_convention():
+def test_mapped_board_spec_k_is_vllm_convention() -> None:
     c = GenericBoard().parse(load(ARENA))[1]
     assert (c.spec_method, c.spec_window, c.acceptance_length) == ("eagle3", 4, 2.61)
+    assert c.spec_window_convention is not None
     assert c.spec_window_convention.startswith("'k' 3 + 1 bonus token")
     assert c.provenance["spec_window"].field == "payload.submissions[1].spec.k"
 
 
-def test_mapped_board_alternative_paths_and_empty_ttft():
+def test_mapped_board_alternative_paths_and_empty_ttft() -> None:
     claims = GenericBoard().parse(load(ARENA))
     assert claims[2].model == "Mistral Small 3.2 24B"  # net.title when net.repo is absent
     assert claims[2].submitter == "Ola N."
     assert claims[3].ttft_empty is True and claims[3].ttft_ms is None
 
 
-def test_mapped_board_unreadable_value_is_skipped_with_a_warning():
+def test_mapped_board_unreadable_value_is_skipped_with_a_warning() -> None:
     doc = load(ARENA)
     claims = GenericBoard().parse(doc)
     assert claims[4].power_w is None and claims[4].tok_s == 301.6
     assert any("rig.board_draw: 'n/a' is not a number" in w for w in doc.warnings)
 
 
-def test_new_board_is_a_config_entry_not_code(tmp_path):
+def test_new_board_is_a_config_entry_not_code(tmp_path: Path) -> None:
     mapping = tmp_path / "mine.json"
     mapping.write_text(json.dumps({"boards": [{
         "name": "basement-bench", "records_path": "out",
@@ -231,7 +239,7 @@ def test_new_board_is_a_config_entry_not_code(tmp_path):
     assert claim.provenance["spec_window"].field == "out[0].sd.blk"
 
 
-def test_url_breaks_a_tie_between_two_boards_of_the_same_shape():
+def test_url_breaks_a_tie_between_two_boards_of_the_same_shape() -> None:
     arena = next(m for m in load_board_mappings() if m.name == "tokenarena")
     twin = arena.model_copy(update={"name": "arena-mirror", "url_pattern": r"mirror\.example",
                                     "constants": {"tok_s_kind": "output"}})
@@ -244,7 +252,7 @@ def test_url_breaks_a_tie_between_two_boards_of_the_same_shape():
 
 # ------------------------------------------------------------------------------ broken content
 
-def test_board_url_with_its_records_missing_is_invalid_input():
+def test_board_url_with_its_records_missing_is_invalid_input() -> None:
     doc = RawDocument(b'{"payload": {"error": "rate limited"}}',
                       source="https://tokenarena.example/api/v2/export")
     assert GenericBoard().sniff(doc)
@@ -253,7 +261,7 @@ def test_board_url_with_its_records_missing_is_invalid_input():
         GenericBoard().parse(doc)
 
 
-def test_records_without_any_readable_throughput_is_invalid_input():
+def test_records_without_any_readable_throughput_is_invalid_input() -> None:
     doc = RawDocument(json.dumps({"records": [{"gpu": "RTX 4090", "tok_s": "fast"},
                                               {"gpu": "RTX 3090", "tok_s": None}]}).encode())
     with pytest.raises(InvalidInput, match=r"2 record\(s\).*none with a readable throughput"):
@@ -261,14 +269,14 @@ def test_records_without_any_readable_throughput_is_invalid_input():
 
 
 @pytest.mark.parametrize("body", [b"not json at all", b'{"a": 1}', b"[1, 2, 3]"])
-def test_no_records_array_is_invalid_input_and_not_sniffed(body):
+def test_no_records_array_is_invalid_input_and_not_sniffed(body: bytes) -> None:
     doc = RawDocument(body)
     assert not GenericBoard().sniff(doc)
     with pytest.raises(InvalidInput):
         GenericBoard().parse(doc)
 
 
-def test_a_row_that_is_not_an_object_is_skipped_and_counted():
+def test_a_row_that_is_not_an_object_is_skipped_and_counted() -> None:
     doc = RawDocument(json.dumps({"results": [{"gpu": "RTX 4090", "tok_s": 100}, "oops"]}).encode())
     (claim,) = GenericBoard().parse(doc)
     assert claim.tok_s == 100

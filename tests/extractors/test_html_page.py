@@ -92,6 +92,7 @@ def test_is_html_by_content_type_or_by_shape() -> None:
 
 def test_next_data_returns_the_embedded_json() -> None:
     data = next_data((WEB / "localscore_result_page.html").read_text(encoding="utf-8"))
+    assert data is not None
     assert data["page"] == "/result/[id]"
     assert data["props"]["pageProps"]["result"]["id"] == 1
     assert next_data("<html><body>no data</body></html>") is None

@@ -30,11 +30,12 @@ def doc_of(obj: object) -> RawDocument:
 
 
 @pytest.mark.parametrize("name", [DENSE, MOE])
-def test_fixture_is_detected_as_llama_bench(name):
-    assert detect(load(name)).name == "llama_bench"
+def test_fixture_is_detected_as_llama_bench(name: str) -> None:
+    found = detect(load(name))
+    assert found is not None and found.name == "llama_bench"
 
 
-def test_pp_row_is_prefill_and_tg_row_is_batch_one_decode():
+def test_pp_row_is_prefill_and_tg_row_is_batch_one_decode() -> None:
     pp, tg = LlamaBench().parse(load(DENSE))
     assert pp.tok_s_kind == "prefill"
     assert pp.tok_s == pytest.approx(12453.321003)
@@ -70,7 +71,7 @@ def test_pp_row_is_prefill_and_tg_row_is_batch_one_decode():
     assert pp.provenance["kv_dtype"].field == "[0].type_k"
 
 
-def test_jsonl_moe_rows_carry_depth_and_active_params():
+def test_jsonl_moe_rows_carry_depth_and_active_params() -> None:
     _pp, tg = LlamaBench().parse(load(MOE))
     assert tg.model == "qwen3moe 30B.A3B"
     assert tg.is_moe is True
@@ -78,10 +79,11 @@ def test_jsonl_moe_rows_carry_depth_and_active_params():
     assert tg.context_length == 4096
     assert tg.kv_dtype == "q8_0"
     assert tg.provenance["tok_s"].field == "[1].avg_ts"
+    assert tg.notes is not None
     assert "depth 4096" in tg.notes
 
 
-def test_pg_row_counts_prompt_and_generation_together():
+def test_pg_row_counts_prompt_and_generation_together() -> None:
     row = dense_rows()[1]
     row["n_prompt"] = 512
     (claim,) = LlamaBench().parse(doc_of(row))
@@ -89,7 +91,7 @@ def test_pg_row_counts_prompt_and_generation_together():
     assert claim.provenance["tok_s"].field == "avg_ts"
 
 
-def test_cpu_run_uses_cpu_info():
+def test_cpu_run_uses_cpu_info() -> None:
     row = dense_rows()[1]
     row["gpu_info"] = ""
     (claim,) = LlamaBench().parse(doc_of([row]))
@@ -107,11 +109,11 @@ def test_cpu_run_uses_cpu_info():
         ("gemma3 ?B BF16", ("gemma3 ?B", "BF16", None, None)),
     ],
 )
-def test_model_type_splits_into_model_and_weight_format(model_type, expected):
+def test_model_type_splits_into_model_and_weight_format(model_type: str, expected: tuple[str, str | None, bool | None, float | None]) -> None:
     assert split_model_type(model_type) == expected
 
 
-def test_avg_ts_abc_in_row_two_is_invalid_input():
+def test_avg_ts_abc_in_row_two_is_invalid_input() -> None:
     rows = dense_rows()
     rows[1]["avg_ts"] = "abc"
     with pytest.raises(InvalidInput, match=r"bench\.json: llama-bench row 2 has no usable avg_ts "
@@ -119,18 +121,18 @@ def test_avg_ts_abc_in_row_two_is_invalid_input():
         LlamaBench().parse(doc_of(rows))
 
 
-def test_nan_avg_ts_is_invalid_input():
+def test_nan_avg_ts_is_invalid_input() -> None:
     rows = dense_rows()
     rows[0]["avg_ts"] = float("nan")
     with pytest.raises(InvalidInput, match="llama-bench row 1 has no usable avg_ts"):
         LlamaBench().parse(doc_of(rows))
 
 
-def test_empty_array_is_invalid_input():
+def test_empty_array_is_invalid_input() -> None:
     with pytest.raises(InvalidInput, match="holds no test rows"):
         LlamaBench().parse(doc_of([]))
 
 
-def test_localscore_style_rows_are_not_claimed():
+def test_localscore_style_rows_are_not_claimed() -> None:
     assert not LlamaBench().sniff(doc_of([{"name": "pp1024+tg16", "n_prompt": 1024, "n_gen": 16,
                                            "prompt_tps": 4249.87, "gen_tps": 105.28}]))

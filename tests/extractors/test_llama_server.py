@@ -26,11 +26,12 @@ def obj(name: str) -> dict:
 
 
 @pytest.mark.parametrize("name", [COMPLETION, CHAT])
-def test_fixture_is_detected_as_llama_server(name):
-    assert detect(load(name)).name == "llama_server"
+def test_fixture_is_detected_as_llama_server(name: str) -> None:
+    found = detect(load(name))
+    assert found is not None and found.name == "llama_server"
 
 
-def test_completion_with_draft_model():
+def test_completion_with_draft_model() -> None:
     (claim,) = LlamaServerTimings().parse(load(COMPLETION))
     assert claim.tok_s == pytest.approx(512 / 2981.407 * 1000)
     assert claim.tok_s_kind == "decode"
@@ -56,7 +57,7 @@ def test_completion_with_draft_model():
     assert set(claim.filled()) - {"notes"} <= set(prov)
 
 
-def test_chat_completion_from_prompt_cache():
+def test_chat_completion_from_prompt_cache() -> None:
     (claim,) = LlamaServerTimings().parse(load(CHAT))
     assert claim.engine_version == "b9251-e2b129e1b"
     assert claim.provenance["engine_version"].field == "system_fingerprint"
@@ -65,17 +66,18 @@ def test_chat_completion_from_prompt_cache():
     assert claim.provenance["input_tokens"].field == "timings.prompt_n+timings.cache_n"
     assert claim.acceptance_rate == pytest.approx(515 / 604)
     assert claim.spec_window is None  # no generation_settings on the OpenAI route
+    assert claim.notes is not None
     assert "804 of 808 prompt tokens came from the prompt cache" in claim.notes
 
 
-def test_bare_timings_object():
+def test_bare_timings_object() -> None:
     timings = obj(COMPLETION)["timings"]
     (claim,) = LlamaServerTimings().parse(RawDocument.from_text(json.dumps(timings)))
     assert claim.provenance["tok_s"].field == "predicted_per_second"
     assert claim.speculative is True
 
 
-def test_no_draft_keys_leave_speculative_unknown():
+def test_no_draft_keys_leave_speculative_unknown() -> None:
     data = obj(COMPLETION)
     for key in ("draft_n", "draft_n_accepted"):
         data["timings"].pop(key)
@@ -84,7 +86,7 @@ def test_no_draft_keys_leave_speculative_unknown():
     assert claim.spec_window is None
 
 
-def test_bad_predicted_per_second_is_invalid_input():
+def test_bad_predicted_per_second_is_invalid_input() -> None:
     data = obj(CHAT)
     data["timings"]["predicted_per_second"] = "n/a"
     with pytest.raises(InvalidInput, match=r"resp\.json: llama-server timings have no usable "

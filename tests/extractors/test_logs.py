@@ -212,7 +212,7 @@ def test_plain_prose_is_not_a_log(ref: Reference) -> None:
     assert c.filled() == {}
 
 
-def test_a_fractional_output_token_count_is_dropped(ref) -> None:  # type: ignore[no-untyped-def]
+def test_a_fractional_output_token_count_is_dropped(ref: Reference) -> None:
     from extractors.document import RawDocument
     from extractors.text import parse_text
 

@@ -27,7 +27,7 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
     ("localscore/results_list.json", 1, 151.37, "[1].avg_gen_tps"),
     ("accelmark/result_a100_sglang.json", 8, 77.34, "1000 ÷ metrics.interactive.tpot_ms_p50"),
 ])
-def test_per_request_rate_is_filled_with_its_source(fixture, index, rate, field):
+def test_per_request_rate_is_filled_with_its_source(fixture: str, index: int, rate: float, field: str) -> None:
     path = FIXTURES / fixture
     doc = RawDocument(path.read_bytes(), source=path.name)
     fmt = detect(doc)
@@ -37,16 +37,20 @@ def test_per_request_rate_is_filled_with_its_source(fixture, index, rate, field)
     assert claim.provenance["per_user_tok_s"].field == field
 
 
-def test_prefill_row_has_no_per_user_rate():
+def test_prefill_row_has_no_per_user_rate() -> None:
     path = FIXTURES / "llama_bench" / "rtx4090_qwen2_7b_q4km.json"
     doc = RawDocument(path.read_bytes(), source=path.name)
-    pp = detect(doc).parse(doc)[0]
+    fmt = detect(doc)
+    assert fmt is not None
+    pp = fmt.parse(doc)[0]
     assert pp.tok_s_kind == "prefill" and pp.per_user_tok_s is None
 
 
-def test_headline_stays_the_adapters_figure():
+def test_headline_stays_the_adapters_figure() -> None:
     path = FIXTURES / "vllm_bench" / "llama31_8b_eagle3_conc4.json"
     doc = RawDocument(path.read_bytes(), source=path.name)
-    claim = detect(doc).parse(doc)[0]
+    fmt = detect(doc)
+    assert fmt is not None
+    claim = fmt.parse(doc)[0]
     assert claim.provenance["tok_s"].field == "output_throughput"
     assert claim.tok_s != claim.per_user_tok_s

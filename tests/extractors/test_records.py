@@ -16,6 +16,7 @@ from extractors.document import RawDocument
 from extractors.errors import ExtractError
 from extractors.formats.accelmark import AccelMark
 from extractors.formats.aliases import ALIAS_INDEX, FIELD_ALIASES, TARGETS, fold
+from extractors.formats.base import Format
 from extractors.formats.board_mapping import BoardMapping, BoardMappingError, load_board_mappings
 from extractors.formats.generic_board import GenericBoard
 from extractors.formats.inferencex import InferenceX
@@ -34,41 +35,45 @@ def claim_of(record: dict, prefix: str = "records[0]") -> tuple[Claim, list[str]
 
 # ---------------------------------------------------------------------------- finding records
 
-def test_top_level_list_is_the_records_array():
+def test_top_level_list_is_the_records_array() -> None:
     found = find_records([{"gpu": "RTX 4090", "tok_s": 100}])
+    assert found is not None
     assert found.path == "" and found.row_path(3) == "[3]"
 
 
 @pytest.mark.parametrize("key", ["results", "data", "runs", "records", "items", "benchmarks",
                                  "rows", "entries", "submissions", "Records"])
-def test_records_under_an_ordinary_key(key):
+def test_records_under_an_ordinary_key(key: str) -> None:
     found = find_records({"count": 1, key: [{"gpu": "RTX 4090", "tok_s": 100}]})
+    assert found is not None
     assert found.path == key and found.row_path(0) == f"{key}[0]"
 
 
-def test_records_nested_two_levels_down():
+def test_records_nested_two_levels_down() -> None:
     found = find_records({"meta": {"page": 1}, "payload": {"page": {"items": [{"a": 1}]}}})
+    assert found is not None
     assert found.path == "payload.page.items"
 
 
-def test_known_key_wins_over_a_longer_unknown_list():
+def test_known_key_wins_over_a_longer_unknown_list() -> None:
     doc = {"tags": [{"t": i} for i in range(9)], "results": [{"gpu": "x", "tok_s": 1}]}
-    assert find_records(doc).path == "results"
+    found = find_records(doc)
+    assert found is not None and found.path == "results"
 
 
-def test_single_record_endpoint_is_a_board_of_one():
+def test_single_record_endpoint_is_a_board_of_one() -> None:
     found = find_records({"record": {"id": "r-56", "gpu": "RTX 5090", "tok_s": 2103.6}})
-    assert found.single and found.path == "record" and found.row_path(0) == "record"
+    assert found is not None and found.single and found.path == "record" and found.row_path(0) == "record"
     bare = find_records({"id": "r-56", "gpu": "RTX 5090", "tok_s": 2103.6})
-    assert bare.single and bare.row_path(0) == ""
+    assert bare is not None and bare.single and bare.row_path(0) == ""
 
 
 @pytest.mark.parametrize("doc", [{"a": 1}, [1, 2, 3], "text", None, {"results": []}])
-def test_no_records_array_is_none(doc):
+def test_no_records_array_is_none(doc: object) -> None:
     assert find_records(doc) is None
 
 
-def test_get_path_reads_dotted_and_indexed_paths():
+def test_get_path_reads_dotted_and_indexed_paths() -> None:
     doc = {"data": {"items": [{"perf": {"rates": [5, 6]}}]}}
     assert get_path(doc, "data.items[0].perf.rates[1]") == 6
     assert get_path(doc, "data.nope", default="x") == "x"
@@ -77,7 +82,7 @@ def test_get_path_reads_dotted_and_indexed_paths():
 
 # ----------------------------------------------------------------------------- the alias table
 
-def test_alias_table_targets_exist_and_spellings_are_unique():
+def test_alias_table_targets_exist_and_spellings_are_unique() -> None:
     assert set(FIELD_ALIASES) <= set(TARGETS)
     spellings = [fold(s) for group in FIELD_ALIASES.values() for s in group]
     assert len(spellings) == len(set(spellings))
@@ -128,11 +133,11 @@ def test_alias_table_targets_exist_and_spellings_are_unique():
     ("prefix_cache", "prefix_caching"), ("prefill_cached", "prefill_cached"),
     ("prefill_from_cache", "prefill_cached"),
 ])
-def test_ordinary_spelling_maps_to_its_claim_field(spelling, target):
+def test_ordinary_spelling_maps_to_its_claim_field(spelling: str, target: str) -> None:
     assert ALIAS_INDEX[fold(spelling)] == target
 
 
-def test_seed_record_reads_through_the_alias_table():
+def test_seed_record_reads_through_the_alias_table() -> None:
     claim, problems = claim_of({
         "id": "r-56", "submitter": "speedrunner", "gpu": "RTX 5090", "model": "Qwen3.6-27B",
         "quant": "NVFP4", "engine": "sglang", "engine_version": "0.5.4+dflash.a91f3e",
@@ -151,36 +156,38 @@ def test_seed_record_reads_through_the_alias_table():
 
 @pytest.mark.parametrize("al,low,high", [("231–292", 231, 292), ("174-240", 174, 240),
                                          ("3.1 to 3.6", 3.1, 3.6), ("292~231", 231, 292)])
-def test_al_range_fills_low_and_high_not_the_point_value(al, low, high):
+def test_al_range_fills_low_and_high_not_the_point_value(al: str, low: float, high: float) -> None:
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, "al": al})
     assert (claim.acceptance_length_low, claim.acceptance_length_high) == (low, high)
     assert claim.acceptance_length is None
 
 
-def test_num_speculative_tokens_adds_the_bonus_token():
+def test_num_speculative_tokens_adds_the_bonus_token() -> None:
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, "num_speculative_tokens": 3})
     assert claim.spec_window == 4
+    assert claim.spec_window_convention is not None
     assert "+ 1 bonus token" in claim.spec_window_convention
 
 
 @pytest.mark.parametrize("key", ["block_size", "num_draft_tokens"])
-def test_block_size_and_draft_tokens_are_the_window(key):
+def test_block_size_and_draft_tokens_are_the_window(key: str) -> None:
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, key: 16})
-    assert claim.spec_window == 16 and key in claim.spec_window_convention
+    assert claim.spec_window == 16
+    assert claim.spec_window_convention is not None and key in claim.spec_window_convention
 
 
-def test_explicit_window_wins_over_a_derived_one_whatever_the_key_order():
+def test_explicit_window_wins_over_a_derived_one_whatever_the_key_order() -> None:
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, "num_speculative_tokens": 3, "window": 8})
     assert claim.spec_window == 8 and claim.provenance["spec_window"].field == "records[0].window"
 
 
 @pytest.mark.parametrize("rate,expected", [(0.74, 0.74), (74, 0.74), ("100%", 1.0), ("62.5 %", 0.625)])
-def test_acceptance_rate_percent_or_fraction(rate, expected):
+def test_acceptance_rate_percent_or_fraction(rate: float | str, expected: float) -> None:
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, "acceptance_rate": rate})
     assert claim.acceptance_rate == pytest.approx(expected)
 
 
-def test_present_but_empty_ttft_is_a_finding_and_absent_ttft_is_not():
+def test_present_but_empty_ttft_is_a_finding_and_absent_ttft_is_not() -> None:
     empty, _ = claim_of({"gpu": "x", "tok_s": 1, "ttft": ""})
     absent, _ = claim_of({"gpu": "x", "tok_s": 1})
     given_s, _ = claim_of({"gpu": "x", "tok_s": 1, "ttft_s": 0.25})
@@ -190,31 +197,31 @@ def test_present_but_empty_ttft_is_a_finding_and_absent_ttft_is_not():
 
 
 @pytest.mark.parametrize("value", ["none", "None", "off", "", False])
-def test_no_speculation_spelled_any_way_is_speculative_false(value):
+def test_no_speculation_spelled_any_way_is_speculative_false(value: str | bool) -> None:
     claim, _ = claim_of({"gpu": "x", "tok_s": 1, "spec_method": value})
     assert claim.speculative is (False if value != "" else None)
     assert claim.spec_method is None
 
 
-def test_kind_hint_comes_from_the_spelling():
+def test_kind_hint_comes_from_the_spelling() -> None:
     claim, _ = claim_of({"gpu": "x", "gen_tps": 55.2})
     assert (claim.tok_s, claim.tok_s_kind) == (55.2, "decode")
 
 
-def test_numbers_in_strings_with_units_are_read():
+def test_numbers_in_strings_with_units_are_read() -> None:
     claim, problems = claim_of({"gpu": "x", "tok_s": "4,691 tok/s", "power_w": "99–100 W"})
     assert claim.tok_s == 4691 and (claim.power_w, claim.power_w_high) == (99, 100)
     assert problems == []
 
 
-def test_unreadable_values_are_skipped_and_reported():
+def test_unreadable_values_are_skipped_and_reported() -> None:
     claim, problems = claim_of({"gpu": "x", "tok_s": "fast", "batch": [1, 2], "power_w": -5})
     assert claim.tok_s is None and claim.power_w is None
     assert any("records[0].tok_s" in p and "'fast' is not a number" in p for p in problems)
     assert any("power_w" in p and "positive" in p for p in problems)
 
 
-def test_nested_objects_give_names_and_unambiguous_fields_only():
+def test_nested_objects_give_names_and_unambiguous_fields_only() -> None:
     claim, _ = claim_of({"model": {"name": "Qwen3-8B", "quant": "Q4_K_M"},
                          "runtime": {"name": "llamafile", "version": "0.9.1"},
                          "system": {"version": "#53-Ubuntu", "id": 7},
@@ -225,7 +232,7 @@ def test_nested_objects_give_names_and_unambiguous_fields_only():
     assert claim.tok_s == 42.0 and claim.provenance["tok_s"].field == "records[0].metrics.tok_s"
 
 
-def test_looks_like_claim_needs_throughput_and_a_name():
+def test_looks_like_claim_needs_throughput_and_a_name() -> None:
     assert looks_like_claim({"gpu": "RTX 4090", "tokens_per_second": 100})
     assert looks_like_claim({"model": "Qwen3-8B", "throughput": "100"})
     assert not looks_like_claim({"gpu": "RTX 4090"})
@@ -234,32 +241,32 @@ def test_looks_like_claim_needs_throughput_and_a_name():
 
 
 @pytest.mark.parametrize("value", [True, None, "abc", "1e400", float("nan"), {"a": 1}, [1]])
-def test_to_float_refuses_what_is_not_a_finite_number(value):
+def test_to_float_refuses_what_is_not_a_finite_number(value: object) -> None:
     with pytest.raises(BadValue):
         to_float(value)
 
 
 # ---------------------------------------------------------------------------- board mappings
 
-def entry(**over) -> dict:
-    base = {"name": "myboard", "records_path": "data.rows",
+def entry(**over: object) -> dict[str, object]:
+    base: dict[str, object] = {"name": "myboard", "records_path": "data.rows",
             "fields": {"tok_s": "speed", "hardware": "card"}}
     base.update(over)
     return base
 
 
-def write(tmp_path: Path, boards) -> Path:
+def write(tmp_path: Path, boards: object) -> Path:
     p = tmp_path / "boards.json"
     p.write_text(json.dumps({"boards": boards}))
     return p
 
 
-def test_packaged_mapping_loads_and_names_the_example_board():
+def test_packaged_mapping_loads_and_names_the_example_board() -> None:
     names = [m.name for m in load_board_mappings()]
     assert "tokenarena" in names
 
 
-def test_extra_mapping_file_adds_and_replaces_by_name(tmp_path):
+def test_extra_mapping_file_adds_and_replaces_by_name(tmp_path: Path) -> None:
     replaced = entry(name="tokenarena", records_path="rows")
     boards = load_board_mappings(write(tmp_path, [entry(), replaced]))
     by_name = {m.name: m for m in boards}
@@ -277,13 +284,13 @@ def test_extra_mapping_file_adds_and_replaces_by_name(tmp_path):
     (entry(constants={"colour": "red"}), "constant 'colour' is not a claim field"),
     (entry(extra_key=1), "extra_key"),
 ])
-def test_invalid_mapping_entry_is_refused_with_its_reason(tmp_path, bad, message):
+def test_invalid_mapping_entry_is_refused_with_its_reason(tmp_path: Path, bad: dict[str, object], message: str) -> None:
     with pytest.raises(BoardMappingError, match="myboard") as err:
         load_board_mappings(write(tmp_path, [bad]))
     assert message in str(err.value)
 
 
-def test_mapping_file_that_is_not_json_or_not_there(tmp_path):
+def test_mapping_file_that_is_not_json_or_not_there(tmp_path: Path) -> None:
     broken = tmp_path / "b.json"
     broken.write_text("{boards: [")
     with pytest.raises(BoardMappingError, match="not valid JSON"):
@@ -295,7 +302,7 @@ def test_mapping_file_that_is_not_json_or_not_there(tmp_path):
         load_board_mappings(broken)
 
 
-def test_mapping_matches_by_shape_whatever_the_host():
+def test_mapping_matches_by_shape_whatever_the_host() -> None:
     m = BoardMapping.model_validate(entry(url_pattern=r"myboard\.example"))
     data = {"data": {"rows": [{"speed": 12.5, "card": "RTX 3090"}]}}
     assert m.matches_shape(data)
@@ -305,7 +312,7 @@ def test_mapping_matches_by_shape_whatever_the_host():
 
 # ------------------------------------------------------------------ properties of the adapters
 
-ADAPTERS = [InferenceX(), LocalScore(), AccelMark(), MLPerf(), GenericBoard()]
+ADAPTERS: list[Format] = [InferenceX(), LocalScore(), AccelMark(), MLPerf(), GenericBoard()]
 KEYS = ["hardware", "framework", "precision", "conc", "metrics", "hw", "tput_per_gpu",
         "output_tput_per_gpu", "spec_decoding", "median_ttft", "avg_gen_tps", "accelerator",
         "model", "runtime", "results", "results_summary", "accelerator_info", "gen_tps",
@@ -328,7 +335,7 @@ json_values = st.recursive(
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(json_values)
-def test_adapters_never_trace_back_on_any_json(value):
+def test_adapters_never_trace_back_on_any_json(value: object) -> None:
     doc = RawDocument(json.dumps(value).encode(), source="prop")
     for adapter in ADAPTERS:
         adapter.sniff(doc)  # must not raise

@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from datetime import datetime
+from typing import Any
 
 import pytest
 
@@ -29,11 +31,11 @@ GIST_PATH = "/gist/speedrunner/4f2a9c1e7b/raw/bench_result.json"
 
 
 
-def _listing() -> list:  # type: ignore[type-arg]
+def _listing() -> list[Any]:
     return json.loads((WEB / "reddit_gist_post.json").read_text("utf-8").replace("{{BASE}}", BASE))
 
 
-def _post(listing: list) -> dict:  # type: ignore[type-arg]
+def _post(listing: list[Any]) -> dict[str, Any]:
     return listing[0]["data"]["children"][0]["data"]
 
 
@@ -74,12 +76,13 @@ def test_the_listing_shape_is_recognised_by_content() -> None:
 
 def test_the_post_is_title_selftext_and_its_own_links() -> None:
     page = parse_listing(_listing(), f"{BASE}{POST_PATH}")
+    assert page.title is not None
     assert page.title.startswith("[Benchmark] EAGLE-3 on a single H100: 485.6 tok/s")
     assert "485.6 tok/s output throughput, AL 2.87" in page.text
     assert "&amp;" not in page.text and "`--max-num-seqs 4` & no prefix caching" in page.text
     assert page.links == [f"{BASE}{GIST_PATH}", f"{BASE}/img/run.png"]
     assert page.author == "u/speedrunner"
-    assert page.created is not None and page.created.year == 2025
+    assert isinstance(page.created, datetime) and page.created.year == 2025
     assert page.site == "reddit"
 
 

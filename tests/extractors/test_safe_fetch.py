@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import cast
+from typing import TypedDict, cast
 
 import aiohttp
 import pytest
@@ -92,13 +92,20 @@ class SocketSpy:
 # ---- the loopback server ----------------------------------------------------------------------
 
 
+class BigBody(TypedDict):
+    """What the /big route has sent so far, and whether it has stopped."""
+
+    sent: int
+    done: asyncio.Event
+
+
 @dataclass
 class Server:
     port: int
     hits: list[str]
     headers: list[dict[str, str]]
     release: asyncio.Event
-    big: dict[str, object]
+    big: BigBody
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
@@ -109,12 +116,13 @@ class Server:
 
 
 def _app(
-    hits: list[str], headers: list[dict[str, str]], release: asyncio.Event, big: dict
+    hits: list[str], headers: list[dict[str, str]], release: asyncio.Event, big: BigBody
 ) -> web.Application:
     routes = web.RouteTableDef()
 
     @web.middleware
-    async def count(request: web.Request, handler: Callable[..., Awaitable[web.StreamResponse]]):
+    async def count(request: web.Request, handler: Callable[..., Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
         hits.append(request.path)
         headers.append(dict(request.headers))
         return await handler(request)
@@ -201,13 +209,13 @@ def _app(
         await resp.prepare(request)
         chunk = b"x" * (64 * 1024)
         try:
-            while big["sent"] < 50 * MiB:  # type: ignore[operator]
+            while big["sent"] < 50 * MiB:
                 await resp.write(chunk)
-                big["sent"] += len(chunk)  # type: ignore[operator]
+                big["sent"] += len(chunk)
         except (ConnectionError, aiohttp.ClientConnectionResetError):
             pass
         finally:
-            big["done"].set()  # type: ignore[attr-defined]
+            big["done"].set()
         return resp
 
     @routes.get("/declared-big")
@@ -228,9 +236,10 @@ async def server() -> AsyncIterator[Server]:
     hits: list[str] = []
     headers: list[dict[str, str]] = []
     release = asyncio.Event()
-    big: dict[str, object] = {"sent": 0, "done": asyncio.Event()}
+    big: BigBody = {"sent": 0, "done": asyncio.Event()}
     test_server = TestServer(_app(hits, headers, release, big), host="127.0.0.1")
     await test_server.start_server()
+    assert test_server.port is not None  # bound by start_server
     try:
         yield Server(test_server.port, hits, headers, release, big)
     finally:
@@ -574,7 +583,7 @@ async def test_stream_over_the_cap_is_cut_off_early(server: Server, make_rig: Ma
     rig = await make_rig()
     with pytest.raises(FetchTooLarge, match="went over the 2 MiB cap for html"):
         await rig.fetcher.fetch(server.url("/big"))
-    await asyncio.wait_for(server.big["done"].wait(), 2)  # type: ignore[attr-defined]
+    await asyncio.wait_for(server.big["done"].wait(), 2)
     assert server.big["sent"] < 20 * MiB  # the server never got to send its 50 MiB
 
 
@@ -632,6 +641,7 @@ async def test_binary_bodies_are_refused_whatever_their_label(
     with pytest.raises(FetchBadResponse) as err:
         await rig.fetcher.fetch(url)
     assert str(err.value) == f"{url} is {mime} and its first bytes are binary, not a page, text or JSON"
+    assert isinstance(rig.store, MemoryRawStore)  # make_rig's default store
     assert len(rig.store) == 0  # nothing stored
 
 

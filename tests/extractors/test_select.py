@@ -25,7 +25,7 @@ BOARD = FIXTURES / "generic_board" / "community_board.json"
 
 
 def _c(**kw: object) -> Claim:
-    return Claim(**kw)  # type: ignore[arg-type]
+    return Claim(**kw)
 
 
 def test_the_record_matching_the_posts_number_within_half_a_percent_is_primary() -> None:

@@ -24,11 +24,12 @@ def rows() -> list[dict]:
     return [json.loads(line) for line in (FIXTURES / RESULT).read_text().splitlines() if line]
 
 
-def test_fixture_is_detected_as_bench_one_batch():
-    assert detect(load()).name == "sglang_bench_one_batch"
+def test_fixture_is_detected_as_bench_one_batch() -> None:
+    found = detect(load())
+    assert found is not None and found.name == "sglang_bench_one_batch"
 
 
-def test_batch_one_is_decode_and_batch_sixteen_aggregate():
+def test_batch_one_is_decode_and_batch_sixteen_aggregate() -> None:
     one, sixteen = SglangBenchOneBatch().parse(load())
     assert one.engine == "sglang"
     assert one.batch == 1
@@ -45,12 +46,13 @@ def test_batch_one_is_decode_and_batch_sixteen_aggregate():
     assert sixteen.batch == 16
     assert sixteen.tok_s_kind == "aggregate"
     assert sixteen.tok_s == pytest.approx(16 / 0.0073118)
+    assert sixteen.notes is not None
     assert "136.77 tok/s per sequence" in sixteen.notes
     for claim in (one, sixteen):
         assert set(claim.filled()) - {"notes"} <= set(claim.provenance)
 
 
-def test_output_len_one_falls_back_to_prefill():
+def test_output_len_one_falls_back_to_prefill() -> None:
     row = rows()[0]
     for key in ("median_decode_latency", "median_decode_throughput"):
         row.pop(key)
@@ -59,7 +61,7 @@ def test_output_len_one_falls_back_to_prefill():
     assert claim.provenance["tok_s"].field == "prefill_throughput"
 
 
-def test_bad_decode_throughput_is_invalid_input():
+def test_bad_decode_throughput_is_invalid_input() -> None:
     row = rows()[1]
     row["median_decode_throughput"] = "fast"
     with pytest.raises(InvalidInput, match=r"r\.jsonl: bench_one_batch result has no usable "
@@ -67,7 +69,7 @@ def test_bad_decode_throughput_is_invalid_input():
         SglangBenchOneBatch().parse(RawDocument.from_text(json.dumps(row), source="r.jsonl"))
 
 
-def test_zero_batch_size_is_invalid_input():
+def test_zero_batch_size_is_invalid_input() -> None:
     row = rows()[0]
     row["batch_size"] = 0
     with pytest.raises(InvalidInput, match="no usable batch_size"):

@@ -8,6 +8,8 @@ gist's raw vLLM result. Only that server can be reached.
 from __future__ import annotations
 
 import json
+from datetime import datetime
+from typing import Any
 
 import pytest
 
@@ -27,7 +29,7 @@ GIST_PATH = "/gist/speedrunner/4f2a9c1e7b/raw/bench_result.json"
 
 
 
-def _status() -> dict:  # type: ignore[type-arg]
+def _status() -> dict[str, Any]:
     return json.loads((WEB / "fxtwitter_status.json").read_text("utf-8").replace("{{BASE}}", BASE))
 
 
@@ -81,7 +83,7 @@ def test_the_tweet_text_author_time_links_and_photos() -> None:
     page = parse_status(_status(), f"{BASE}{STATUS_PATH}")
     assert page.text.startswith("EAGLE-3 + vLLM on a single H100: 485.6 tok/s output throughput")
     assert page.author == "@speedrunner"
-    assert page.created is not None and page.created.year == 2026
+    assert isinstance(page.created, datetime) and page.created.year == 2026
     assert page.links == [f"{BASE}/t.co/Xy7bQ2"]
     assert page.images == ["https://pbs.twimg.com/media/GdXyZ1aW0AA.jpg"]
     assert page.image_count == 1 and page.site == "fxtwitter"

@@ -30,11 +30,12 @@ def doc_of(obj: object) -> RawDocument:
 
 
 @pytest.mark.parametrize("name", [SPEC, INFERENCEX])
-def test_fixture_is_detected_as_vllm_bench(name):
-    assert detect(load(name)).name == "vllm_bench"
+def test_fixture_is_detected_as_vllm_bench(name: str) -> None:
+    found = detect(load(name))
+    assert found is not None and found.name == "vllm_bench"
 
 
-def test_speculative_run_fields_and_provenance():
+def test_speculative_run_fields_and_provenance() -> None:
     (claim,) = VllmBench().parse(load(SPEC))
     assert claim.model == "meta-llama/Llama-3.1-8B-Instruct"
     assert claim.engine == "vllm"
@@ -52,6 +53,7 @@ def test_speculative_run_fields_and_provenance():
     assert (claim.accepted_tokens, claim.drafted_tokens) == (13300, 21300)
     assert claim.ratios == [(13300, 21300)]
     assert claim.date == "2025-09-12T10:15:33"
+    assert claim.notes is not None
     assert "per-user decode speed 123.41 tok/s (from median_tpot_ms)" in claim.notes
     assert "3 draft tokens per pass" in claim.notes
     prov = claim.provenance
@@ -65,32 +67,34 @@ def test_speculative_run_fields_and_provenance():
     assert set(claim.filled()) - {"notes"} <= set(prov)
 
 
-def test_inferencex_processed_latencies_are_seconds():
+def test_inferencex_processed_latencies_are_seconds() -> None:
     (claim,) = VllmBench().parse(load(INFERENCEX))
     assert claim.ttft_ms == pytest.approx(412.73)
     assert claim.provenance["ttft_ms"].field == "median_ttft"
     assert claim.tok_s_kind == "aggregate"
     assert claim.engine is None  # no backend recorded
+    assert claim.notes is not None
     assert "per-user decode speed 29.06 tok/s" in claim.notes
     assert claim.speculative is None
 
 
-def test_one_stream_is_output_kind():
+def test_one_stream_is_output_kind() -> None:
     obj = fixture_obj()
     obj["max_concurrency"] = 1
     (claim,) = VllmBench().parse(doc_of(obj))
     assert claim.tok_s_kind == "output"
 
 
-def test_openai_backend_leaves_engine_unknown():
+def test_openai_backend_leaves_engine_unknown() -> None:
     obj = fixture_obj()
     obj["backend"] = obj["endpoint_type"] = "openai-chat"
     (claim,) = VllmBench().parse(doc_of(obj))
     assert claim.engine is None
+    assert claim.notes is not None
     assert "'openai-chat'" in claim.notes
 
 
-def test_missing_output_throughput_falls_back_to_tpot_per_user():
+def test_missing_output_throughput_falls_back_to_tpot_per_user() -> None:
     obj = fixture_obj()
     obj["output_throughput"] = None
     (claim,) = VllmBench().parse(doc_of(obj))
@@ -99,7 +103,7 @@ def test_missing_output_throughput_falls_back_to_tpot_per_user():
     assert claim.provenance["tok_s"].field == "median_tpot_ms"
 
 
-def test_total_token_throughput_only_when_it_is_the_only_number():
+def test_total_token_throughput_only_when_it_is_the_only_number() -> None:
     obj = fixture_obj()
     for key in ("output_throughput", "median_tpot_ms", "mean_tpot_ms"):
         obj.pop(key)
@@ -108,7 +112,7 @@ def test_total_token_throughput_only_when_it_is_the_only_number():
     assert claim.provenance["tok_s"].field == "total_token_throughput"
 
 
-def test_empty_ttft_is_reported():
+def test_empty_ttft_is_reported() -> None:
     obj = fixture_obj()
     obj["mean_ttft_ms"] = None
     obj["median_ttft_ms"] = None
@@ -117,7 +121,7 @@ def test_empty_ttft_is_reported():
     assert claim.ttft_empty is True
 
 
-def test_append_result_lines_give_one_claim_each():
+def test_append_result_lines_give_one_claim_each() -> None:
     a, b = fixture_obj(), fixture_obj()
     b["max_concurrency"] = 1
     doc = RawDocument.from_text(json.dumps(a) + "\n" + json.dumps(b) + "\n", source="runs.jsonl")
@@ -126,7 +130,7 @@ def test_append_result_lines_give_one_claim_each():
     assert claims[1].provenance["tok_s"].field == "[1].output_throughput"
 
 
-def test_unusable_output_throughput_is_invalid_input():
+def test_unusable_output_throughput_is_invalid_input() -> None:
     obj = fixture_obj()
     obj["output_throughput"] = "abc"
     with pytest.raises(InvalidInput, match=r"run\.json: vLLM bench serve result has no usable "
@@ -134,14 +138,14 @@ def test_unusable_output_throughput_is_invalid_input():
         VllmBench().parse(doc_of(obj))
 
 
-def test_negative_throughput_is_invalid_input():
+def test_negative_throughput_is_invalid_input() -> None:
     obj = fixture_obj()
     obj["output_throughput"] = -5.0
     with pytest.raises(InvalidInput, match="no usable output_throughput"):
         VllmBench().parse(doc_of(obj))
 
 
-def test_sglang_and_inferencex_shapes_are_not_claimed():
+def test_sglang_and_inferencex_shapes_are_not_claimed() -> None:
     sglang = fixture_obj()
     sglang["accept_length"] = 2.9
     assert not VllmBench().sniff(doc_of(sglang))

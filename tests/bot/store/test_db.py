@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiosqlite
@@ -23,7 +24,7 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
     s = await Store.open(tmp_path / "claimcheck.sqlite3")
     await s.write(_create_items)
     yield s
