@@ -60,6 +60,23 @@ SHAPES: tuple[Shape, ...] = (
     Shape("html", "<p>", "<b>x</b> ", "<"),
     Shape("backticks", "```\n", "` ", "\n"),
     Shape("newlines", "", "\n"),
+    # Chat spellings: card counts, claim lines (20k of them once took 21-42 s), shortened model
+    # names, speculative words, offload and memory words, decimal commas.
+    Shape("card-count-lines", "", "2x 3090 on RTX 4090\n"),
+    Shape("claim-lines", "", "my 3090 does 120 t/s on llama3 8b q4_k_m\n"),
+    Shape("model-words", "", "llama "),
+    Shape("model-prefixes", "", "Qwen3-"),
+    Shape("times", "", "8x"),
+    Shape("no-draft", "", "no draft ", "x"),
+    Shape("with-draft", "", "with ", "draft"),
+    Shape("ddr", "", "DDR", " 5 GB/s offload"),
+    Shape("power-limit+spaces", "power limit", " ", "x"),
+    Shape("apple", "", "M4 "),
+    Shape("ranges", "", "1-"),
+    Shape("decimal-commas", "", "1,2"),
+    Shape("vendor+spaces", "NVIDIA", " "),
+    Shape("k-equals", "", "k="),
+    Shape("ngl", "", "-ngl "),
 )
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
