@@ -19,7 +19,6 @@ cached one (the same path with the fetch, follow and audit taken out).
 from __future__ import annotations
 
 import asyncio
-import functools
 import random
 import re
 import statistics
@@ -83,15 +82,10 @@ def _pct(values: list[float], q: float) -> float:
 async def _latency(rounds: int) -> dict[str, float]:
     import simcord
 
-    import bot.fetching
     from bot.app import create_bot
     from bot.settings import Settings
-    from extractors.fetch import open_session
-    from tests.fixtures.web.loopback import Loopback, NoDNS, loopback_only
+    from tests.fixtures.web.loopback import Loopback
 
-    saved = bot.fetching._resolver, bot.fetching.open_session
-    bot.fetching._resolver = NoDNS
-    bot.fetching.open_session = functools.partial(open_session, socket_factory=loopback_only)
     server = await Loopback().start()
     uncached: list[float] = []
     cached: list[float] = []
@@ -118,14 +112,16 @@ async def _latency(rounds: int) -> dict[str, float]:
                 await b.close()
     finally:
         await server.close()
-        bot.fetching._resolver, bot.fetching.open_session = saved
     return {"rounds": float(rounds),
             "uncached_p50_s": statistics.median(uncached), "uncached_p95_s": _pct(uncached, 0.95),
             "cached_p50_s": statistics.median(cached), "cached_p95_s": _pct(cached, 0.95)}
 
 
 def thread_latency(rounds: int = 20) -> dict[str, float]:
-    return asyncio.run(_latency(rounds))
+    from tests.fixtures.web.loopback import bot_fetching_on_loopback
+
+    with bot_fetching_on_loopback():
+        return asyncio.run(_latency(rounds))
 
 
 def measure(n: int = 100_000, rounds: int = 20) -> dict[str, dict[str, float]]:

@@ -1,12 +1,12 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from hypothesis import settings
 
 from checks.reference import Reference, load_reference
-from tests.fixtures.web.loopback import Loopback
+from tests.fixtures.web.loopback import Loopback, bot_fetching_on_loopback
 
 
 @pytest.fixture(scope="session")
@@ -27,3 +27,10 @@ async def server() -> AsyncIterator[Loopback]:
 # kept by the explicit @example or a regression test, not by luck).
 settings.register_profile("claimcheck", derandomize=True, deadline=None, print_blob=True)
 settings.load_profile("claimcheck")
+
+
+@pytest.fixture
+def loopback_network() -> Iterator[None]:
+    """The bot's and the CLI's fetches confined to loopback (`bot_fetching_on_loopback`)."""
+    with bot_fetching_on_loopback():
+        yield

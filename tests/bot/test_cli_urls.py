@@ -8,7 +8,6 @@ socket factory refuses any address but 127.0.0.1, so only the test server can ev
 from __future__ import annotations
 
 import asyncio
-import functools
 import io
 import json
 import time
@@ -16,22 +15,16 @@ from pathlib import Path
 
 import pytest
 
-import bot.fetching
 from bot.cli import main
 from bot.store.db import Store
-from extractors.fetch import open_session
-from tests.fixtures.web.loopback import Loopback, NoDNS, loopback_only
+from tests.fixtures.web.loopback import Loopback
 
 POST_PATH = "/r/LocalLLaMA/comments/1u07q3x/benchmark_eagle3_on_a_single_h100/.json"
 GIST_PATH = "/gist/speedrunner/4f2a9c1e7b/raw/bench_result.json"
 
 
 @pytest.fixture(autouse=True)
-def loopback_only_network(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.fetching, "_resolver", NoDNS)
-    monkeypatch.setattr(
-        bot.fetching, "open_session", functools.partial(open_session, socket_factory=loopback_only)
-    )
+def loopback_only_network(loopback_network: None, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in (
         "ALLOW_HOSTS",
         "TOTAL_TIMEOUT_S",

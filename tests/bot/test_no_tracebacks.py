@@ -8,17 +8,14 @@ socket factory refuses anything but 127.0.0.1.
 from __future__ import annotations
 
 import asyncio
-import functools
 import io
 import json
 from pathlib import Path
 
 import pytest
 
-import bot.fetching
 from bot.cli import main
-from extractors.fetch import open_session
-from tests.fixtures.web.loopback import WEB, Loopback, NoDNS, loopback_only
+from tests.fixtures.web.loopback import WEB, Loopback
 
 ENV = ("ALLOW_HOSTS", "TOTAL_TIMEOUT_S", "FETCH_DEADLINE_S", "FETCH_BUDGET", "BOARD_FILES",
        "CACHE_PATH", "USE_CACHE", "REFERENCE_FILES")
@@ -26,11 +23,7 @@ HUGE = "9" * 5000
 
 
 @pytest.fixture(autouse=True)
-def loopback_only_network(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.fetching, "_resolver", NoDNS)
-    monkeypatch.setattr(
-        bot.fetching, "open_session", functools.partial(open_session, socket_factory=loopback_only)
-    )
+def loopback_only_network(loopback_network: None, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ENV:
         monkeypatch.delenv(f"CLAIMCHECK_{name}", raising=False)
 

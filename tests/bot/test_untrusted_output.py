@@ -9,7 +9,6 @@ Markdown report must show them as inert text.
 from __future__ import annotations
 
 import asyncio
-import functools
 import io
 import json
 import re
@@ -18,10 +17,8 @@ from pathlib import Path
 
 import pytest
 
-import bot.fetching
 from bot.cli import main
-from extractors.fetch import open_session
-from tests.fixtures.web.loopback import FIXTURES, Loopback, NoDNS, loopback_only
+from tests.fixtures.web.loopback import FIXTURES, Loopback
 
 OSC = "\x1b]0;pwned\x07"
 RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -29,11 +26,7 @@ HOSTILE = f"<img src=x onerror=alert(1)></details><script>x</script>{OSC}\u202e@
 
 
 @pytest.fixture(autouse=True)
-def loopback_only_network(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.fetching, "_resolver", NoDNS)
-    monkeypatch.setattr(
-        bot.fetching, "open_session", functools.partial(open_session, socket_factory=loopback_only)
-    )
+def loopback_only_network(loopback_network: None, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("ALLOW_HOSTS", "FETCH_BUDGET", "CACHE_PATH", "USE_CACHE"):
         monkeypatch.delenv(f"CLAIMCHECK_{name}", raising=False)
 

@@ -7,7 +7,6 @@ only the test's own server; the store is a real SQLite file in tmp_path.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,23 +15,18 @@ from typing import Any
 import pytest
 import simcord
 
-import bot.fetching
 from bot.app import ClaimBot, ShardedClaimBot, create_bot
 from bot.settings import Settings
 from checks.reference import Reference
-from extractors.fetch import open_session
-from tests.fixtures.web.loopback import Loopback, NoDNS, loopback_only
+from tests.fixtures.web.loopback import Loopback
 
 POST = "/posts/new-record"
 BOARD = "/api/records"
 
 
 @pytest.fixture(autouse=True)
-def loopback_only_network(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.fetching, "_resolver", NoDNS)
-    monkeypatch.setattr(
-        bot.fetching, "open_session", functools.partial(open_session, socket_factory=loopback_only)
-    )
+def loopback_only_network(loopback_network: None) -> None:
+    """Every test here fetches from loopback only."""
 
 
 def serve_headline(server: Loopback) -> str:
