@@ -157,6 +157,9 @@ class Claim(BaseModel):
     date: str | None = None
     source_url: str | None = None
     record_id: str | None = None
+    # the accelerator's memory as the record states it (LocalScore `accel_ram`), GB; compared with
+    # the hardware row by the suspect_field check, never used in place of the row
+    hardware_memory_gb: float | None = None
     # where the record's structured fields and its own text disagree (the structured value wins)
     conflicts: list[FieldConflict] = Field(default_factory=list)
     provenance: dict[str, Provenance] = Field(default_factory=dict)

@@ -65,6 +65,7 @@ FIELD_ALIASES: dict[str, tuple[str, ...]] = {
     "size_inferred": ("size_inferred",),
     "weight_format": ("quant", "quantization", "precision", "weight_format", "dtype",
                       "weight_dtype", "quant_type", "weights", "model_quant_str", "quant_str",
+                      "model_quant",
                       "weight_data_types"),
     "kv_dtype": ("kv_dtype", "kv_cache_dtype", "kv_cache_type", "kv_type", "type_k"),
     "engine": ("engine", "framework", "runtime", "backend", "inference_engine", "runtime_name"),
@@ -74,6 +75,10 @@ FIELD_ALIASES: dict[str, tuple[str, ...]] = {
     "offload": ("offload", "cpu_offload", "offloaded"),
     "gpu_layers": ("gpu_layers", "n_gpu_layers", "ngl"),
     "system_ram_gb": ("system_ram_gb", "ram_gb", "system_memory_gb", "host_memory_gb"),
+    "hardware_memory_gb": ("accel_ram", "accel_memory", "accelerator_memory",
+                           "accelerator_memory_gb", "accelerator_memory_capacity", "gpu_memory",
+                           "gpu_memory_gb", "vram", "vram_gb", "gpu_ram", "accel_ram_gb",
+                           "hardware_memory_gb", "accel_memory_gb"),
     "system_bandwidth_gbs": ("system_bandwidth_gbs", "memory_bandwidth_gbs",
                              "system_memory_bandwidth_gbs"),
     "batch": ("batch", "batch_size", "bs"),
@@ -163,7 +168,8 @@ FIELD_ALIASES: dict[str, tuple[str, ...]] = {
     "submitter": ("submitter", "user", "author", "submitted_by", "username", "uploader"),
     "date": ("date", "created_at", "timestamp", "submitted_at", "created", "run_date",
              "test_time", "collected_at"),
-    "record_id": ("id", "record_id", "run_id", "result_id", "submission_id", "uuid"),
+    "record_id": ("id", "record_id", "run_id", "result_id", "submission_id", "uuid", "run",
+                  "test_num", "test_id", "row_id", "entry_id", "run_number", "run_no"),
     "source_url": ("url", "run_url", "source_url", "link", "permalink", "record_url"),
 }
 

@@ -39,7 +39,7 @@ OWN_NAMES: dict[str, object] = {
     "repeats": 6, "cooldown_s": 15.0, "prefix_caching": True, "launch_command": LAUNCH,
     "env": {"SGLANG_ENABLE_SPEC_V2": "1"}, "notes": "best of six runs",
     "submitter": "speedrunner", "date": "2026-11-20", "source_url": "https://board.example/r-56",
-    "record_id": "r-56",
+    "record_id": "r-56", "hardware_memory_gb": 24.0,
 }
 
 
