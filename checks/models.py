@@ -178,6 +178,10 @@ class Claim(BaseModel):
     # the accelerator's memory as the record states it (LocalScore `accel_ram`), GB; compared with
     # the hardware row by the suspect_field check, never used in place of the row
     hardware_memory_gb: float | None = None
+    # a benchmark's latency targets (MLPerf Server `tpot_latency`, `ttft_latency`), ms: every
+    # request of a valid run got at least 1000 / tpot_target_ms tok/s — a per-user bound, not a rate
+    tpot_target_ms: float | None = None
+    ttft_target_ms: float | None = None
     # fields the record states 10x or more away from a sourced row, replaced by the sourced value
     # before any check reads the claim (checks/physics/model_size.sourced_claim)
     suspect_fields: list[SuspectField] = Field(default_factory=list)

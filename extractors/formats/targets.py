@@ -214,6 +214,8 @@ TARGETS: dict[str, Converter] = {
     "gpu_layers": _int("gpu_layers"),
     "system_ram_gb": _plain("system_ram_gb", to_gigabytes),
     "hardware_memory_gb": _plain("hardware_memory_gb", to_gigabytes),
+    "tpot_target_ms": _plain("tpot_target_ms", to_rate),
+    "ttft_target_ms": _plain("ttft_target_ms", to_rate),
     "system_bandwidth_gbs": _float("system_bandwidth_gbs"),
     "batch": _int("batch"),
     "concurrency": _int("concurrency"),
