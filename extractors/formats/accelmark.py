@@ -130,7 +130,7 @@ def _names_method(value: Any, depth: int = 0) -> bool:
     return False
 
 
-def speculative_run(task: dict[str, Any]) -> bool:
+def _speculative_run(task: dict[str, Any]) -> bool:
     """The whole submission ran speculative decoding: `task.extra_config` names a speculative
     algorithm and `task.runtime_metrics` measured its mean accepted tokens. The engine was
     launched that way, so every scenario block ran it, not only a `speculative` one."""
@@ -144,7 +144,7 @@ def _parse_result(source: str, r: dict[str, Any], base: str,
     metrics = r["metrics"]
     task = r["task"] if isinstance(r.get("task"), dict) else {}
     # With a `speculative` block of its own, the config and metrics are that block's settings.
-    spec_run = metrics.get("speculative") is None and speculative_run(task)
+    spec_run = metrics.get("speculative") is None and _speculative_run(task)
     only_spec = task.get("scenario") == "speculative"  # the blocks keep their own cells
     claims = []
     suite = str(r.get("suite_id") or "")
