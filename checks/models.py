@@ -27,6 +27,7 @@ __all__ = [
     "Report",
     "Source",
     "Status",
+    "SuspectField",
     "TokSKind",
     "Verdict",
 ]
@@ -73,6 +74,23 @@ class FieldConflict(BaseModel):
     structured_from: str  # where it came from (JSON key)
     text: str  # the value read from the record's own words
     text_from: str  # the text field and span it was read from
+
+
+class SuspectField(BaseModel):
+    """A record field at least 10× away from a sourced reference row: a units or typing error.
+
+    The claim the checks read carries the sourced value in the field's place; this keeps the
+    record's own value, so the report names both (checks/physics/model_size.sourced_claim)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    field: str  # the Claim field, e.g. "params_total_b"
+    record_value: float
+    record_from: str  # where the record's value came from (JSON key, column)
+    sourced_value: float | None  # None: the field is dropped and the physics derives it
+    sourced_from: str  # the reference row and its source, or the formula
+    ratio: float  # record ÷ sourced (or ÷ the expected figure)
+    unit: str  # "B params", "GB", "bytes"
 
 
 class Claim(BaseModel):
@@ -157,6 +175,16 @@ class Claim(BaseModel):
     date: str | None = None
     source_url: str | None = None
     record_id: str | None = None
+    # the accelerator's memory as the record states it (LocalScore `accel_ram`), GB; compared with
+    # the hardware row by the suspect_field check, never used in place of the row
+    hardware_memory_gb: float | None = None
+    # a benchmark's latency targets (MLPerf Server `tpot_latency`, `ttft_latency`), ms: every
+    # request of a valid run got at least 1000 / tpot_target_ms tok/s — a per-user bound, not a rate
+    tpot_target_ms: float | None = None
+    ttft_target_ms: float | None = None
+    # fields the record states 10x or more away from a sourced row, replaced by the sourced value
+    # before any check reads the claim (checks/physics/model_size.sourced_claim)
+    suspect_fields: list[SuspectField] = Field(default_factory=list)
     # where the record's structured fields and its own text disagree (the structured value wins)
     conflicts: list[FieldConflict] = Field(default_factory=list)
     provenance: dict[str, Provenance] = Field(default_factory=dict)

@@ -31,6 +31,7 @@ from checks.rules.param_count import param_count
 from checks.rules.power import power
 from checks.rules.prefill_excluded import prefill_excluded
 from checks.rules.roofline import roofline
+from checks.rules.suspect_field import suspect_field
 from checks.rules.token_accounting import token_accounting
 from checks.rules.window_curve import window_curve
 
@@ -67,13 +68,14 @@ CHECKS: tuple[Check, ...] = (
     Check("token_accounting", run=token_accounting),
     Check("field_conflict", run=field_conflict),
     Check("param_count", run=param_count),
+    Check("suspect_field", run=suspect_field),
     Check("measure", question=8, run=measure),
 )
 
 QUESTION_KEYS = ("evidence", "config", "cell", "fork", "acceptance", "power", "roofline", "measure")
-# Findings about the record's provenance, not the number: a record that contradicts itself, and a
-# parameter count against its model's row. Their docstrings say why; the headline names them.
-PROVENANCE_FINDINGS = frozenset({"field_conflict", "param_count"})
+# Findings about the record's provenance, not the number: a record that contradicts itself, a
+# parameter count against its model's row, and a field 10x off its sourced figure (a units slip). Their docstrings say why; the headline names them.
+PROVENANCE_FINDINGS = frozenset({"field_conflict", "param_count", "suspect_field"})
 # Answers that speak to the number's plausibility; provenance answers (Q1, Q2, Q4 and the findings
 # above) never do.
 PLAUSIBILITY_KEYS = frozenset(

@@ -53,7 +53,7 @@ def _provenance_notes(answers: Sequence[Answer]) -> list[str]:
         notes.append("no config found")
     if by_key.get("fork") and by_key["fork"].status == "flag":
         notes.append("engine is a fork")
-    for key in ("field_conflict", "param_count"):
+    for key in ("field_conflict", "param_count", "suspect_field"):
         a = by_key.get(key)
         if a is not None and a.status == "flag":
             note = a.summary.split(":")[0].rstrip(".")

@@ -39,7 +39,9 @@ def param_count(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
     Not a plausibility flag (not in `PLAUSIBILITY_KEYS`): a wrong label says the record's metadata
     is wrong, not that the tok/s is impossible; the headline names it beside the verdict. The
     physics reads the row's count when the record's is within 5% of it (a rounded name) and the
-    record's own otherwise, so this finding is where a reader learns the two disagree.
+    record's own otherwise, so this finding is where a reader learns the two disagree. A count 10×
+    or more off the row (8000 for 8.03B: a unit read wrong) is `suspect_field`'s finding, and the
+    physics uses the row's count in its place; it is not compared here.
 
     Reference rows read: `models` (params_total_b, params_active_b).
     """
@@ -47,8 +49,9 @@ def param_count(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
     model = ref.model(c.model)
     pairs = [("total", c.params_total_b, model.params_total_b if model else None, "params_total_b"),
              ("active", c.params_active_b, model.params_active_b if model else None, "params_active_b")]
+    suspect = {s.field for s in c.suspect_fields}  # 10x off: suspect_field's finding, not ours
     compared = [(what, mine, row, name) for what, mine, row, name in pairs
-                if mine is not None and row and not c.size_inferred]
+                if mine is not None and row and not c.size_inferred and name not in suspect]
     if model is None or not compared:
         why = ("the model has no reference row" if model is None
                else "the record states no parameter count of its own")

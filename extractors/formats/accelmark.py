@@ -24,7 +24,10 @@ Quirks:
   when it reads as one. `meta.flagged` is appended to the notes: the board's own red flag.
 - Out-of-memory entries (`oom: true`, no throughput) are not claims.
 - Only the `speculative` scenario runs speculative decoding; every other block's claim is plain
-  decode. The runner's status line in `meta.notes` ("Partial run: … ['speculative'] failed.") is
+  decode — unless the submission has no `speculative` block and its `task.extra_config` names a
+  speculative algorithm that `task.runtime_metrics.mean_accepted_tokens` measured: then the engine
+  ran it in every block, and each claim carries the AL (and the window, when the config gives one)
+  for Q5. The runner's status line in `meta.notes` ("Partial run: … ['speculative'] failed.") is
   not read as a method statement; the rest of the notes, a reproduce command and
   `task.extra_config` are read like a post (`record_text`).
 """
@@ -106,23 +109,56 @@ class AccelMark:
         return claims
 
 
+_NOT_A_METHOD = {"", "none", "off", "no", "false", "0", "null", "disabled", "n/a", "-"}
+
+
+def _names_method(value: Any, depth: int = 0) -> bool:
+    """A speculative-decoding setting with a value: `speculative_config: {method: eagle3}`,
+    `speculative_algorithm: "EAGLE"`, `num_speculative_tokens: 3` (not `null`, not "none")."""
+    if depth > 3 or not isinstance(value, dict):
+        return False
+    for key, v in value.items():
+        if _SPEC_KEY.search(str(key)):
+            if isinstance(v, dict):
+                if any(x not in (None, False) and str(x).strip().lower() not in _NOT_A_METHOD
+                       for x in v.values() if not isinstance(x, (dict, list))):
+                    return True
+            elif v not in (None, False) and str(v).strip().lower() not in _NOT_A_METHOD:
+                return True
+        if isinstance(v, dict) and _names_method(v, depth + 1):
+            return True
+    return False
+
+
+def _speculative_run(task: dict[str, Any]) -> bool:
+    """The whole submission ran speculative decoding: `task.extra_config` names a speculative
+    algorithm and `task.runtime_metrics` measured its mean accepted tokens. The engine was
+    launched that way, so every scenario block ran it, not only a `speculative` one."""
+    rt = task.get("runtime_metrics")
+    measured = isinstance(rt, dict) and rt.get("mean_accepted_tokens") not in (None, "", 0)
+    return measured and _names_method(task.get("extra_config"))
+
+
 def _parse_result(source: str, r: dict[str, Any], base: str,
                   dropped: list[str]) -> list[Claim]:
     metrics = r["metrics"]
     task = r["task"] if isinstance(r.get("task"), dict) else {}
-    only_spec = task.get("scenario") == "speculative"
+    # With a `speculative` block of its own, the config and metrics are that block's settings.
+    spec_run = metrics.get("speculative") is None and _speculative_run(task)
+    only_spec = task.get("scenario") == "speculative"  # the blocks keep their own cells
     claims = []
     suite = str(r.get("suite_id") or "")
     for block in blocks(metrics, base, only_spec=only_spec, dropped=dropped, suite=suite):
         b = ClaimBuilder(source)
         block.fill(b)
         b.set("cell", block.cell, field=block.path)
-        if not block.speculative:
+        speculative = block.speculative or spec_run
+        if not speculative:
             b.set("speculative", False, field=_p(base, f"metrics.{block.scenario}"),
                   span="AccelMark runs speculative decoding only in its 'speculative' scenario")
-        _shared(b, r, base, speculative=block.speculative,
-                explicit=block.scenario == "speculative")
-        if block.speculative:
+        _shared(b, r, base, speculative=speculative,
+                explicit=block.scenario == "speculative" and not spec_run)
+        if speculative:
             suite_drafter(b, suite)
         claims.append(b.build())
     return claims
@@ -157,8 +193,9 @@ def _shared(b: ClaimBuilder, r: dict[str, Any], base: str, *, speculative: bool,
     rt = task.get("runtime_metrics")
     extra = task.get("extra_config")
     if speculative:
-        b.set("speculative", True, field=_p(base, "metrics.speculative" if explicit else
-                                            "task.scenario"))
+        where = ("metrics.speculative" if explicit else "task.scenario"
+                 if task.get("scenario") == "speculative" else "task.extra_config")
+        b.set("speculative", True, field=_p(base, where))
         for obj, where in ((rt, "task.runtime_metrics"), (extra, "task.extra_config")):
             for key in _SPEC_KEYS:
                 _put(b, obj, key, "spec_method", to_text, _p(base, where))

@@ -19,7 +19,10 @@ Quirks:
   three describe the same work; the provenance names the test.
 - `runtime.commit_hash` is quoted in the span, not appended to the version: a "+hash" suffix is
   what a private fork looks like (Q4), and llamafile builds are not forks.
-- `model.params` is a raw parameter count; it is stored in billions.
+- `model.params` is a raw parameter count; it is stored in billions (`units.to_billions`, which
+  also reads the export's "8000 M").
+- `accelerator_memory_gb` is the card's memory as the client saw it (23.59 GB for a 24 GB RTX
+  3090): kept beside the hardware row, never in place of it.
 - Power is self-reported by the client (nvidia-smi or the OS); the power method says so.
 """
 
@@ -32,6 +35,7 @@ from checks.models import Claim
 from extractors.builder import ClaimBuilder
 from extractors.errors import InvalidInput
 from extractors.formats.base import RecordsFormat
+from extractors.formats.units import to_billions, to_gigabytes
 from extractors.formats.values import BadValue, read_key, to_float, to_int, to_rate, to_text
 
 __all__ = ["LocalScore"]
@@ -100,12 +104,13 @@ def _parse_run(source: str, row: dict[str, Any], path: str) -> Claim:
     put("ttft_ms", "avg_ttft_ms", to_float)
     put("hardware", "accelerator", to_text)
     put("hardware", "accelerator_name", to_text)
+    put("hardware_memory_gb", "accelerator_memory_gb", to_gigabytes)
     model = row.get("model")
     if isinstance(model, dict):
         mput = _Put(b, model, _p(path, "model"))
         mput("model", "name", to_text)
         mput("weight_format", "quant", to_text)
-        mput("params_total_b", "params", _billions)
+        mput("params_total_b", "params", to_billions)
     else:
         put("model", "model", to_text)
         put("model", "model_name", to_text)
@@ -132,7 +137,7 @@ def _parse_submission(source: str, body: dict[str, Any]) -> Claim:
                 tput = _Put(b, t, f"results[{i}]")
                 tput("model", "model_name", to_text)
                 tput("weight_format", "model_quant_str", to_text)
-                tput("params_total_b", "model_n_params", _billions)
+                tput("params_total_b", "model_n_params", to_billions)
                 break
     summary = body["results_summary"]
     sput = _Put(b, summary, "results_summary")
@@ -143,6 +148,7 @@ def _parse_submission(source: str, body: dict[str, Any]) -> Claim:
     acc = body.get("accelerator_info")
     if isinstance(acc, dict):
         _Put(b, acc, "accelerator_info")("hardware", "name", to_text)
+        _Put(b, acc, "accelerator_info")("hardware_memory_gb", "memory_gb", to_gigabytes)
     runtime = body.get("runtime_info")
     if isinstance(runtime, dict):
         _runtime(b, runtime, "runtime_info")
@@ -194,11 +200,6 @@ def _common(b: ClaimBuilder, source: str, run_id: Any) -> None:
     if run_id is not None and parts.scheme in ("http", "https") and parts.netloc:
         b.set("source_url", f"{parts.scheme}://{parts.netloc}/result/{run_id}", field="id",
               span="result page of this run")
-
-
-def _billions(value: Any) -> float:
-    n = to_float(value)
-    return n / 1e9 if n > 1e5 else n
 
 
 def _p(base: str, key: str) -> str:

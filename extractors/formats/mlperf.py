@@ -22,7 +22,16 @@ Quirks:
   system's tokens/s ("aggregate"); a single-stream rate is end-to-end output ("output").
 - `result_summary.json` names neither model nor system; the results tree does
   (`results/<system>/<model>/<Scenario>/`), so the model is read from the source path when present.
-- The hardware count is accelerators per node × nodes; `sw_notes` is where spec decoding shows up,
+- A loadgen log names neither system nor model: both come from its place in the results tree
+  (`<division>/<org>/results/<system>/<benchmark>/<scenario>/…`) and the hardware from
+  `systems/<system>.json` beside it, else from the system's name (`mlperf_tree`).
+- Offline, Server and Interactive results are serving aggregates: the cell names the scenario
+  and `serving_claim` is set. Server's `tpot_latency` / `ttft_latency` test parameters are the
+  run's latency targets (`tpot_target_ms`): a bound on every request's rate, kept as data.
+  Offline issues all `samples_per_query` samples at once: that many at most are in flight.
+- An LLM benchmark's Offline / Server / Interactive `Result` is tokens/s whatever its `Units`
+  column fell back to (the checker's unit table lists only some benchmark ids).
+- The hardware count is `total_accelerators`, else accelerators per node × nodes; `sw_notes` is where spec decoding shows up,
   so it goes to the notes and, with the other free text, through the record-text readers.
 """
 
@@ -41,6 +50,12 @@ from extractors.document import RawDocument
 from extractors.errors import InvalidInput, NoClaimFound
 from extractors.formats.aliases import fold
 from extractors.formats.mlperf_system import parse_system, set_engine
+from extractors.formats.mlperf_tree import (
+    card_name,
+    set_from_system_name,
+    system_beside,
+    tree_place,
+)
 from extractors.formats.record_text import read_record_text
 from extractors.formats.records import find_records
 from extractors.formats.values import BadValue, read_key, to_float, to_int, to_rate, to_text
@@ -198,12 +213,81 @@ def _parse_log(source: str, text: str) -> Claim:
     if tpot is not None:
         ns = read_key({"t": tpot[1]}, "t", to_rate, tpot[0])
         b.set("per_user_tok_s", round(1e9 / ns, 2), field=f"1 ÷ {tpot[0]}", span=tpot[1])
+    for key, field in (("tpot_latency_ns", "tpot_target_ms"), ("ttft_latency_ns", "ttft_target_ms")):
+        if key in fields and scenario.lower() in ("server", "interactive"):
+            raw_key, value = fields[key]
+            ns = read_key({key: value}, key, to_float, raw_key)
+            if ns:  # 0 means no target (Offline runs print the default)
+                b.set(field, ns / 1e6, field=raw_key, span=f"{value} ns: the run's latency target")
+    if scenario.lower() == "offline" and "samples_per_query" in fields:
+        # Offline: loadgen issues every sample in one query, so no more can be in flight.
+        raw_key, value = fields["samples_per_query"]
+        n = read_key({"n": value}, "n", to_int, raw_key)
+        if n and n > 1:
+            b.set("concurrency", n, field=raw_key,
+                  span=f"{value} samples in one Offline query: at most this many in flight")
+    _mark_scenario(b, scenario, "Scenario")
     valid = fields.get("result_is")
     sut = fields.get("sut_name")
     notes = [f"SUT {sut[1]}" if sut else "", f"{scenario} result {valid[1]}" if valid else ""]
     if any(notes):
         b.set("notes", "; ".join(n for n in notes if n), field="Result is")
+    _from_tree(b, source)
     return b.build()
+
+
+def _mark_scenario(b: ClaimBuilder, scenario: str, field: str) -> None:
+    """Offline, Server and Interactive results are the whole system's tokens/s under load: the
+    cell names the scenario, and the claim is a serving aggregate, not one stream."""
+    if not scenario:
+        return
+    b.set("cell", f"MLPerf {scenario}", field=field, span=scenario)
+    if scenario.lower() in ("offline", "server", "interactive"):
+        b.set("serving_claim", True, field=field,
+              span=f"MLPerf {scenario}: all requests together (loadgen scenario)")
+
+
+def _from_tree(b: ClaimBuilder, source: str) -> None:
+    """System, benchmark and scenario from the results path; hardware and count from
+    `systems/<system>.json` beside it when it is there, else from the system's name."""
+    place = tree_place(source)
+    if place is None:
+        return
+    b.set("model", place.benchmark, field="(results path: benchmark)", span=place.span)
+    b.set("submitter", place.org, field="(results path: submitter)", span=place.span)
+    found = system_beside(source, place)
+    if found is not None:
+        path, system = found
+        described = parse_system(path, system)
+        for name in ("hardware", "hardware_count", "engine", "engine_version", "submitter"):
+            value = getattr(described, name)
+            prov = described.provenance.get(name)
+            if value is not None and prov is not None:
+                b.set(name, value, field=f"{path}: {prov.field}", span=prov.span)
+        if described.notes:
+            b.set("notes", described.notes, field=f"{path}: sw_notes")
+    set_from_system_name(b, place.system, "(results path: system name)")
+
+
+# MLPerf's LLM benchmarks report Offline, Server and Interactive results in tokens/s (the
+# submission checker's SPECIAL_UNIT_DICT, mlcommons/inference
+# tools/submission/submission_checker/constants.py: llama2-70b, mixtral-8x7b, llama3.1-8b/405b,
+# deepseek-r1, gptj); the Units column falls back to Samples/s or Queries/s for a benchmark id the
+# table does not list (an interactive variant, an open-division model), so the benchmark decides.
+_LLM_BENCHMARK = re.compile(r"^(?:llama|mixtral|gptj|gpt-j|gpt-oss|deepseek|qwen|mistral|falcon)",
+                            re.IGNORECASE)
+_TOKEN_SCENARIOS = ("offline", "server", "interactive")
+
+
+def _in_tokens(row: dict[str, Any]) -> bool:
+    units = str(row.get("Performance_Units") or row.get("Units") or "").lower()
+    if "token" in units:
+        return True
+    if any(w in units for w in ("ms", "latency", "watt", "joule")):
+        return False
+    model = str(row.get("MlperfModel") or row.get("Model") or row.get("UsedModel") or "")
+    return (bool(_LLM_BENCHMARK.match(model.strip()))
+            and str(row.get("Scenario") or "").lower() in _TOKEN_SCENARIOS)
 
 
 def _parse_records(doc: RawDocument, rows: list[Any], where: Any) -> list[Claim]:
@@ -212,8 +296,7 @@ def _parse_records(doc: RawDocument, rows: list[Any], where: Any) -> list[Claim]
         if not _is_record(row):
             skipped += 1
             continue
-        units = str(row.get("Performance_Units") or row.get("Units") or "")
-        if "token" not in units.lower():
+        if not _in_tokens(row):
             skipped += 1
             continue
         claims.append(_parse_record(doc.source, row, str(where(i))))
@@ -241,10 +324,23 @@ def _parse_record(source: str, r: dict[str, Any], path: str) -> Claim:
     if tok_s is None:
         raise BadValue(f"'{path}.{rkey}' is empty")
     scenario = str(r.get("Scenario") or "")
-    b.set("tok_s", tok_s, field=f"{path}.{rkey}", span=f"{r[rkey]} {r.get(ukey)} ({scenario})")
+    units = str(r.get(ukey) or "")
+    unit_words = units if "token" in units.lower() else (
+        f"tokens/s (an LLM benchmark's {scenario} result; Units column '{units}')")
+    b.set("tok_s", tok_s, field=f"{path}.{rkey}", span=f"{r[rkey]} {unit_words} ({scenario})")
     b.set("tok_s_kind", "output" if scenario == "SingleStream" else "aggregate",
           field=f"{path}.Scenario")
-    pick("hardware", ("accelerator_model_name", "Accelerator"), to_text)
+    _mark_scenario(b, scenario, f"{path}.Scenario")
+    for key in ("accelerator_model_name", "Accelerator"):
+        accel = read_key(r, key, to_text, f"{path}.{key}")
+        if accel:
+            b.set("hardware", card_name(accel), field=f"{path}.{key}", span=accel)
+            break
+    if isinstance(r.get("Platform"), str):  # the results directory's name: card and count
+        set_from_system_name(b, r["Platform"], f"{path}.Platform")
+    total = read_key(r, "total_accelerators", to_int, f"{path}.total_accelerators")
+    if total:
+        b.set("hardware_count", total, field=f"{path}.total_accelerators")
     per_node = read_key(r, "accelerators_per_node", to_int, f"{path}.accelerators_per_node")
     if per_node is None:
         per_node = read_key(r, "a#", to_int, f"{path}.a#")

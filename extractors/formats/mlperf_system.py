@@ -7,6 +7,8 @@ intel-ai-tce/inference_results_v6.1 `closed/Atlas_Inference/systems/DGX_Spark_GB
 framework, other_software_stack, hw_notes, sw_notes, …` — a configuration with no number.
 
 Quirks:
+- `accelerator_model_name` carries partition mode, memory and power after the card ("AMD
+  Instinct MI300X-NPS1-SPX-192GB-750W"): the card's name is read from it, the whole kept as the span.
 - Free text (`sw_notes`, `other_software_stack`, `hw_notes`) is where submitters state speculative
   settings ("chain-widened MTP verify K=4 (3 drafts)"): it is read by the record-text readers.
 """
@@ -18,6 +20,7 @@ from typing import Any
 
 from checks.models import Claim
 from extractors.builder import ClaimBuilder
+from extractors.formats.mlperf_tree import card_name
 from extractors.formats.record_text import read_record_text
 from extractors.formats.values import read_key, to_int, to_text
 
@@ -44,8 +47,9 @@ def set_engine(b: ClaimBuilder, framework: str | None, field: str) -> None:
 
 def parse_system(source: str, s: dict[str, Any]) -> Claim:
     b = ClaimBuilder(source)
-    b.set("hardware", read_key(s, "accelerator_model_name", to_text, "accelerator_model_name"),
-          field="accelerator_model_name")
+    accel = read_key(s, "accelerator_model_name", to_text, "accelerator_model_name")
+    b.set("hardware", card_name(accel) if accel else None, field="accelerator_model_name",
+          span=accel)
     per_node = read_key(s, "accelerators_per_node", to_int, "accelerators_per_node")
     nodes = read_key(s, "number_of_nodes", to_int, "number_of_nodes") or 1
     if per_node is not None:

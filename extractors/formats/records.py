@@ -9,6 +9,8 @@ provenance.
 Quirks, each with its reason:
 - Nested objects are searched one level down only for unambiguous spellings: a bare `version`
   or `id` inside `system{}` is not the engine's version or the record's id.
+- A size's unit is read wherever the record writes it: a unit column beside it
+  (`model_params_unit`), the header ("memory (GiB)") or the cell ("8000M"); see `units`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from typing import Any
 from extractors.builder import ClaimBuilder
 from extractors.formats.aliases import ALIAS_INDEX, TARGETS, apply_target, fold
 from extractors.formats.common import MISSING, dig
+from extractors.formats.targets import UNIT_TARGETS
+from extractors.formats.units import header_unit, record_units, with_unit
 from extractors.formats.values import BadValue
 
 __all__ = [
@@ -126,11 +130,20 @@ def map_record(record: dict[str, Any], prefix: str, b: ClaimBuilder,
                problems: list[str] | None = None) -> None:
     """Read one record through the alias table into `b`; unreadable values go to `problems`."""
     found: dict[str, list[tuple[str, str, Any]]] = {}
+    units = record_units(record)
     for path, key, value, nested in _leaves(record, prefix):
         spelling = fold(key)
         target = ALIAS_INDEX.get(spelling)
+        unit = units.get(key) if not nested else None
+        if target is None and (hu := header_unit(key)) is not None:
+            # "memory (GiB)", "params_B": the unit is in the header, the field in front of it.
+            base = ALIAS_INDEX.get(fold(hu[0]))
+            if base in UNIT_TARGETS:
+                target, spelling, unit = base, fold(hu[0]), hu[1]
         if target is None or (nested and not _usable_nested(spelling)):
             continue
+        if target in UNIT_TARGETS:
+            value = with_unit(value, unit)
         if isinstance(value, (dict, list)) and target not in ("model", "hardware", "engine",
                                                               "submitter", "env", "ratios"):
             continue

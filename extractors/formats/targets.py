@@ -11,6 +11,7 @@ Quirks, each with its reason:
   is k drafts plus the bonus token, so the window is k + 1. The rule used is recorded.
 - An AL can be a range ("231–292"); it fills the low/high fields, never the point value.
 - Acceptance rates arrive as percentages or fractions; > 1 is read as a percentage.
+- Sizes read their unit wherever the record writes it ("8000 M", "729.64 MiB": `units`).
 - A per-request step time (TPOT, ITL) is a per-user rate: 1000 / ms, or 1 / s for InferenceX's
   converted keys.
 """
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, get_args
 
 from checks.models import TokSKind
+from extractors.formats.units import to_billions, to_bytes, to_gigabytes
 from extractors.formats.values import (
     BadValue,
     scaled,
@@ -33,8 +35,8 @@ from extractors.formats.values import (
     to_text,
 )
 
-__all__ = ["EMPTY_MEANS_SOMETHING", "PRIMARY", "TARGETS", "THROUGHPUT_TARGETS", "Converter",
-           "fold"]
+__all__ = ["EMPTY_MEANS_SOMETHING", "PRIMARY", "TARGETS", "THROUGHPUT_TARGETS", "UNIT_TARGETS",
+           "Converter", "fold"]
 
 
 def fold(key: str) -> str:
@@ -57,8 +59,7 @@ def _plain(field: str, conv: Callable[[Any], Any]) -> Converter:
 
 
 def _params(v: Any, key: str) -> Pairs:
-    n = to_float(v)
-    return [("params_total_b", n / 1e9 if n > 1e5 else n)]  # a raw count vs billions
+    return [("params_total_b", to_billions(v))]  # "8000 M", "8B", a raw count or billions
 
 
 def _tok_s(kind: str | None) -> Converter:
@@ -199,10 +200,10 @@ TARGETS: dict[str, Converter] = {
     "hardware_count": _int("hardware_count"),
     "model": _text("model"),
     "params_total_b": _params,
-    "params_active_b": _float("params_active_b"),
+    "params_active_b": _plain("params_active_b", to_billions),
     "is_moe": _moe,
     "bits_per_weight": _float("bits_per_weight"),
-    "model_size_bytes": _float("model_size_bytes"),
+    "model_size_bytes": _plain("model_size_bytes", to_bytes),
     "size_inferred": _bool("size_inferred"),
     "weight_format": _text("weight_format"),
     "kv_dtype": _text("kv_dtype"),
@@ -211,7 +212,10 @@ TARGETS: dict[str, Converter] = {
     "container_image": _text("container_image"),
     "offload": _bool("offload"),
     "gpu_layers": _int("gpu_layers"),
-    "system_ram_gb": _float("system_ram_gb"),
+    "system_ram_gb": _plain("system_ram_gb", to_gigabytes),
+    "hardware_memory_gb": _plain("hardware_memory_gb", to_gigabytes),
+    "tpot_target_ms": _plain("tpot_target_ms", to_rate),
+    "ttft_target_ms": _plain("ttft_target_ms", to_rate),
     "system_bandwidth_gbs": _float("system_bandwidth_gbs"),
     "batch": _int("batch"),
     "concurrency": _int("concurrency"),
@@ -277,3 +281,6 @@ PRIMARY = {"decode_tok_s": "tok_s", "output_tok_s": "tok_s", "total_tok_s": "tok
             "per_gpu_tok_s": "tok_s", "tpot_ms": "per_user_tok_s", "tpot_s": "per_user_tok_s"}
 THROUGHPUT_TARGETS = ("tok_s", "decode_tok_s", "output_tok_s", "total_tok_s", "per_gpu_tok_s")
 EMPTY_MEANS_SOMETHING = ("ttft_ms", "ttft_s")
+# Targets whose value may carry a unit (a unit column, a header unit, a cell suffix: `units`).
+UNIT_TARGETS = ("params_total_b", "params_active_b", "model_size_bytes", "system_ram_gb",
+                "hardware_memory_gb")

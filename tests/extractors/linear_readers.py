@@ -15,7 +15,9 @@ from checks.text import one_line, sanitise
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import UnusableInput
+from extractors.formats import units
 from extractors.formats.mlperf import MLPerf
+from extractors.formats.mlperf_tree import set_from_system_name, tree_place
 from extractors.links import find_links
 from extractors.text import parse_text
 from extractors.text.freetext import read_free_text
@@ -64,6 +66,11 @@ READERS: dict[str, Callable[[str], object]] = {
     "model_card": lambda t: parse_model_card(t, URL),
     "table_header": header_unit,
     "mlperf_log": _mlperf,
+    "units.split_unit": lambda t: units.with_unit(t, "gb"),
+    "units.header_unit": units.header_unit,
+    "mlperf_tree.place": tree_place,
+    "mlperf_tree.system_name": lambda t: set_from_system_name(_b(), t, "pumped"),
+    "units.record_units": lambda t: units.record_units({t: "x", t + " unit": "GB"}),
     "sanitise": lambda t: sanitise(t, limit=10**7),
     "one_line": one_line,
 }
@@ -89,6 +96,8 @@ PATTERN_MODULES: tuple[str, ...] = (
     "extractors.text.specwords",
     "extractors.links",
     "extractors.formats.mlperf",
+    "extractors.formats.units",
+    "extractors.formats.mlperf_tree",
     "extractors.formats.common",
     "extractors.inputs",
     "extractors.fetch.url_policy",

@@ -160,3 +160,43 @@ def test_missing_required_keys_is_not_accelmark() -> None:
     assert not AccelMark().sniff(doc)
     with pytest.raises(InvalidInput, match="no AccelMark result"):
         AccelMark().parse(doc)
+
+
+def _without_speculative_block(extra: object, runtime: object) -> dict:
+    r = obj()
+    del r["metrics"]["speculative"]
+    r["task"]["extra_config"] = extra
+    r["task"]["runtime_metrics"] = runtime
+    return r
+
+
+def test_extra_config_naming_a_method_with_measured_al_is_a_speculative_run_q5_divides() -> None:
+    from checks.reference import load_reference
+    from checks.runner import audit
+    from extractors.evidence import evidence_per_record, read_document
+
+    ref = load_reference()
+    r = _without_speculative_block(
+        {"max_num_seqs": 256, "speculative_config": {"method": "eagle3", "num_speculative_tokens": 3}},
+        {"mean_accepted_tokens": 2.61})
+    reading = read_document(RawDocument(json.dumps(r).encode(), source="result.json"), ref)
+    evs = evidence_per_record(reading, ref)
+    assert evs and all(ev.claim.speculative for ev in evs)
+    first = evs[0].claim
+    assert (first.acceptance_length, first.spec_window) == (2.61, 4)
+    assert first.provenance["speculative"].field == "task.extra_config"
+    q5 = audit(evs[0], ref).question("acceptance")
+    assert q5.status == "ok"
+    assert q5.figures["al"] == 2.61 and q5.figures["window"] == 4
+
+
+@pytest.mark.parametrize(("extra", "runtime"), [
+    ({"max_num_seqs": 256, "speculative_config": None}, {"mean_accepted_tokens": 2.61}),
+    ({"max_num_seqs": 256, "speculative_algorithm": "none"}, {"mean_accepted_tokens": 2.61}),
+    ({"speculative_algorithm": "EAGLE"}, None),  # named, never measured
+    ({"enforce_eager": False, "max_num_seqs": 512}, {"mean_accepted_tokens": 2.61}),
+])
+def test_without_a_named_and_measured_method_the_blocks_stay_plain_decode(extra: object,
+                                                                         runtime: object) -> None:
+    claims = parse(_without_speculative_block(extra, runtime))
+    assert claims and all(c.speculative is False for c in claims)

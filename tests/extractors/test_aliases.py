@@ -15,7 +15,7 @@ from extractors.formats.records import map_record
 from extractors.formats.vllm_bench import VllmBench
 from tests.seed_claims import LAUNCH
 
-NOT_INPUT = {"provenance", "conflicts"}  # what claimcheck itself records, never a board's field
+NOT_INPUT = {"provenance", "conflicts", "suspect_fields"}  # what claimcheck itself records, never a board's field
 
 # One value for every claim field, spelled with claimcheck's own field names.
 OWN_NAMES: dict[str, object] = {
@@ -39,7 +39,8 @@ OWN_NAMES: dict[str, object] = {
     "repeats": 6, "cooldown_s": 15.0, "prefix_caching": True, "launch_command": LAUNCH,
     "env": {"SGLANG_ENABLE_SPEC_V2": "1"}, "notes": "best of six runs",
     "submitter": "speedrunner", "date": "2026-11-20", "source_url": "https://board.example/r-56",
-    "record_id": "r-56",
+    "record_id": "r-56", "hardware_memory_gb": 24.0,
+    "tpot_target_ms": 200.0, "ttft_target_ms": 2000.0,
 }
 
 
