@@ -14,7 +14,8 @@ Two byte counts, on purpose:
   stated context; streamed at an achievable fraction of the theoretical bandwidth.
 
 The modules: `figures` (`Derived`, `Missing`, `num`), `weights` (the weight format and weight bytes
-per token), `kv` (KV-cache bytes), `offload` (card memory and the system-memory share), `ceilings` (bandwidth, roofline ceilings and compute peaks).
+per token), `kv` (KV-cache bytes), `offload` (card memory and the system-memory share), `ceilings` (bandwidth, roofline ceilings and compute peaks),
+`serving` (the largest aggregate any batch allows: memory and compute bounds).
 """
 
 from checks.physics.ceilings import (
@@ -39,6 +40,7 @@ from checks.physics.offload import (
     offload_split,
     says_offload,
 )
+from checks.physics.serving import ServingBounds, required_batch, serving_bounds
 from checks.physics.weights import (
     WeightFormat,
     generous_weight_gb,
@@ -61,6 +63,7 @@ __all__ = [
     "Missing",
     "NameSize",
     "OffloadSplit",
+    "ServingBounds",
     "WeightFormat",
     "aggregate_tok_s",
     "bandwidth",
@@ -78,10 +81,12 @@ __all__ = [
     "params_resident",
     "peak_tflops",
     "realistic_weight_gb",
+    "required_batch",
     "required_tflops",
     "resident_weight_gb",
     "resolve_format",
     "roofline_ceilings",
     "says_offload",
+    "serving_bounds",
     "size_from_name",
 ]

@@ -118,9 +118,11 @@ class Ceilings:
     offload: OffloadSplit | None = None  # part of the weights read from system memory
 
 
-def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1) -> Ceilings | Missing:
+def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
+                      context: Derived | None = None) -> Ceilings | Missing:
     """Bound = batch ÷ time per step; time = weights ÷ bandwidth (+ the offloaded share ÷ system
-    bandwidth) + batch × KV per sequence ÷ bandwidth. Generous and realistic."""
+    bandwidth) + batch × KV per sequence ÷ bandwidth. Generous and realistic. `context` overrides
+    the context each sequence holds (the serving bound's average context)."""
     hw = hardware_row(claim, ref)
     model = ref.model(claim.model)
     fmt = resolve_format(claim, ref)
@@ -137,7 +139,8 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1) -> Ceilings 
             return Missing((f"card count ({num(resident.value)} GB of weights need more than one "
                             f"{hw.name}'s {num(card_memory_gb(hw, 1))} GB)",))
     bw = bandwidth(claim, hw)
-    kv = kv_gb_per_sequence(claim, model, generous=True) if batch > 1 else Derived(0.0, "GB")
+    kv = (kv_gb_per_sequence(claim, model, generous=True, context=context) if batch > 1
+          else Derived(0.0, "GB"))
     split = offload_split(claim, hw, model, fmt)
     off_notes: tuple[str, ...] = ()
     if isinstance(split, Missing):
@@ -148,7 +151,7 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1) -> Ceilings 
     real_w = realistic_weight_gb(claim, model, fmt)
     if isinstance(real_w, Missing):  # unreachable in practice: generous found params or a file
         real_w = weights
-    real_kv = kv_gb_per_sequence(claim, model, generous=False)
+    real_kv = kv_gb_per_sequence(claim, model, generous=False, context=context)
     state = model.state_gb_per_token if model is not None and model.state_gb_per_token else 0.0
     per_seq = state + real_kv.value
     f = split.system_fraction if split is not None else 0.0

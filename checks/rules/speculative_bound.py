@@ -100,14 +100,14 @@ def judge_unstated(ev: Evidence, ref: Reference, j: Judged, lead: str, notes: li
     best = _best_any(ref)
     if best is not None:
         method, pub = best
-        bound = STOP_MULTIPLE * g * pub.al
+        # Nothing names a method: the best AL any method has published is the most any could give.
+        bound = g * pub.al
         j.figures["bound_tok_s"] = bound
-        j.assumptions.append(_A_STOP)
         j.basis.append(f"{method.name}: best AL published for any method {pub.al:g} ({pub.task}, "
                        f"{'official' if pub.official else 'third-party'}: {pub.source})")
-        j.basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {pub.al:g} = {num(bound)} tok/s")
+        j.basis.append(f"stop bound = {num(g)} × {pub.al:g} = {num(bound)} tok/s")
         if j.figures["claimed_tok_s"] > bound:
-            return set_status(j, "stop", f"{lead}, above {num(STOP_MULTIPLE)} × the ceiling × the best AL "
+            return set_status(j, "stop", f"{lead}, above the ceiling × the best AL "
                                    f"published for any method ({method.name}, {pub.al:g}) = "
                                    f"{num(bound)} tok/s: not even speculative decoding explains it, and "
                                    f"{where} does not mention any{tail}.")
