@@ -79,7 +79,7 @@ def _ceiling_name(roof: Answer) -> str:
     """'batch-1', 'batch-8 aggregate' or the serving bound: the ceiling the decisive ratio used."""
     if roof.figures.get("serving"):
         if "memory_bound_tok_s" not in roof.figures:
-            return "compute (any batch)"
+            return "compute (at any batch)"
         return f"serving (at most {int(roof.figures.get('max_batch', 0))} sequences fit)"
     batch = int(roof.figures.get("ceiling_batch", 1))
     return "batch-1" if batch == 1 else f"batch-{batch} aggregate"

@@ -42,8 +42,10 @@ Not known whether speculative decoding ran (nothing names a method, window or AL
 - `ok`: ratio <= 1, possible without it.
 - `flag`: above the ceiling: only possible with speculative decoding at AL >= the ratio, which the
   post (or record) does not mention.
-- `stop`: above ceiling × the best AL published for any method in the table: not even the best
-  speculative method explains it.
+- `stop`: a figure known to be one stream (batch or concurrency 1, a per-request rate) above
+  ceiling × the best AL published for any method in the table: not even the best speculative
+  method explains it; a figure whose stream count is not stated (it may be an unlabelled
+  aggregate) above 3 × that.
 
 An aggregate at an unknown batch (a serving benchmark at full load) is judged against the serving
 roofline (checks/physics/serving.py): the memory bound at the largest batch whose KV cache fits
@@ -141,7 +143,7 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             return _missing(per_user.value, ceil)
         label = "" if c.tok_s_kind in ("per_user", "decode") and per_user.value == c.tok_s else \
             "the per-request rate "
-        judged.append(("per_user", _judge(ev, ref, prior, per_user, ceil, label)))
+        judged.append(("per_user", _judge(ev, ref, prior, per_user, ceil, label, one_stream=True)))
     if c.tok_s is not None:
         per_request = c.tok_s_kind in ("per_user", "decode")
         if c.tok_s_kind == "prefill":
@@ -168,7 +170,8 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             claimed = aggregate_tok_s(c)
             assert not isinstance(claimed, Missing)
             label = "the aggregate " if per_user is not None else ""
-            judged.append(("aggregate", _judge(ev, ref, prior, claimed, ceil, label)))
+            judged.append(("aggregate", _judge(ev, ref, prior, claimed, ceil, label,
+                                               one_stream=batch == 1)))
     if not judged:
         return unbounded[0]
     return _unjudged(_combine(judged, unbounded))
@@ -296,7 +299,7 @@ def _how(ceil: Ceilings) -> str:
 
 
 def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: Derived,
-           ceil: Ceilings, label: str, *, serving: bool = False) -> Judged:
+           ceil: Ceilings, label: str, *, serving: bool = False, one_stream: bool = False) -> Judged:
     c = ev.claim
     g = ceil.generous.value
     ratio = claimed.value / g
@@ -351,6 +354,6 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
     al = c.acceptance_length if c.acceptance_length is not None else c.acceptance_length_high
     if c.speculative is True or c.spec_method or c.spec_window or al is not None:
         return judge_speculative(ev, ref, prior, ceil, j, lead, notes, al)
-    return judge_unstated(ev, ref, j, lead, notes)
+    return judge_unstated(ev, ref, j, lead, notes, one_stream=one_stream)
 
 

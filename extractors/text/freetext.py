@@ -73,7 +73,8 @@ _BASELINE_AFTER = re.compile(r"(?i)\b(?:baseline|auto-?regressive|no[- ]spec\w*|
 # decoding" names a method, not the decode rate; "prompt eval" is prefill, a bare "eval" decode.
 _KIND_WORDS = re.compile(
     r"(?i)(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?\b(?!s)|"
-    r"\bpp\d*\b|\binput(?:\s+throughput)?\b)|"
+    r"\bpp\d*\b|\binput(?![\s:=]{0,3}\d{1,6}\s{0,3}(?:tokens?\s{0,3})?[/,])(?![\s_-]{0,3}len)"
+    r"(?:\s+throughput)?\b)|"
     r"(?P<per_user>\bper\s+(?:user|stream|request)\b|/\s?(?:user|stream|req(?:uest)?)\b)|"
     r"(?P<per_gpu>\bper\s+(?:gpu|card)\b|/\s?(?:gpu|card)\b)|"
     r"(?P<total>\btotal\s+tok(?:en)?s?\b(?:\s+throughput\b)?)|"

@@ -164,14 +164,17 @@ def test_unstated_speculation_above_the_ceiling_is_flag_naming_the_al_it_would_n
             in a.summary)
 
 
-@pytest.mark.parametrize(("multiple", "status"), [(0.99, "flag"), (1.01, "stop")])
-def test_unstated_speculation_above_the_best_al_of_any_method_is_stop(ref: Reference, multiple: float,
-                                                                      status: str) -> None:
+@pytest.mark.parametrize(("batch", "multiple", "status", "bound"), [
+    (1, 0.99, "flag", 1.0), (1, 1.01, "stop", 1.0),  # one stream: ceiling × the best AL
+    (None, 1.01, "flag", 3.0), (None, 3.01, "stop", 3.0),  # stream count unstated: 3 × that
+])
+def test_unstated_speculation_above_the_best_al_of_any_method_is_stop(
+        ref: Reference, batch: int | None, multiple: float, status: str, bound: float) -> None:
     best = max(p.al for m in ref.methods for p in m.published_als)
-    a = _q7(ref, real_decode_claim().model_copy(update={"speculative": None,
+    a = _q7(ref, real_decode_claim().model_copy(update={"speculative": None, "batch": batch, "tok_s_kind": None,
                                                         "tok_s": multiple * best * CEILING}))
     assert a.status == status
-    assert a.figures["bound_tok_s"] == pytest.approx(CEILING * best, rel=1e-3)
+    assert a.figures["bound_tok_s"] == pytest.approx(bound * CEILING * best, rel=1e-3)
     if status == "stop":
         assert "best AL published for any method" in a.summary
 
