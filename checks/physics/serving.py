@@ -84,10 +84,12 @@ def serving_bounds(claim: Claim, ref: Reference) -> ServingBounds | Missing:
     if isinstance(batch1, Missing):
         return batch1
     notes: list[str] = []
-    compute = _compute(claim, ref, hw)
-    if isinstance(compute, str):
-        notes.append(compute)
-        compute = None
+    computed = _compute(claim, ref, hw)
+    compute: Derived | None = None
+    if isinstance(computed, str):
+        notes.append(computed)
+    else:
+        compute = computed
     model = ref.model(claim.model)
     context = serving_context_tokens(claim)
     kv = kv_gb_per_sequence(claim, model, generous=True, context=context)

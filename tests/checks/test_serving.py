@@ -144,7 +144,7 @@ def test_aggregate_with_unknown_kv_is_bounded_by_compute_alone(ref: Reference) -
 def test_900_tok_s_per_stream_on_dense_70b_with_one_4090_is_stop(ref: Reference,
                                                                  update: dict[str, object]) -> None:
     c = Claim(model="70B", params_total_b=70.0, is_moe=False, hardware="RTX 4090", hardware_count=1,
-              tok_s=900.0, **update)  # type: ignore[arg-type]
+              tok_s=900.0, **update)
     assert _q7(ref, c).status == "stop"
     assert audit(Evidence(claim=c), ref).verdict == "implausible"
 
@@ -166,7 +166,7 @@ def test_tools_that_cannot_speculate_measure_plain_decode(ref: Reference, engine
 
 
 def _roof(status: str, **figures: float) -> Question:
-    return Question(n=7, key="roofline", status=status, summary="roofline", figures=figures)  # type: ignore[arg-type]
+    return Question(n=7, key="roofline", status=status, summary="roofline", figures=figures)
 
 
 def test_an_unanswerable_q7_above_a_dense_reading_is_never_consistent() -> None:
