@@ -177,6 +177,10 @@ def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answe
         within = f"within the speculative bound of {_fmt(bound)} tok/s, " if bound else ""
         text = (f"consistent — {_judged(c.tok_s, roof)} is {within}{ratio:.1f}× the plain-decode "
                 f"{_ceiling_name(roof)} ceiling{_setup(ev, roof, card_name)}")
+    elif roof is not None and ratio is not None and roof.figures.get("serving") and (
+            "memory_bound_tok_s" not in roof.figures):
+        text = (f"consistent — {_judged(c.tok_s, roof)} is {ratio:.2f} of the compute bound at any "
+                f"batch{_setup(ev, roof, card_name)}")
     elif roof is not None and ratio is not None:
         text = (f"consistent — {_judged(c.tok_s, roof)} is {ratio:.2f} of the generous "
                 f"{_ceiling_name(roof)} ceiling{_setup(ev, roof, card_name)}")

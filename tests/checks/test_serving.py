@@ -191,3 +191,20 @@ def test_q7_unanswerable_for_a_possible_moe_keeps_its_figures_under_dense_names(
     a = _q7(ref, Claim(params_total_b=70.0, hardware="RTX 4090", hardware_count=1, batch=1, tok_s=900.0))
     assert a.status == "unanswerable"
     assert "ratio" not in a.figures and a.figures["dense_ratio"] > 1
+
+
+# ---- MLPerf Offline / Server: aggregates through the serving bounds --------------------------
+
+
+def test_mlperf_offline_aggregate_meets_the_serving_bounds_not_a_missing_batch(ref: Reference) -> None:
+    from extractors.formats.mlperf import MLPerf
+
+    fixture = Path(__file__).parents[1] / "fixtures" / "mlperf" / "summary.csv"
+    claims = MLPerf().parse(RawDocument(fixture.read_bytes(), source="summary.csv"))
+    offline = next(c for c in claims if c.tok_s_kind == "aggregate" and c.tok_s == 34029.38)
+    report = audit(Evidence(claim=offline, kind="record"), ref)
+    q7 = report.question("roofline")
+    assert q7.status == "ok" and q7.figures["serving"] == 1.0 and "batch size" not in q7.missing
+    assert report.verdict == "consistent"
+    assert report.headline.startswith("consistent — 34029.4 tok/s is 0.30 of the compute bound at any "
+                                      "batch of 8× H200 SXM")
