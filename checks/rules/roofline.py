@@ -75,6 +75,7 @@ a method's official ALs `honest_low_tok_s`, `honest_high_tok_s`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from checks.engines import cannot_speculate
 from checks.models import Answer, Evidence, Status
@@ -203,6 +204,13 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
                                     f"of streams, and neither serving bound applies ({notes}).",
                     missing=["batch size", "KV geometry or context length", "dense peak TFLOPS"])
     compute = bounds.compute
+    share = smallest_active_share(ref)
+    if compute is not None and model_is_moe(c, ref.model(c.model)) is None and share is not None:
+        # Read as dense, the compute bound could condemn a MoE: use its most generous MoE reading.
+        compute = Derived(compute.value / share[0], "tok/s", (
+            *compute.basis, f"not stated whether the model is a MoE: {num(compute.value)} ÷ "
+                            f"{share[0]:.3f} (the smallest active share in the reference, {share[1]}) = "
+                            f"{num(compute.value / share[0])} tok/s"))
     extra: dict[str, float] = {"serving": 1.0}
     if compute is not None:
         extra["compute_bound_tok_s"] = compute.value
@@ -246,6 +254,13 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
     elif bounds.notes:
         j.summary = j.summary.rstrip(".") + f" ({notes})."
     return j
+
+
+def smallest_active_share(ref: Reference) -> tuple[float, str] | None:
+    """The smallest active ÷ total share of any MoE in the model table, and its row's name."""
+    rows = [(m.params_active_b / m.params_total_b, m.cite()) for m in ref.models
+            if m.moe and m.params_active_b and m.params_total_b]
+    return min(rows, default=None)
 
 
 def _missing(value: float, ceil: Missing) -> Answer:
@@ -330,11 +345,30 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
     j = Judged("ok", "", figures, basis, assumptions, batch=ceil.batch)
     if ratio > FLAG_RATIO and model_is_moe(c, ceil.model) is None:
         # Reading an unnamed architecture as dense is the one assumption here that works against
-        # the claim: a MoE of that size reads only its active experts ("30B" may be 30B-A3B).
-        j.missing = ["whether the model is a MoE, and its active params"]
-        return set_status(j, "unanswerable", f"{lead}, read as dense; nothing says whether the "
-                          "model is a MoE, which would read only its active experts, so the "
-                          "claim cannot be judged against it.")
+        # the claim: a MoE of that size reads only its active experts ("30B" may be 30B-A3B). The
+        # most generous MoE reading (the smallest active share of any MoE in the table) still
+        # bounds it: a figure beyond even that is judged there, never excused.
+        share = smallest_active_share(ref)
+        if share is None or claimed.value <= g / share[0]:
+            j.missing = ["whether the model is a MoE, and its active params"]
+            return set_status(j, "unanswerable", f"{lead}, read as dense; nothing says whether the "
+                              "model is a MoE, which would read only its active experts, so the "
+                              "claim cannot be judged against it.")
+        fraction, row = share
+        g = g / fraction
+        ratio = claimed.value / g
+        moe = (f"most generous MoE reading: {num(ceil.generous.value)} ÷ {fraction:.3f} (the smallest "
+               f"active share in the reference, {row}) = {num(g)} tok/s")
+        ceil = replace(ceil, generous=Derived(g, "tok/s", (*ceil.generous.basis, moe),
+                                              ceil.generous.assumptions, ceil.generous.notes))
+        j.figures.update(ceiling_tok_s=g, ratio=ratio, dense_ceiling_tok_s=g * fraction)
+        j.basis += [moe, f"ratio = {tok(claimed.value)} ÷ {num(g)} = {ratio:.2f}"]
+        notes.append(f"not stated whether the model is a MoE: judged at the most generous MoE reading "
+                     f"({num(g)} tok/s, active share {fraction:.3f} as in {row})")
+        lead = (f"{label}{tok(claimed.value)} tok/s is {times(ratio)} the generous {cell} ceiling of "
+                f"{num(g)} tok/s even if the model were a MoE with the smallest active share in the "
+                f"table ({_how(ceil)} read as dense: {num(g * fraction)} tok/s)")
+        lead = lead[0].upper() + lead[1:]
 
     plain_tool = cannot_speculate(c.engine) if c.speculative is None else None
     if plain_tool is not None:

@@ -188,9 +188,19 @@ def test_a_consistent_figure_above_the_plain_ceiling_names_the_bound_that_holds_
 
 
 def test_q7_unanswerable_for_a_possible_moe_keeps_its_figures_under_dense_names(ref: Reference) -> None:
-    a = _q7(ref, Claim(params_total_b=70.0, hardware="RTX 4090", hardware_count=1, batch=1, tok_s=900.0))
+    a = _q7(ref, Claim(params_total_b=70.0, hardware="RTX 4090", hardware_count=1, batch=1, tok_s=300.0))
     assert a.status == "unanswerable"
     assert "ratio" not in a.figures and a.figures["dense_ratio"] > 1
+
+
+def test_a_possible_moe_is_no_way_out_for_a_figure_impossible_under_every_reading(ref: Reference) -> None:
+    """1008 GB/s ÷ 35 GB = 28.8 tok/s read as dense; ÷ 0.032 (Kimi K2's 32B of 1000B active, the
+    smallest share in the table) = 898 tok/s read as the most generous MoE; 30000 tok/s is 33× that,
+    beyond the best AL any method has published."""
+    a = _q7(ref, Claim(params_total_b=70.0, hardware="RTX 4090", hardware_count=1, batch=1, tok_s=30000.0))
+    assert a.status == "stop"
+    assert a.figures["ceiling_tok_s"] == pytest.approx(28.8 / 0.03207, rel=1e-3)
+    assert "even if the model were a MoE" in a.summary
 
 
 # ---- MLPerf Offline / Server: aggregates through the serving bounds --------------------------
