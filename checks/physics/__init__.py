@@ -29,7 +29,7 @@ from checks.physics.ceilings import (
     required_tflops,
     roofline_ceilings,
 )
-from checks.physics.figures import GB, GIB, Derived, Missing, num
+from checks.physics.figures import GB, GIB, Derived, Missing, gb, num
 from checks.physics.kv import context_tokens, kv_bytes_per_token, kv_gb_per_sequence
 from checks.physics.model_size import NameSize, size_from_name
 from checks.physics.offload import (
@@ -70,6 +70,7 @@ __all__ = [
     "batch_size",
     "card_memory_gb",
     "context_tokens",
+    "gb",
     "generous_weight_gb",
     "hardware_row",
     "kv_bytes_per_token",

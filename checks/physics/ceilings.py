@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from checks.models import Assumption, Claim
-from checks.physics.figures import Derived, Missing, join_parts, num
+from checks.physics.figures import Derived, Missing, gb, join_parts, num
 from checks.physics.kv import kv_gb_per_sequence
 from checks.physics.offload import OffloadSplit, card_memory_gb, offload_split, says_offload
 from checks.physics.weights import (
@@ -186,7 +186,7 @@ def _generous(weights: Derived, bw: Derived, kv: Derived, batch: int, split: Off
         value = batch * bw.value / (w + batch * kv.value)
         if batch > 1:
             formula = (f"generous ceiling = {batch} × {num(bw.value)} GB/s ÷ ({num(w)} GB + "
-                       f"{batch} × {num(kv.value)} GB KV) = {num(value)} tok/s")
+                       f"{batch} × {gb(kv.value)} KV) = {num(value)} tok/s")
         else:
             formula = (f"generous ceiling = {num(bw.value)} GB/s ÷ {num(w)} GB = {num(value)} tok/s "
                        "(theoretical bandwidth, nominal bits, no KV reads)")
@@ -197,7 +197,7 @@ def _generous(weights: Derived, bw: Derived, kv: Derived, batch: int, split: Off
     t_card = (card_gb + batch * kv.value) / bw.value
     t_sys = sys_gb / sbw
     value = batch / (t_card + t_sys)
-    kv_text = f" + {batch} × {num(kv.value)} GB KV" if batch > 1 and kv.value else ""
+    kv_text = f" + {batch} × {gb(kv.value)} KV" if batch > 1 and kv.value else ""
     formula = (f"offload: time per step = ({num(card_gb)} GB{kv_text}) ÷ {num(bw.value)} GB/s + "
                f"{num(sys_gb)} GB ÷ {num(sbw)} GB/s = {t_card * 1000:.2f} + {t_sys * 1000:.2f} ms; "
                f"generous ceiling = {batch} ÷ {(t_card + t_sys) * 1000:.2f} ms = {num(value)} tok/s")

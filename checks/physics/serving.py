@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from checks.models import Claim
 from checks.physics.ceilings import Ceilings, hardware_row, peak_tflops, roofline_ceilings
-from checks.physics.figures import Derived, Missing, num
+from checks.physics.figures import Derived, Missing, gb, num
 from checks.physics.kv import kv_gb_per_sequence, serving_context_tokens
 from checks.physics.offload import card_memory_gb
 from checks.physics.weights import params_per_token, resident_weight_gb, resolve_format
@@ -111,7 +111,7 @@ def serving_bounds(claim: Claim, ref: Reference) -> ServingBounds | Missing:
     else:
         max_batch = math.floor((memory_gb - resident.value) / kv.value)
         if max_batch < 1:
-            notes.append(f"memory bound not computable: one sequence's {num(kv.value)} GB KV cache "
+            notes.append(f"memory bound not computable: one sequence's {gb(kv.value)} KV cache "
                          f"does not fit beside {num(resident.value)} GB of weights")
             max_batch = None
         else:
@@ -120,7 +120,7 @@ def serving_bounds(claim: Claim, ref: Reference) -> ServingBounds | Missing:
                 return at
             ceilings = at
             fit = (f"largest batch = ({num(memory_gb)} GB on {cards} card(s), read as GiB − "
-                   f"{num(resident.value)} GB resident weights) ÷ {num(kv.value)} GB KV per sequence "
+                   f"{num(resident.value)} GB resident weights) ÷ {gb(kv.value)} KV per sequence "
                    f"= {max_batch}")
             memory = Derived(at.generous.value, "tok/s", (*resident.basis, *kv.basis, fit,
                                                           *at.generous.basis),

@@ -85,6 +85,7 @@ from checks.physics import (
     Missing,
     aggregate_tok_s,
     batch_size,
+    gb,
     model_is_moe,
     num,
     required_batch,
@@ -309,7 +310,7 @@ def _how(ceil: Ceilings) -> str:
                     f"{num(off.system_bandwidth.value)} GB/s")
     if ceil.batch == 1:
         return f"{bw} ÷ {weights}"
-    kv = f" + {ceil.batch} × {num(ceil.kv_gb)} GB KV" if ceil.kv_gb else ""
+    kv = f" + {ceil.batch} × {gb(ceil.kv_gb)} KV" if ceil.kv_gb else ""
     return f"{ceil.batch} × {bw} ÷ ({weights}{kv})"
 
 
