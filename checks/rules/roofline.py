@@ -55,8 +55,11 @@ summary gives both bounds, the largest batch that fits and the batch the claim n
 per sequence unknown, memory bounds nothing (the most generous reading) and compute alone
 judges. Figures: `serving`, `memory_bound_tok_s`, `compute_bound_tok_s`, `compute_ratio`,
 `max_batch`, `required_batch`. An aggregate is never judged against the batch-1 ceiling.
-A Q7 that cannot judge (a dense reading of a model that may be a MoE) keeps that reading's
-figures as `dense_ratio`, `dense_ceiling_tok_s`, `dense_realistic_ceiling_tok_s`.
+Nothing says whether the model is a MoE and the figure is above 0.9 of the dense reading: the most
+generous MoE reading (the dense ceiling ÷ the smallest active share of any MoE in the model table)
+judges it, and only a `stop` there stands (a figure impossible under every reading); short of
+that the answer is `unanswerable`, keeping the dense reading's figures as `dense_ratio`,
+`dense_ceiling_tok_s`, `dense_realistic_ceiling_tok_s`.
 Otherwise:
 - `n/a`: a prefill (prompt-processing) figure: compute-bound, see compute_ceiling.
 - `unanswerable`: no tok/s, no hardware (or a card not in the table), no model size, an
@@ -350,11 +353,12 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
         # most generous MoE reading (the smallest active share of any MoE in the table) still
         # bounds it: a figure beyond even that is judged there, never excused.
         share = smallest_active_share(ref)
+        cannot = Judged("unanswerable", f"{lead}, read as dense; nothing says whether the model is a "
+                        "MoE, which would read only its active experts, so the claim cannot be judged "
+                        "against it.", dict(figures), list(basis), list(assumptions),
+                        ["whether the model is a MoE, and its active params"], batch=ceil.batch)
         if share is None or claimed.value <= g / share[0]:
-            j.missing = ["whether the model is a MoE, and its active params"]
-            return set_status(j, "unanswerable", f"{lead}, read as dense; nothing says whether the "
-                              "model is a MoE, which would read only its active experts, so the "
-                              "claim cannot be judged against it.")
+            return cannot
         fraction, row = share
         g = g / fraction
         ratio = claimed.value / g
@@ -370,7 +374,17 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
                 f"{num(g)} tok/s even if the model were a MoE with the smallest active share in the "
                 f"table ({_how(ceil)} read as dense: {num(g * fraction)} tok/s)")
         lead = lead[0].upper() + lead[1:]
+        # Only what no reading explains is judged here: short of a stop, the architecture decides.
+        moe_judged = _decide(ev, ref, prior, ceil, j, lead, notes, one_stream)
+        return moe_judged if moe_judged.status == "stop" else cannot
+    return _decide(ev, ref, prior, ceil, j, lead, notes, one_stream)
 
+
+def _decide(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], ceil: Ceilings, j: Judged,
+            lead: str, notes: list[str], one_stream: bool) -> Judged:
+    """The status of one rate against one ceiling: plain decode, speculative stated, or unstated."""
+    c = ev.claim
+    ratio = j.figures["ratio"]
     plain_tool = cannot_speculate(c.engine) if c.speculative is None else None
     if plain_tool is not None:
         notes.insert(0, f"plain decode: {plain_tool}")
