@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from checks.models import Assumption, Claim
 from checks.physics.figures import Derived, Missing, gb, join_parts, num
-from checks.physics.kv import kv_gb_per_sequence
+from checks.physics.kv import kv_gb_per_sequence, serving_context_tokens
 from checks.physics.offload import OffloadSplit, card_memory_gb, offload_split, says_offload
 from checks.physics.weights import (
     WeightFormat,
@@ -139,6 +139,10 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
             return Missing((f"card count ({num(resident.value)} GB of weights need more than one "
                             f"{hw.name}'s {num(card_memory_gb(hw, 1))} GB)",))
     bw = bandwidth(claim, hw)
+    if context is None:
+        # A batch decodes its output at positions input + 1 … input + output: on average each
+        # sequence holds input + output ÷ 2 tokens of KV (the final length would overcount).
+        context = serving_context_tokens(claim)
     kv = (kv_gb_per_sequence(claim, model, generous=True, context=context) if batch > 1
           else Derived(0.0, "GB"))
     split = offload_split(claim, hw, model, fmt)

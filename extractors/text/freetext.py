@@ -92,7 +92,10 @@ _TOKS = re.compile(
     r"tokens?\s(?:per|a)\ssec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
     r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", _I)
 # A table or printout label with the unit before the figure: "Output token throughput (tok/s): 7.27".
-_TOKS_LABEL = re.compile(rf"(?i)\((?:tokens?|toks?|tk|t)\s?/\s?s(?:ec)?\)\s{{0,3}}[:=]\s{{0,3}}(?P<num>{NUM})")
+# TensorRT-LLM's tables: "Throughput (out tok/s/GPU): 5,885" (a per-GPU output figure).
+_TOKS_LABEL = re.compile(rf"(?i)\((?P<lq>(?:out(?:put)?|total|gen(?:eration)?)\s)?(?:tokens?|toks?|tk|t)\s?/\s?"
+                         rf"s(?:ec)?(?P<ltail>\s?/\s?(?:gpu|card|user|stream))?\)\s{{0,3}}[:=]\s{{0,3}}"
+                         rf"(?P<num>{NUM})")
 _AFTER_STOP = re.compile(r"[,;(|)\[\]\d]")
 # "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
 _NOT_SPEED = re.compile(r"(?i)\s?(?:/|per)\s?(?:\$|dollars?|usd|€|eur|cents?|watts?|W\b|kW\b|joules?|J\b)")
@@ -188,6 +191,8 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
         label = s.text[max(start, m.start() - 40):m.start()]
         kinds = [k.lastgroup for k in _KIND_WORDS.finditer(label)]
         kind = kinds[-1] if kinds else None
+        own = [k.lastgroup for k in _KIND_WORDS.finditer((m.group("ltail") or "").replace("/", "per "))]
+        kind = own[0] if own else kind
         mentions.append(_Mention(value, m.start(), m.end(), m.group(0),
                                  bool(_BASELINE.search(label)), kind == "prefill", kind))
     if not mentions:

@@ -312,9 +312,18 @@ _SERVING = re.compile(
     r"\bscenario\s*+[:=]?\s*+(?:Offline|Server)\b|\b\d[\d,]{0,9}\s++(?:requests|prompts)\b")
 
 
+# Tensor-parallel degree as serving tables write it: "TP (1): 4" (a footnote mark), "tp size: 8",
+# "tensor parallel size 2": that many cards, when no card count was read.
+_TP = re.compile(r"(?i)\b(?:tp|tensor[\s_-]parallel(?:ism)?)(?:[\s_-]size)?\s*+(?:\(\d\)\s*+)?"
+                 r"[:=]\s*+(\d{1,3})(?![\d.])|\btensor[\s_-]parallel(?:[\s_-]size)?\s++(\d{1,3})(?![\d.])")
+
+
 def _serving(s: Scan) -> None:
     """Input/output pairs fill the cell; they and other serving wording mark the figure as an
     aggregate over every stream when nothing nearer the figure said which rate it is."""
+    if not s.b.has("hardware_count") and (tp := s.pick(list(s.finditer(_TP)))):
+        n = parse_int(tp.group(1) or tp.group(2))
+        s.set("hardware_count", n if n and n <= 512 else None, tp.group(0))
     pair = s.pick(list(s.finditer(IO_PAIR)))
     if pair is not None:
         i = pair.group("i") or pair.group("i2") or pair.group("i3")

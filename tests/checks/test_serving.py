@@ -222,3 +222,31 @@ def test_mlperf_offline_aggregate_meets_the_serving_bounds_not_a_missing_batch(r
     assert report.verdict == "consistent"
     assert report.headline.startswith("consistent — 34029.4 tok/s is 0.30 of the compute bound at any "
                                       "batch of 8× H200 SXM")
+
+
+# ---- the older TensorRT-LLM tables: batch stated, per-GPU figures, TP in a column -------------
+
+
+@pytest.mark.parametrize(("text", "count", "kind", "tok_s"), [
+    # NVIDIA/TensorRT-LLM docs/source/performance.md (v0.9.0 "Peak Throughput", H200 FP8) row shape
+    ("TensorRT-LLM performance overview, H200 GPUs (FP8): Model: Mistral 7B; Batch Size: 896; TP (1): 1; "
+     "Input Length: 128; Output Length: 128; Throughput (out tok/s/GPU): 20,460", 1, "per_gpu", 20460.0),
+    ("Azure ND H100 v5, TensorRT-LLM, LLAMA 3 (405B) with FP8 quantization, 1000 requests: tp size: 8; "
+     "input len: 128; output len: 128; throughput(tokens/sec): 2515", 8, "aggregate", 2515.0),
+])
+def test_serving_table_rows_read_their_count_and_figure(ref: Reference, text: str, count: int, kind: str,
+                                                         tok_s: float) -> None:
+    c = _text(ref, text)
+    assert (c.hardware_count, c.tok_s_kind, c.tok_s) == (count, kind, tok_s)
+    assert (c.input_tokens, c.output_tokens) == (128, 128)
+    assert audit(Evidence(claim=c), ref).verdict == "consistent"
+
+
+def test_a_stated_batch_reads_each_sequence_at_its_average_context(ref: Reference) -> None:
+    """Batch 120 of GPT-J-sized FP8 weights on one H200 at 128 in / 2048 out: each sequence holds
+    128 + 2048 ÷ 2 = 1152 tokens of KV on average while it decodes, not the final 2176."""
+    c = Claim(model="Llama 3.1 8B", weight_format="FP8", hardware="H200 SXM", hardware_count=1, batch=120,
+              input_tokens=128, output_tokens=2048, tok_s=8348.0, tok_s_kind="aggregate")
+    a = _q7(ref, c)
+    kv = 131072 / 2 * 1152 / 1e9  # FP8 KV of Llama 3.1 8B at the average context
+    assert a.figures["ceiling_tok_s"] == pytest.approx(120 * 4800 / (8.03 + 120 * kv), rel=1e-3)
