@@ -12,9 +12,11 @@ import re
 
 __all__ = [
     "KNOWN_ENGINES",
+    "PLAIN_DECODE_TOOLS",
     "PUBLIC_FORKS",
     "UPSTREAM_STEMS",
     "VENDOR_PLUGINS",
+    "cannot_speculate",
     "canonical_engine",
     "classify_engine",
     "split_engine",
@@ -100,6 +102,31 @@ _PLUGIN_ALIASES: dict[str, tuple[str, ...]] = {
     "tpu-inference": ("tpu-inference", "tpu_inference", "vllm-tpu", "vllm tpu", "vllm_tpu"),
     "vllm-torchtpu": ("vllm-torchtpu", "vllm_torchtpu", "vllm-torchtpu-core"),
 }
+
+# Tools that measure plain decode only: they have no way to run a draft model or a speculative
+# method, so a figure from one is a plain-decode figure whatever else the record says.
+PLAIN_DECODE_TOOLS: dict[str, str] = {
+    # ggml-org/llama.cpp tools/llama-bench/README.md: its options (-p, -n, -pg, -b, -ngl, ...) have
+    # no draft model; speculative decoding lives in llama-speculative and llama-server -md.
+    "llama-bench": "llama-bench has no draft-model option (ggml-org/llama.cpp tools/llama-bench)",
+    # cjpais/LocalScore and Mozilla-Ocho/llamafile localscore/: the benchmark times plain llamafile
+    # prompt processing and generation.
+    "localscore": "LocalScore times plain llamafile generation (cjpais/LocalScore)",
+    "llamafile": "llamafile's benchmark and chat run plain generation (Mozilla-Ocho/llamafile)",
+    # ollama/ollama docs/modelfile.md and docs/api.md list no draft-model or speculative parameter;
+    # `ollama run --verbose` prints the plain "eval rate".
+    "ollama": "Ollama has no speculative decoding option (ollama/ollama docs/modelfile.md, docs/api.md)",
+}
+_PLAIN_KEYS = {re.sub(r"[^a-z0-9.]", "", k): why for k, why in PLAIN_DECODE_TOOLS.items()}
+
+
+def cannot_speculate(name: str | None) -> str | None:
+    """Why the named tool measures plain decode only, or None when it can speculate (or is unknown)."""
+    base, _ = split_engine(name)
+    if base is None:
+        return None
+    return _PLAIN_KEYS.get(_norm(base))
+
 
 def _norm(s: str) -> str:
     return re.sub(r"[^a-z0-9.]", "", s.lower())

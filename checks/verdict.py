@@ -6,7 +6,14 @@ The verdict is about the number's plausibility, decided by these rules in order:
 3. `insufficient`: any check raised (`error`): a check that could not run cannot vouch for the
    number, so the verdict is never `consistent`; the headline names the failed check(s).
 4. `insufficient`: Q5, Q6 and Q7 all `unanswerable`, `n/a` or `error`: too little to judge.
-5. `consistent`: answered, nothing wrong (still circumstantial).
+5. `insufficient`: Q7 could not judge the claim although a reading it could not rule out puts the
+   figure above a ceiling (`dense_ratio` > 1: a dense reading of a model that may be a MoE): a
+   report never says `consistent` while it shows a figure above a ceiling.
+6. `consistent`: answered, nothing wrong (still circumstantial).
+
+One story per report: the headline prints a ratio only from a Q7 that judged the claim (`ok`,
+`flag`, `stop`); a `consistent` claim above the plain-decode ceiling is shown against the bound
+that does hold it (ceiling × AL, the honest speculative range, the serving bound).
 A failed check is named in every headline, whatever the verdict. Provenance answers (Q1 evidence,
 Q2 config, Q4 fork, a record that contradicts itself, a parameter count against its model's row)
 never make a number implausible; the headline names them beside the verdict, in the spirit of
@@ -37,6 +44,9 @@ def verdict(questions: Sequence[Question], findings: Sequence[Answer], ev: Evide
     physics = [q for q in questions if q.key in _PHYSICS]
     if all(q.status in ("unanswerable", "n/a", "error") for q in physics):
         return "insufficient"
+    roof = next((q for q in questions if q.key == "roofline"), None)
+    if roof is not None and roof.status == "unanswerable" and roof.figures.get("dense_ratio", 0) > 1:
+        return "insufficient"
     return "consistent"
 
 
@@ -66,9 +76,20 @@ def _failed(answers: Sequence[Answer]) -> list[str]:
 
 
 def _ceiling_name(roof: Answer) -> str:
-    """'batch-1' or 'batch-8 aggregate': the ceiling the decisive ratio used."""
+    """'batch-1', 'batch-8 aggregate' or the serving bound: the ceiling the decisive ratio used."""
+    if roof.figures.get("serving"):
+        if "memory_bound_tok_s" not in roof.figures:
+            return "compute (at any batch)"
+        return f"serving (at most {int(roof.figures.get('max_batch', 0))} sequences fit)"
     batch = int(roof.figures.get("ceiling_batch", 1))
     return "batch-1" if batch == 1 else f"batch-{batch} aggregate"
+
+
+def _judged_ratio(roof: Answer | None) -> float | None:
+    """The ratio of a Q7 that judged the claim; None when it could not (no ratio to print)."""
+    if roof is None or roof.status not in ("ok", "flag", "stop"):
+        return None
+    return roof.figures.get("ratio")
 
 
 def _judged(c_tok_s: float | None, roof: Answer) -> str:
@@ -86,7 +107,8 @@ _SHORT = {
     "acceptance": lambda a: (
         f"AL / window = {a.figures['ratio']:.3f}" if "ratio" in a.figures else "impossible acceptance length"
     ),
-    "roofline": lambda a: "above the roofline",
+    "roofline": lambda a: ("beyond the cards' arithmetic at any batch"
+                           if a.figures.get("compute_ratio", 0) > 1 else "above the roofline"),
     "forced_acceptance": lambda a: "acceptance was forced, not measured",
     "compute_ceiling": lambda a: "beyond the card's arithmetic",
 }
@@ -119,12 +141,18 @@ def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answe
     answers = [*questions, *findings]
     roof = next((a for a in answers if a.key == "roofline"), None)
     number = f"{_fmt(c.tok_s)} tok/s" if c.tok_s is not None else "the claim"
-    ratio = roof.figures.get("ratio") if roof is not None else None
+    ratio = _judged_ratio(roof)
     failed = _failed(answers)
     if v == "implausible":
         decisive = [a for a in answers if a.status == "stop"]
         parts = []
-        if roof is not None and ratio is not None and ratio > 1:
+        compute = roof.figures.get("compute_ratio", 0) if roof is not None else 0
+        if roof is not None and roof.status == "stop" and compute > 1:
+            parts.append(f"{_judged(c.tok_s, roof)} is {compute:.1f}× the compute bound of "
+                         f"{_fmt(roof.figures['compute_bound_tok_s'])} tok/s at any batch"
+                         f"{_setup(ev, roof, card_name)}")
+            decisive = [a for a in decisive if a.key != "compute_ceiling"]
+        elif roof is not None and ratio is not None and ratio > 1:
             parts.append(f"{_judged(c.tok_s, roof)} is {ratio:.1f}× the {_ceiling_name(roof)} ceiling"
                          f"{_setup(ev, roof, card_name)}")
         parts += [_short(a) for a in decisive if a.key != "roofline" or not parts]
@@ -143,6 +171,16 @@ def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answe
         missing = [m for q in questions if q.key in _PHYSICS for m in q.missing]
         need = ", ".join(dict.fromkeys(missing)) or "hardware and model"
         text = f"insufficient — too little to judge {number}; missing: {need}"
+    elif roof is not None and ratio is not None and ratio > 1:
+        # Above the plain-decode ceiling and still consistent: the bound that holds it is named.
+        bound = roof.figures.get("bound_tok_s") or roof.figures.get("honest_high_tok_s")
+        within = f"within the speculative bound of {_fmt(bound)} tok/s, " if bound else ""
+        text = (f"consistent — {_judged(c.tok_s, roof)} is {within}{ratio:.1f}× the plain-decode "
+                f"{_ceiling_name(roof)} ceiling{_setup(ev, roof, card_name)}")
+    elif roof is not None and ratio is not None and roof.figures.get("serving") and (
+            "memory_bound_tok_s" not in roof.figures):
+        text = (f"consistent — {_judged(c.tok_s, roof)} is {ratio:.2f} of the compute bound at any "
+                f"batch{_setup(ev, roof, card_name)}")
     elif roof is not None and ratio is not None:
         text = (f"consistent — {_judged(c.tok_s, roof)} is {ratio:.2f} of the generous "
                 f"{_ceiling_name(roof)} ceiling{_setup(ev, roof, card_name)}")

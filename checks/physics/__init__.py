@@ -14,7 +14,8 @@ Two byte counts, on purpose:
   stated context; streamed at an achievable fraction of the theoretical bandwidth.
 
 The modules: `figures` (`Derived`, `Missing`, `num`), `weights` (the weight format and weight bytes
-per token), `kv` (KV-cache bytes), `offload` (card memory and the system-memory share), `ceilings` (bandwidth, roofline ceilings and compute peaks).
+per token), `kv` (KV-cache bytes), `offload` (card memory and the system-memory share), `ceilings` (bandwidth, roofline ceilings and compute peaks),
+`serving` (the largest aggregate any batch allows: memory and compute bounds).
 """
 
 from checks.physics.ceilings import (
@@ -28,7 +29,7 @@ from checks.physics.ceilings import (
     required_tflops,
     roofline_ceilings,
 )
-from checks.physics.figures import GB, GIB, Derived, Missing, num
+from checks.physics.figures import GB, GIB, Derived, Missing, gb, num
 from checks.physics.kv import context_tokens, kv_bytes_per_token, kv_gb_per_sequence
 from checks.physics.model_size import NameSize, size_from_name
 from checks.physics.offload import (
@@ -39,6 +40,7 @@ from checks.physics.offload import (
     offload_split,
     says_offload,
 )
+from checks.physics.serving import ServingBounds, required_batch, serving_bounds
 from checks.physics.weights import (
     WeightFormat,
     generous_weight_gb,
@@ -61,12 +63,14 @@ __all__ = [
     "Missing",
     "NameSize",
     "OffloadSplit",
+    "ServingBounds",
     "WeightFormat",
     "aggregate_tok_s",
     "bandwidth",
     "batch_size",
     "card_memory_gb",
     "context_tokens",
+    "gb",
     "generous_weight_gb",
     "hardware_row",
     "kv_bytes_per_token",
@@ -78,10 +82,12 @@ __all__ = [
     "params_resident",
     "peak_tflops",
     "realistic_weight_gb",
+    "required_batch",
     "required_tflops",
     "resident_weight_gb",
     "resolve_format",
     "roofline_ceilings",
     "says_offload",
+    "serving_bounds",
     "size_from_name",
 ]

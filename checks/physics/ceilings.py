@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from checks.models import Assumption, Claim
-from checks.physics.figures import Derived, Missing, join_parts, num
-from checks.physics.kv import kv_gb_per_sequence
+from checks.physics.figures import Derived, Missing, gb, join_parts, num
+from checks.physics.kv import kv_gb_per_sequence, serving_context_tokens
 from checks.physics.offload import OffloadSplit, card_memory_gb, offload_split, says_offload
 from checks.physics.weights import (
     WeightFormat,
@@ -118,9 +118,11 @@ class Ceilings:
     offload: OffloadSplit | None = None  # part of the weights read from system memory
 
 
-def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1) -> Ceilings | Missing:
+def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
+                      context: Derived | None = None) -> Ceilings | Missing:
     """Bound = batch ÷ time per step; time = weights ÷ bandwidth (+ the offloaded share ÷ system
-    bandwidth) + batch × KV per sequence ÷ bandwidth. Generous and realistic."""
+    bandwidth) + batch × KV per sequence ÷ bandwidth. Generous and realistic. `context` overrides
+    the context each sequence holds (the serving bound's average context)."""
     hw = hardware_row(claim, ref)
     model = ref.model(claim.model)
     fmt = resolve_format(claim, ref)
@@ -137,7 +139,12 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1) -> Ceilings 
             return Missing((f"card count ({num(resident.value)} GB of weights need more than one "
                             f"{hw.name}'s {num(card_memory_gb(hw, 1))} GB)",))
     bw = bandwidth(claim, hw)
-    kv = kv_gb_per_sequence(claim, model, generous=True) if batch > 1 else Derived(0.0, "GB")
+    if context is None:
+        # A batch decodes its output at positions input + 1 … input + output: on average each
+        # sequence holds input + output ÷ 2 tokens of KV (the final length would overcount).
+        context = serving_context_tokens(claim)
+    kv = (kv_gb_per_sequence(claim, model, generous=True, context=context) if batch > 1
+          else Derived(0.0, "GB"))
     split = offload_split(claim, hw, model, fmt)
     off_notes: tuple[str, ...] = ()
     if isinstance(split, Missing):
@@ -148,7 +155,7 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1) -> Ceilings 
     real_w = realistic_weight_gb(claim, model, fmt)
     if isinstance(real_w, Missing):  # unreachable in practice: generous found params or a file
         real_w = weights
-    real_kv = kv_gb_per_sequence(claim, model, generous=False)
+    real_kv = kv_gb_per_sequence(claim, model, generous=False, context=context)
     state = model.state_gb_per_token if model is not None and model.state_gb_per_token else 0.0
     per_seq = state + real_kv.value
     f = split.system_fraction if split is not None else 0.0
@@ -183,7 +190,7 @@ def _generous(weights: Derived, bw: Derived, kv: Derived, batch: int, split: Off
         value = batch * bw.value / (w + batch * kv.value)
         if batch > 1:
             formula = (f"generous ceiling = {batch} × {num(bw.value)} GB/s ÷ ({num(w)} GB + "
-                       f"{batch} × {num(kv.value)} GB KV) = {num(value)} tok/s")
+                       f"{batch} × {gb(kv.value)} KV) = {num(value)} tok/s")
         else:
             formula = (f"generous ceiling = {num(bw.value)} GB/s ÷ {num(w)} GB = {num(value)} tok/s "
                        "(theoretical bandwidth, nominal bits, no KV reads)")
@@ -194,7 +201,7 @@ def _generous(weights: Derived, bw: Derived, kv: Derived, batch: int, split: Off
     t_card = (card_gb + batch * kv.value) / bw.value
     t_sys = sys_gb / sbw
     value = batch / (t_card + t_sys)
-    kv_text = f" + {batch} × {num(kv.value)} GB KV" if batch > 1 and kv.value else ""
+    kv_text = f" + {batch} × {gb(kv.value)} KV" if batch > 1 and kv.value else ""
     formula = (f"offload: time per step = ({num(card_gb)} GB{kv_text}) ÷ {num(bw.value)} GB/s + "
                f"{num(sys_gb)} GB ÷ {num(sbw)} GB/s = {t_card * 1000:.2f} + {t_sys * 1000:.2f} ms; "
                f"generous ceiling = {batch} ÷ {(t_card + t_sys) * 1000:.2f} ms = {num(value)} tok/s")

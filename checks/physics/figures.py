@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from checks.models import Assumption
 
-__all__ = ["GB", "GIB", "Derived", "Missing", "join_parts", "num"]
+__all__ = ["GB", "GIB", "Derived", "Missing", "gb", "join_parts", "num"]
 
 GB = 1e9
 GIB = 2**30
@@ -44,6 +44,11 @@ def num(x: float) -> str:
     if abs(x) >= 10:
         return f"{x:.1f}"
     return f"{x:.2f}"
+
+
+def gb(x: float) -> str:
+    """A size in GB as reports print it, in MB below 0.1 GB (a sequence's KV cache: '12.6 MB')."""
+    return f"{x * 1000:.1f} MB" if 0 < x < 0.1 else f"{num(x)} GB"
 
 
 def join_parts(*parts: Derived) -> tuple[tuple[str, ...], tuple[Assumption, ...], tuple[str, ...]]:

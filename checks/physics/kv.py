@@ -18,6 +18,7 @@ __all__ = [
     "context_tokens",
     "kv_bytes_per_token",
     "kv_gb_per_sequence",
+    "serving_context_tokens",
 ]
 
 # Generous KV: FP8 (1 byte), the smallest KV-cache dtype in common use (SGLang/vLLM
@@ -84,9 +85,23 @@ def context_tokens(claim: Claim) -> Derived | None:
     return None
 
 
-def kv_gb_per_sequence(claim: Claim, model: ModelRow | None, *, generous: bool) -> Derived:
-    """KV GB one sequence reads per step at its context; 0 (said) when context or geometry is unknown."""
-    ctx = context_tokens(claim)
+def serving_context_tokens(claim: Claim) -> Derived | None:
+    """The context a decoding sequence holds on average under continuous batching: a request
+    decodes its output tokens at positions input + 1 … input + output, so it sits at input +
+    output ÷ 2 on average (fewer KV bytes per sequence than the final length: the reading that
+    favours an aggregate claim). A stated context length is used as stated."""
+    if claim.context_length or claim.input_tokens is None or claim.output_tokens is None:
+        return context_tokens(claim)
+    n = claim.input_tokens + claim.output_tokens / 2
+    return Derived(n, "tokens", ((f"average context while decoding = input {claim.input_tokens} + "
+                                  f"output {claim.output_tokens} ÷ 2 = {num(n)} tokens"),))
+
+
+def kv_gb_per_sequence(claim: Claim, model: ModelRow | None, *, generous: bool,
+                       context: Derived | None = None) -> Derived:
+    """KV GB one sequence reads per step at its context (`context`, else the claim's); 0 (said)
+    when context or geometry is unknown."""
+    ctx = context if context is not None else context_tokens(claim)
     if ctx is None:
         return Derived(0.0, "GB", notes=("no context length stated: KV reads not counted",))
     per_token = kv_bytes_per_token(model, claim.kv_dtype, generous=generous)

@@ -47,7 +47,8 @@ def cell(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     The cell is batch size / concurrency, context length (input and output tokens) and which tok/s
     (decode-only, end-to-end output, input+output total, per user, per GPU, aggregate, prefill).
 
-    - `unanswerable`: neither batch size nor concurrency is known.
+    - `unanswerable`: neither batch size nor concurrency is known (an aggregate is named as one:
+      a loaded server's figure at an unstated batch, which Q7 bounds with the serving roofline).
     - `flag`: a single-stream number (batch 1 or concurrency 1) offered as evidence about multi-user
       serving (`serving_claim` True); or an aggregate over N > 1 streams offered as one user's speed.
       Rule for the second: `tok_s_kind == "aggregate"`, N > 1 and `serving_claim` False (the claim is
@@ -76,10 +77,15 @@ def cell(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     }
     known = [n for n in (c.batch, c.concurrency) if n is not None]
     if not known:
+        serving = c.tok_s_kind in ("aggregate", "per_gpu")
+        context = _context(ev)
+        what = (f"an aggregate over every stream of a loaded server{f' ({context})' if context else ''}, "
+                "at a batch the record does not state: Q7 bounds it at the largest batch that fits."
+                if serving else "so the cell the number reports is unknown.")
         return Answer(
             key="cell",
             status="unanswerable",
-            summary="neither batch size nor concurrency is stated, so the cell the number reports is unknown.",
+            summary=f"neither batch size nor concurrency is stated, {what}",
             figures=figures,
             missing=["batch size or concurrency"]
             + ([] if c.tok_s_kind else ["which tok/s (decode, end-to-end, total)"]),

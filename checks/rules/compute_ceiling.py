@@ -11,8 +11,9 @@ card's highest peak when the format is unknown, which favours the claim).
 Statuses:
 - `stop`: ratio > 1 (more arithmetic per second than the silicon can do).
 - `ok`: otherwise.
-- `unanswerable`: no tok/s, no hardware or a card not in the table, no model size, or no dense
-  peak in the table for the format's family.
+- `unanswerable`: no tok/s, no hardware or a card not in the table, no model size, no dense
+  peak in the table for the format's family, or no card count where the weights need more than
+  one card (one card is assumed only where they fit on one).
 
 Reference rows read: `hardware` (peak_tflops), `models` (params, MoE), `formats` (family).
 """
@@ -24,13 +25,16 @@ from typing import Any
 
 from checks.models import Answer, Evidence
 from checks.physics import (
+    Derived,
     Missing,
     aggregate_tok_s,
+    card_memory_gb,
     hardware_row,
     num,
     params_per_token,
     peak_tflops,
     required_tflops,
+    resident_weight_gb,
     resolve_format,
 )
 from checks.reference import HardwareRow, Reference
@@ -59,6 +63,15 @@ def compute_ceiling(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
         return Answer(key="compute_ceiling", status="unanswerable", missing=list(peak.what),
                       basis=[hw.cite()],
                       summary=f"The reference has no {peak.what[0]} to set the claim against.")
+    if c.hardware_count is None:
+        # One card is assumed only where the weights fit on one (as Q7 does): a model that needs
+        # several runs on several, and a stop must not rest on a count nobody stated.
+        resident = resident_weight_gb(c, model, fmt)
+        if isinstance(resident, Derived) and resident.value > card_memory_gb(hw, 1):
+            what = (f"card count ({num(resident.value)} GB of weights need more than one {hw.name}'s "
+                    f"{num(card_memory_gb(hw, 1))} GB)")
+            return Answer(key="compute_ceiling", status="unanswerable", missing=[what],
+                          summary=f"Cannot set the claim against the cards' arithmetic: no {what}.")
     need = required_tflops(params.value, tok.value)
     ratio = need / peak.value
     basis = [*tok.basis, *params.basis, *peak.basis,

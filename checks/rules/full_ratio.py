@@ -20,6 +20,10 @@ LARGE_DENOMINATOR = 20
 AL_TOLERANCE = 0.05
 # "a/b" in free text: digits not part of a date, version, decimal or path (1/1/2026, 0.5/1, a/b/c).
 _RATIO = re.compile(r"(?<![\d/.:\-])(\d+)\s*/\s*(\d+)(?![\d/.:\-])")
+# A full ratio is accepted ÷ proposed draft tokens: an a/b counts only in a sentence about
+# accepting, drafting or verifying tokens, and an input/output length pair never does.
+_ACCEPT_CONTEXT = re.compile(r"(?i)accept|\bdraft|\bAL\b|specul|verif|propos|\bspec\b|\bhits?\b")
+_IO_PAIR = re.compile(r"(?i)\b(?:ISL\s*/\s*OSL|input\s*/\s*output|in\s*/\s*out|I\s*/\s*O)\b")
 
 
 def _ratios(c: Claim, basis: list[str]) -> tuple[list[tuple[int, int]], int]:
@@ -33,7 +37,13 @@ def _ratios(c: Claim, basis: list[str]) -> tuple[list[tuple[int, int]], int]:
                 f"{c.source_of('accepted_tokens')} / {c.source_of('drafted_tokens')}",
             )
         )
-    for m in _RATIO.finditer(c.notes or ""):
+    notes = c.notes or ""
+    for m in _RATIO.finditer(notes):
+        start = max(notes.rfind(x, 0, m.start()) for x in ".\n;") + 1
+        ends = [i for i in (notes.find(x, m.end()) for x in ".\n;") if i >= 0]
+        sentence = notes[start:min(ends, default=len(notes))]
+        if _IO_PAIR.search(sentence) or not _ACCEPT_CONTEXT.search(sentence):
+            continue  # two lengths ("128/128 in/out"), or a count that is no acceptance statistic
         seen.append((int(m.group(1)), int(m.group(2)), f'{c.source_of("notes")}: "{m.group(0)}"'))
     full: list[tuple[int, int]] = []
     for a, b, where in seen:
@@ -52,9 +62,13 @@ def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
     rather than measured ... acceptance stats written as 383/383 or 767/767, numerator identical to
     denominator — always a red flag."
 
+    A full ratio is accepted ÷ proposed draft tokens in an acceptance context, never two lengths:
+    an input/output pair ("ISL/OSL 128/128", "128/128 in/out") is the cell, not a statistic.
+
     Looked at:
     - every "a/b" statistic the extractors found (`claim.ratios`), the accepted/drafted counts, and
-      "a/b" written in the notes: a == b with b ≥ 20 is full;
+      "a/b" written in the notes in a sentence about accepting, drafting or verifying tokens:
+      a == b with b ≥ 20 is full;
     - AL against the draft window: AL == window means every round accepted every draft;
     - the acceptance rate: exactly 100% over ≥ 20 tokens (or over an unstated number of tokens).
 

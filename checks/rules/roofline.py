@@ -18,7 +18,7 @@ Which rate is judged against which ceiling:
   every step of a batch reads the weights (a MoE at least its active experts) plus each sequence's
   KV, so one sequence gets at most one token (× AL) per step.
 - An aggregate figure is judged against the batch-B bound when the batch is known; at an unknown
-  batch nothing bounds it, and the summary says so.
+  batch against the serving roofline (below).
 - When both are judged, the worse answer decides and the other is quoted. `ceiling_batch` names
   the ceiling the decisive ratio used; the headline says "batch-1" only when it was that one.
 
@@ -36,15 +36,34 @@ AL):
   official AL for the method). An AL Q5 did not accept (forced, fed in) never excuses a claim.
 - `ok`: within ceiling × an AL Q5 accepted, or inside the honest range (ceiling × 0.6 × lowest
   official AL to ceiling × highest official AL); the AL the claim would need is reported.
+A tool that cannot speculate (llama-bench, LocalScore, llamafile, Ollama: `checks/engines.py`
+PLAIN_DECODE_TOOLS) measures plain decode: judged as above, whatever else the record says.
 Not known whether speculative decoding ran (nothing names a method, window or AL):
 - `ok`: ratio <= 1, possible without it.
 - `flag`: above the ceiling: only possible with speculative decoding at AL >= the ratio, which the
   post (or record) does not mention.
-- `stop`: above 3 × ceiling × the best AL published for any method in the table.
+- `stop`: a figure known to be one stream (batch or concurrency 1, a per-request rate) above
+  ceiling × the best AL published for any method in the table: not even the best speculative
+  method explains it; a figure whose stream count is not stated (it may be an unlabelled
+  aggregate) above 3 × that.
+
+An aggregate at an unknown batch (a serving benchmark at full load) is judged against the serving
+roofline (checks/physics/serving.py): the memory bound at the largest batch whose KV cache fits
+beside the weights, by the rules above (the ceiling named "serving"), and the compute bound
+(dense peak × cards ÷ 2 × active params per token): above it is `stop`, speculative or not. The
+summary gives both bounds, the largest batch that fits and the batch the claim needs; with the KV
+per sequence unknown, memory bounds nothing (the most generous reading) and compute alone
+judges. Figures: `serving`, `memory_bound_tok_s`, `compute_bound_tok_s`, `compute_ratio`,
+`max_batch`, `required_batch`. An aggregate is never judged against the batch-1 ceiling.
+Nothing says whether the model is a MoE and the figure is above 0.9 of the dense reading: the most
+generous MoE reading (the dense ceiling ÷ the smallest active share of any MoE in the model table)
+judges it, and only a `stop` there stands (a figure impossible under every reading); short of
+that the answer is `unanswerable`, keeping the dense reading's figures as `dense_ratio`,
+`dense_ceiling_tok_s`, `dense_realistic_ceiling_tok_s`.
 Otherwise:
 - `n/a`: a prefill (prompt-processing) figure: compute-bound, see compute_ceiling.
 - `unanswerable`: no tok/s, no hardware (or a card not in the table), no model size, an
-  input+output total, or an aggregate figure with no batch size (and no per-user rate beside it).
+  input+output total, or an aggregate at unknown batch with neither serving bound computable.
 
 Reference rows read: `hardware` (bandwidth, memory, kind), `models` (params, MoE, recipes, KV
 geometry, state, layers), `formats` (nominal and effective bits), `methods` (published ALs).
@@ -59,7 +78,9 @@ a method's official ALs `honest_low_tok_s`, `honest_high_tok_s`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
+from checks.engines import cannot_speculate
 from checks.models import Answer, Evidence, Status
 from checks.physics import (
     Ceilings,
@@ -67,9 +88,12 @@ from checks.physics import (
     Missing,
     aggregate_tok_s,
     batch_size,
+    gb,
     model_is_moe,
     num,
+    required_batch,
     roofline_ceilings,
+    serving_bounds,
 )
 from checks.reference import Reference
 from checks.rules.speculative_bound import (
@@ -124,7 +148,7 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             return _missing(per_user.value, ceil)
         label = "" if c.tok_s_kind in ("per_user", "decode") and per_user.value == c.tok_s else \
             "the per-request rate "
-        judged.append(("per_user", _judge(ev, ref, prior, per_user, ceil, label)))
+        judged.append(("per_user", _judge(ev, ref, prior, per_user, ceil, label, one_stream=True)))
     if c.tok_s is not None:
         per_request = c.tok_s_kind in ("per_user", "decode")
         if c.tok_s_kind == "prefill":
@@ -136,9 +160,14 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
                                                   "together, and the decode roofline bounds output "
                                                   "tokens only.", missing=["output-only tok/s"]))
         elif batch is None and c.tok_s_kind in ("aggregate", "per_gpu"):
-            unbounded.append(_ans("unanswerable", f"{c.tok_s:g} tok/s is an aggregate over an unknown "
-                                                  "number of streams, so no bandwidth ceiling bounds "
-                                                  "it.", missing=["batch size"]))
+            label = "the aggregate " if per_user is not None else ""
+            served = _serving(ev, ref, prior, label)
+            if isinstance(served, Answer):
+                if served.missing and served.missing[0].startswith("reference row"):
+                    return served
+                unbounded.append(served)
+            else:
+                judged.append(("aggregate", served))
         elif not per_request or (batch is not None and batch > 1):
             ceil = roofline_ceilings(c, ref, batch=batch or 1)
             if isinstance(ceil, Missing):
@@ -146,10 +175,96 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             claimed = aggregate_tok_s(c)
             assert not isinstance(claimed, Missing)
             label = "the aggregate " if per_user is not None else ""
-            judged.append(("aggregate", _judge(ev, ref, prior, claimed, ceil, label)))
+            judged.append(("aggregate", _judge(ev, ref, prior, claimed, ceil, label,
+                                               one_stream=batch == 1)))
     if not judged:
         return unbounded[0]
-    return _combine(judged, unbounded)
+    return _unjudged(_combine(judged, unbounded))
+
+
+def _unjudged(a: Answer) -> Answer:
+    """A Q7 that could not judge the claim keeps the dense reading's figures under their own
+    names (`dense_ratio`, `dense_ceiling_tok_s`): nothing downstream may show them as a verdict."""
+    if a.status != "unanswerable" or "ratio" not in a.figures:
+        return a
+    figures = {("dense_" + k if k in ("ratio", "ceiling_tok_s", "realistic_ceiling_tok_s") else k): v
+               for k, v in a.figures.items()}
+    return a.model_copy(update={"figures": figures})
+
+
+def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: str) -> Judged | Answer:
+    """An aggregate at an unknown batch against the serving roofline (checks/physics/serving.py):
+    the memory bound at the largest batch that fits, judged like any ceiling (speculative
+    decoding can lift it by its AL), and the compute bound, which nothing lifts."""
+    c = ev.claim
+    claimed = aggregate_tok_s(c)
+    assert not isinstance(claimed, Missing)
+    bounds = serving_bounds(c, ref)
+    if isinstance(bounds, Missing):
+        return _missing(claimed.value, bounds)
+    notes = "; ".join(bounds.notes)
+    if bounds.memory is None and bounds.compute is None:
+        return _ans("unanswerable", f"{tok(claimed.value)} tok/s is an aggregate over an unknown number "
+                                    f"of streams, and neither serving bound applies ({notes}).",
+                    missing=["batch size", "KV geometry or context length", "dense peak TFLOPS"])
+    compute = bounds.compute
+    share = smallest_active_share(ref)
+    if compute is not None and model_is_moe(c, ref.model(c.model)) is None and share is not None:
+        # Read as dense, the compute bound could condemn a MoE: use its most generous MoE reading.
+        compute = Derived(compute.value / share[0], "tok/s", (
+            *compute.basis, f"not stated whether the model is a MoE: {num(compute.value)} ÷ "
+                            f"{share[0]:.3f} (the smallest active share in the reference, {share[1]}) = "
+                            f"{num(compute.value / share[0])} tok/s"))
+    extra: dict[str, float] = {"serving": 1.0}
+    if compute is not None:
+        extra["compute_bound_tok_s"] = compute.value
+    if bounds.ceilings is not None and bounds.memory is not None and bounds.max_batch is not None:
+        ceil = bounds.ceilings
+        j = _judge(ev, ref, prior, claimed, ceil, label, serving=True)
+        extra["memory_bound_tok_s"] = bounds.memory.value
+        extra["max_batch"] = float(bounds.max_batch)
+        need = required_batch(claimed.value, ceil.weights_gb.value, ceil.bandwidth.value, ceil.kv_gb)
+        if need is not None:
+            extra["required_batch"] = float(need)
+        j.basis[len(claimed.basis):len(claimed.basis)] = [
+            b for b in bounds.memory.basis if b not in ceil.generous.basis]
+        j.figures.update(extra)
+        needs = (f"it needs a batch of at least {need}" if need is not None
+                 else "no batch reaches it (each sequence's own KV read caps the rate)")
+        j.summary = j.summary.rstrip(".") + f"; {needs}, and at most {bounds.max_batch} fit."
+    else:
+        assert compute is not None
+        ratio = claimed.value / compute.value
+        j = Judged("ok", "", {"claimed_tok_s": claimed.value, "ceiling_tok_s": compute.value,
+                              "ratio": ratio, **extra},
+                   [*claimed.basis, *compute.basis, f"ratio = {tok(claimed.value)} ÷ {num(compute.value)} "
+                                                     f"= {ratio:.2f}"], batch=0)
+        lead = (f"{label}{tok(claimed.value)} tok/s is {times(ratio)} the compute bound of "
+                f"{num(compute.value)} tok/s at any batch ({notes})")
+        lead = lead[0].upper() + lead[1:]
+        set_status(j, "ok", f"{lead}.")
+    if compute is not None:
+        c_ratio = claimed.value / compute.value
+        j.figures["compute_ratio"] = c_ratio
+        for b in compute.basis:
+            if b not in j.basis:
+                j.basis.append(b)
+        if c_ratio > STOP_RATIO:
+            j.status = "stop"
+            j.summary = (f"{label}{tok(claimed.value)} tok/s is {times(c_ratio)} the compute bound of "
+                         f"{num(compute.value)} tok/s at any batch: more arithmetic per second than the "
+                         f"cards can do, speculative decoding or not. " + j.summary)
+            j.summary = j.summary[0].upper() + j.summary[1:]
+    elif bounds.notes:
+        j.summary = j.summary.rstrip(".") + f" ({notes})."
+    return j
+
+
+def smallest_active_share(ref: Reference) -> tuple[float, str] | None:
+    """The smallest active ÷ total share of any MoE in the model table, and its row's name."""
+    rows = [(m.params_active_b / m.params_total_b, m.cite()) for m in ref.models
+            if m.moe and m.params_active_b and m.params_total_b]
+    return min(rows, default=None)
 
 
 def _missing(value: float, ceil: Missing) -> Answer:
@@ -198,12 +313,12 @@ def _how(ceil: Ceilings) -> str:
                     f"{num(off.system_bandwidth.value)} GB/s")
     if ceil.batch == 1:
         return f"{bw} ÷ {weights}"
-    kv = f" + {ceil.batch} × {num(ceil.kv_gb)} GB KV" if ceil.kv_gb else ""
+    kv = f" + {ceil.batch} × {gb(ceil.kv_gb)} KV" if ceil.kv_gb else ""
     return f"{ceil.batch} × {bw} ÷ ({weights}{kv})"
 
 
 def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: Derived,
-           ceil: Ceilings, label: str) -> Judged:
+           ceil: Ceilings, label: str, *, serving: bool = False, one_stream: bool = False) -> Judged:
     c = ev.claim
     g = ceil.generous.value
     ratio = claimed.value / g
@@ -225,7 +340,8 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
                                if not _kv_note(n)))
     if batch_size(c) is None and ceil.batch == 1 and c.tok_s_kind not in ("per_user", "decode"):
         notes.append("batch not stated: the batch-1 ceiling bounds any single stream")
-    cell = "batch-1" if ceil.batch == 1 else f"batch-{ceil.batch} aggregate"
+    cell = ("serving (largest batch that fits)" if serving else
+            "batch-1" if ceil.batch == 1 else f"batch-{ceil.batch} aggregate")
     lead = (f"{label}{tok(claimed.value)} tok/s is "
             f"{times(ratio)} the generous {cell} ceiling of {num(g)} tok/s "
             f"({_how(ceil)}; realistic {num(ceil.realistic.value)} tok/s)")
@@ -233,13 +349,46 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
     j = Judged("ok", "", figures, basis, assumptions, batch=ceil.batch)
     if ratio > FLAG_RATIO and model_is_moe(c, ceil.model) is None:
         # Reading an unnamed architecture as dense is the one assumption here that works against
-        # the claim: a MoE of that size reads only its active experts ("30B" may be 30B-A3B).
-        j.missing = ["whether the model is a MoE, and its active params"]
-        return set_status(j, "unanswerable", f"{lead}, read as dense; nothing says whether the "
-                          "model is a MoE, which would read only its active experts, so the "
-                          "claim cannot be judged against it.")
+        # the claim: a MoE of that size reads only its active experts ("30B" may be 30B-A3B). The
+        # most generous MoE reading (the smallest active share of any MoE in the table) still
+        # bounds it: a figure beyond even that is judged there, never excused.
+        share = smallest_active_share(ref)
+        cannot = Judged("unanswerable", f"{lead}, read as dense; nothing says whether the model is a "
+                        "MoE, which would read only its active experts, so the claim cannot be judged "
+                        "against it.", dict(figures), list(basis), list(assumptions),
+                        ["whether the model is a MoE, and its active params"], batch=ceil.batch)
+        if share is None or claimed.value <= g / share[0]:
+            return cannot
+        fraction, row = share
+        g = g / fraction
+        ratio = claimed.value / g
+        moe = (f"most generous MoE reading: {num(ceil.generous.value)} ÷ {fraction:.3f} (the smallest "
+               f"active share in the reference, {row}) = {num(g)} tok/s")
+        ceil = replace(ceil, generous=Derived(g, "tok/s", (*ceil.generous.basis, moe),
+                                              ceil.generous.assumptions, ceil.generous.notes))
+        j.figures.update(ceiling_tok_s=g, ratio=ratio, dense_ceiling_tok_s=g * fraction)
+        j.basis += [moe, f"ratio = {tok(claimed.value)} ÷ {num(g)} = {ratio:.2f}"]
+        notes.append(f"not stated whether the model is a MoE: judged at the most generous MoE reading "
+                     f"({num(g)} tok/s, active share {fraction:.3f} as in {row})")
+        lead = (f"{label}{tok(claimed.value)} tok/s is {times(ratio)} the generous {cell} ceiling of "
+                f"{num(g)} tok/s even if the model were a MoE with the smallest active share in the "
+                f"table ({_how(ceil)} read as dense: {num(g * fraction)} tok/s)")
+        lead = lead[0].upper() + lead[1:]
+        # Only what no reading explains is judged here: short of a stop, the architecture decides.
+        moe_judged = _decide(ev, ref, prior, ceil, j, lead, notes, one_stream)
+        return moe_judged if moe_judged.status == "stop" else cannot
+    return _decide(ev, ref, prior, ceil, j, lead, notes, one_stream)
 
-    if c.speculative is False:
+
+def _decide(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], ceil: Ceilings, j: Judged,
+            lead: str, notes: list[str], one_stream: bool) -> Judged:
+    """The status of one rate against one ceiling: plain decode, speculative stated, or unstated."""
+    c = ev.claim
+    ratio = j.figures["ratio"]
+    plain_tool = cannot_speculate(c.engine) if c.speculative is None else None
+    if plain_tool is not None:
+        notes.insert(0, f"plain decode: {plain_tool}")
+    if c.speculative is False or plain_tool is not None:
         tail = f" ({'; '.join(notes)})" if notes else ""
         if ratio > STOP_RATIO:
             return set_status(j, "stop", f"{lead}: without speculative decoding no run reads the weights "
@@ -254,6 +403,6 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
     al = c.acceptance_length if c.acceptance_length is not None else c.acceptance_length_high
     if c.speculative is True or c.spec_method or c.spec_window or al is not None:
         return judge_speculative(ev, ref, prior, ceil, j, lead, notes, al)
-    return judge_unstated(ev, ref, j, lead, notes)
+    return judge_unstated(ev, ref, j, lead, notes, one_stream=one_stream)
 
 

@@ -86,9 +86,12 @@ def _best_any(ref: Reference) -> tuple[MethodRow, PublishedAL] | None:
     return max(pairs, key=lambda mp: mp[1].al, default=None)
 
 
-def judge_unstated(ev: Evidence, ref: Reference, j: Judged, lead: str, notes: list[str]) -> Judged:
+def judge_unstated(ev: Evidence, ref: Reference, j: Judged, lead: str, notes: list[str], *,
+                   one_stream: bool = False) -> Judged:
     """Nothing says whether speculative decoding ran: above the ceiling only it could explain the
-    number, and nothing mentions it."""
+    number, and nothing mentions it. One stream gets at most ceiling × the best AL any method has
+    published; a figure whose stream count is unstated keeps room (3 ×) for an unlabelled
+    aggregate."""
     ratio, g = j.figures["ratio"], j.figures["ceiling_tok_s"]
     where = "the post" if ev.kind == "post" else "the record"
     if ratio <= STOP_RATIO:
@@ -100,14 +103,22 @@ def judge_unstated(ev: Evidence, ref: Reference, j: Judged, lead: str, notes: li
     best = _best_any(ref)
     if best is not None:
         method, pub = best
-        bound = STOP_MULTIPLE * g * pub.al
+        # Nothing names a method: the best AL any method has published is the most any could give
+        # one stream; an unlabelled figure at an unstated batch may count several streams.
+        multiple = 1.0 if one_stream else STOP_MULTIPLE
+        bound = multiple * g * pub.al
         j.figures["bound_tok_s"] = bound
-        j.assumptions.append(_A_STOP)
         j.basis.append(f"{method.name}: best AL published for any method {pub.al:g} ({pub.task}, "
                        f"{'official' if pub.official else 'third-party'}: {pub.source})")
-        j.basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {pub.al:g} = {num(bound)} tok/s")
+        if one_stream:
+            j.basis.append(f"stop bound = {num(g)} × {pub.al:g} = {num(bound)} tok/s (one stream)")
+        else:
+            j.assumptions.append(_A_STOP)
+            j.basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {pub.al:g} = {num(bound)} tok/s "
+                           "(stream count not stated)")
+        times_ = "" if one_stream else f"{num(STOP_MULTIPLE)} × "
         if j.figures["claimed_tok_s"] > bound:
-            return set_status(j, "stop", f"{lead}, above {num(STOP_MULTIPLE)} × the ceiling × the best AL "
+            return set_status(j, "stop", f"{lead}, above {times_}the ceiling × the best AL "
                                    f"published for any method ({method.name}, {pub.al:g}) = "
                                    f"{num(bound)} tok/s: not even speculative decoding explains it, and "
                                    f"{where} does not mention any{tail}.")

@@ -45,7 +45,7 @@ from extractors.text.models import infer_size, read_model
 from extractors.text.quants import read_formats
 from extractors.text.scan import Scan
 from extractors.text.specwords import read_spec_after, read_spec_words
-from extractors.text.statements import read_statements
+from extractors.text.statements import IO_PAIR, read_statements
 from extractors.text.units import (
     NUM,
     NUM_BODY,
@@ -73,10 +73,12 @@ _BASELINE_AFTER = re.compile(r"(?i)\b(?:baseline|auto-?regressive|no[- ]spec\w*|
 # decoding" names a method, not the decode rate; "prompt eval" is prefill, a bare "eval" decode.
 _KIND_WORDS = re.compile(
     r"(?i)(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?\b(?!s)|"
-    r"\bpp\d*\b|\binput(?:\s+throughput)?\b)|"
+    r"\bpp\d*\b|\binput(?![\s:=]{0,3}\d{1,6}\s{0,3}(?:tokens?\s{0,3})?[/,])(?![\s_-]{0,3}len)"
+    r"(?:\s+throughput)?\b)|"
     r"(?P<per_user>\bper\s+(?:user|stream|request)\b|/\s?(?:user|stream|req(?:uest)?)\b)|"
     r"(?P<per_gpu>\bper\s+(?:gpu|card)\b|/\s?(?:gpu|card)\b)|"
-    r"(?P<aggregate>\baggregate\b|(?<!decode )(?<!decoding )\bthroughput\b|\b\d{1,5}\s(?:prompts|requests|concurrent)\b|\bdp\d{1,2}\b|\bdp\s?=\s?\d{1,2}\b)|"
+    r"(?P<total>\btotal\s+tok(?:en)?s?\b(?:\s+throughput\b)?)|"
+    r"(?P<aggregate>\baggregate\b|\btotal\b|(?<!decode )(?<!decoding )\bthroughput\b|\b\d{1,5}\s(?:prompts|requests|concurrent)\b|\bdp\d{1,2}\b|\bdp\s?=\s?\d{1,2}\b)|"
     r"(?P<output>\bend[- ]to[- ]end\b|\be2e\b)|"
     r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bgen(?:eration)?\b|\btg\d*\b|"
     r"\beval\b)")
@@ -84,12 +86,16 @@ _QUALIFIER = (r"(?:eval|output|decode|decoding|gen|generation|code|prompt|prefil
               r"average|avg|median|mean|peak|sustained|narr\.?|text\s+gen)")
 _TOKS = re.compile(
     rf"(?:(?P<lo>{NUM})(?P<lok>[kK])?{RANGE_SEP}(?P<hi>{NUM_BODY})|(?P<num>{NUM}))\+?"
-    r"(?:\s{0,3}(?P<k>[kK])(?![a-zA-Z]))?\s{0,3}(?:(?P<q>" + _QUALIFIER + r")\s{1,3})?"
+    r"(?:\s{0,3}(?P<k>[kK])(?![a-zA-Z]))?\s{0,3}(?:(?P<q>" + _QUALIFIER + r"(?:\s{1,3}" + _QUALIFIER
+    + r")?)\s{1,3})?"
     r"(?<![A-Za-z])(?P<unit>(?:tokens?|toks?|tk|t)\s?/\s?s(?:ec(?:ond)?s?)?(?![A-Za-z])|"
     r"tokens?\s(?:per|a)\ssec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
     r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", _I)
 # A table or printout label with the unit before the figure: "Output token throughput (tok/s): 7.27".
-_TOKS_LABEL = re.compile(rf"(?i)\((?:tokens?|toks?|tk|t)\s?/\s?s(?:ec)?\)\s{{0,3}}[:=]\s{{0,3}}(?P<num>{NUM})")
+# TensorRT-LLM's tables: "Throughput (out tok/s/GPU): 5,885" (a per-GPU output figure).
+_TOKS_LABEL = re.compile(rf"(?i)\((?P<lq>(?:out(?:put)?|total|gen(?:eration)?)\s)?(?:tokens?|toks?|tk|t)\s?/\s?"
+                         rf"s(?:ec)?(?P<ltail>\s?/\s?(?:gpu|card|user|stream))?\)\s{{0,3}}[:=]\s{{0,3}}"
+                         rf"(?P<num>{NUM})")
 _AFTER_STOP = re.compile(r"[,;(|)\[\]\d]")
 # "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
 _NOT_SPEED = re.compile(r"(?i)\s?(?:/|per)\s?(?:\$|dollars?|usd|€|eur|cents?|watts?|W\b|kW\b|joules?|J\b)")
@@ -137,7 +143,8 @@ def read_free_text(text: str, b: ClaimBuilder, ref: Reference | None = None) -> 
 def _kind(text: str, before_at: int, m: re.Match[str], after_end: int) -> str | None:
     """The kind the words nearest the figure give it: its own tail or qualifier, then the words
     right after it (up to the next comma or number), then the nearest word before it."""
-    own = (m.group("tail") or "") + " " + (m.group("q") or "")
+    # The unit is part of the figure's own words: "total tokens/s" counts input and output.
+    own = (m.group("tail") or "") + " " + (m.group("q") or "") + " " + m.group("unit")
     for found in _KIND_WORDS.finditer(own):
         return found.lastgroup
     after = text[m.end():after_end]
@@ -184,11 +191,16 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
         label = s.text[max(start, m.start() - 40):m.start()]
         kinds = [k.lastgroup for k in _KIND_WORDS.finditer(label)]
         kind = kinds[-1] if kinds else None
+        own = [k.lastgroup for k in _KIND_WORDS.finditer((m.group("ltail") or "").replace("/", "per "))]
+        kind = own[0] if own else kind
         mentions.append(_Mention(value, m.start(), m.end(), m.group(0),
                                  bool(_BASELINE.search(label)), kind == "prefill", kind))
     if not mentions:
         return mentions, None, None
-    pool = ([m for m in mentions if not m.baseline and not m.prefill]
+    # An input+output total ("5678.90 total tokens/s") is no generation speed: an output figure
+    # beside it is the claim.
+    pool = ([m for m in mentions if not m.baseline and not m.prefill and m.kind != "total"]
+            or [m for m in mentions if not m.baseline and not m.prefill]
             or [m for m in mentions if not m.prefill] or mentions)
     best = max(pool, key=lambda m: m.value)
     s.primary_line = s.line_of(best.start)
@@ -244,10 +256,22 @@ def _acceptance(s: Scan) -> None:
                 return
 
 
+# An a/b count is an acceptance statistic only where its sentence speaks of accepting, drafting
+# or verifying tokens; anywhere else it is a score, a length pair or a count of things.
+ACCEPT_CONTEXT = re.compile(r"(?i)accept|\bdraft|\bAL\b|specul|verif|propos|\bspec\b|\bhits?\b")
+
+
 def _ratios(s: Scan) -> None:
     pairs: list[tuple[int, int]] = []
     spans = []
+    # "ISL/OSL 128/128", "128/128 in/out": two lengths, never a ratio.
+    lengths = [(m.start(), m.end()) for m in s.finditer(IO_PAIR)]
     for m in s.finditer(_RATIO):
+        if any(a <= m.start() < b for a, b in lengths):
+            continue
+        start, end = s.clause(m.start())
+        if not ACCEPT_CONTEXT.search(s.text, start, end):
+            continue
         a, d = parse_int(m.group(1)), parse_int(m.group(2))
         if a is not None and d and (a, d) not in pairs and len(pairs) < 100:
             pairs.append((a, d))

@@ -34,7 +34,7 @@ __all__ = ["read_statements"]
 def read_statements(s: Scan) -> None:
     """Every statement reader, in an order where earlier blanking helps later readers."""
     for reader in (_cell, _params, _engine, _speculative, _window, _flags_in_prose, _method,
-                   _context, _speedup):
+                   _context, _serving, _speedup):
         reader(s)
 
 
@@ -274,8 +274,8 @@ _CONTEXT = [
     re.compile(rf"(?i)\b(?:context(?:\s++(?:length|size|window))?|ctx(?:[-_ ]?size)?|n_ctx|"
                rf"max[-_ ]model[-_ ]len)\s*+(?:[:=]|of|is)?\s*+(?P<v>{NUM})\s*+(?P<k>[kKmM])?\b"),
 ]
-_IO = [("input_tokens", re.compile(rf"(?i)\b(?:ISL|input\s++len(?:gth)?)\s*+[:=]?\s*+({NUM})")),
-       ("output_tokens", re.compile(rf"(?i)\b(?:OSL|output\s++len(?:gth)?)\s*+[:=]?\s*+({NUM})"))]
+_IO = [("input_tokens", re.compile(rf"(?i)\b(?:ISL|input[\s_-]++len(?:gth)?)\s*+[:=]?\s*+({NUM})")),
+       ("output_tokens", re.compile(rf"(?i)\b(?:OSL|output[\s_-]++len(?:gth)?)\s*+[:=]?\s*+({NUM})"))]
 
 
 def _context(s: Scan) -> None:
@@ -288,6 +288,51 @@ def _context(s: Scan) -> None:
     for name, pattern in _IO:
         if m := pattern.search(s.text):
             s.set(name, parse_int(m.group(1)) or None, m.group(0))
+
+
+# An input/output length pair, the cell of every serving benchmark: "ISL/OSL 128/128", "128/128
+# in/out", "input 2048 / output 128", "1000/1000 (ISL/OSL)". Two lengths, never a ratio.
+_IO_WORDS = (r"(?:ISL\s*+/\s*+OSL|input\s*+/\s*+output(?:\s++(?:lengths?|tokens))?|in\s*+/\s*+out|"
+             r"I\s*+/\s*+O|prompt\s*+/\s*+(?:gen(?:eration)?|output|completion)|"
+             r"(?:input|output|seq(?:uence)?)\s++len(?:gth)?s?)")
+IO_PAIR = re.compile(
+    rf"(?i)\b{_IO_WORDS}\s*+(?:[:=(]|of|is)?\s*+(?P<i>\d{{1,6}})\s*+/\s*+(?P<o>\d{{1,6}})(?![\d./])|"
+    rf"(?<![\d./])(?P<i2>\d{{1,6}})\s*+/\s*+(?P<o2>\d{{1,6}})\s*+(?:tokens?\s++)?\(?{_IO_WORDS}\b|"
+    r"\binput\s*+(?:len(?:gth)?\s*+)?[:=]?\s*+(?P<i3>\d{1,6})\s*+(?:tokens?\s*+)?[/,]\s*+output\s*+"
+    r"(?:len(?:gth)?\s*+)?[:=]?\s*+(?P<o3>\d{1,6})\b")
+# Serving-benchmark wording: the figure counts every stream of a loaded server (trtllm-bench
+# `throughput`, vLLM `bench throughput` / `benchmark_throughput`, SGLang `bench_offline_throughput`,
+# MLPerf Offline / Server, "max load", "infinite request rate", request rates and counts).
+_SERVING = re.compile(
+    r"(?i)\btrtllm-bench\b[^\n]{0,60}?\bthroughput\b|\bbench(?:mark)?[_ ]throughput\b|"
+    r"\bbench\s++throughput\b|\b(?:bench_)?offline[_ ]throughput\b|\bmax(?:imum)?\s++load\b|"
+    r"\binfinite\s++(?:request\s++)?rate\b|\brequest[_ ]rate\s*+[:=]?\s*+inf\b|"
+    r"\b(?:requests?|reqs?)\s*+/\s*+s(?:ec)?\b|\brequests?\s++per\s++second\b|"
+    r"\bMLPerf\b[^\n]{0,60}?\b(?:Offline|Server)\b|\b(?:Offline|Server)\s++scenario\b|"
+    r"\bscenario\s*+[:=]?\s*+(?:Offline|Server)\b|\b\d[\d,]{0,9}\s++(?:requests|prompts)\b")
+
+
+# Tensor-parallel degree as serving tables write it: "TP (1): 4" (a footnote mark), "tp size: 8",
+# "tensor parallel size 2": that many cards, when no card count was read.
+_TP = re.compile(r"(?i)\b(?:tp|tensor[\s_-]parallel(?:ism)?)(?:[\s_-]size)?\s*+(?:\(\d\)\s*+)?"
+                 r"[:=]\s*+(\d{1,3})(?![\d.])|\btensor[\s_-]parallel(?:[\s_-]size)?\s++(\d{1,3})(?![\d.])")
+
+
+def _serving(s: Scan) -> None:
+    """Input/output pairs fill the cell; they and other serving wording mark the figure as an
+    aggregate over every stream when nothing nearer the figure said which rate it is."""
+    if not s.b.has("hardware_count") and (tp := s.pick(list(s.finditer(_TP)))):
+        n = parse_int(tp.group(1) or tp.group(2))
+        s.set("hardware_count", n if n and n <= 512 else None, tp.group(0))
+    pair = s.pick(list(s.finditer(IO_PAIR)))
+    if pair is not None:
+        i = pair.group("i") or pair.group("i2") or pair.group("i3")
+        o = pair.group("o") or pair.group("o2") or pair.group("o3")
+        s.set("input_tokens", parse_int(i) or None, pair.group(0))
+        s.set("output_tokens", parse_int(o) or None, pair.group(0))
+    marker = pair or s.pick(list(s.finditer(_SERVING)))
+    if marker is not None and s.b.has("tok_s") and not s.b.has("batch"):
+        s.set("tok_s_kind", "aggregate", marker.group(0))
 
 
 _SPEEDUP = re.compile(rf"(?i)(?P<v>{NUM})\s*+[x×]\s*+(?:(?:lossless\s++)?speed-?up|faster|"

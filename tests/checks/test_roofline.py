@@ -164,12 +164,19 @@ def test_unstated_speculation_above_the_ceiling_is_flag_naming_the_al_it_would_n
             in a.summary)
 
 
-def test_unstated_speculation_above_3x_the_best_al_of_any_method_is_stop(ref: Reference) -> None:
+@pytest.mark.parametrize(("batch", "multiple", "status", "bound"), [
+    (1, 0.99, "flag", 1.0), (1, 1.01, "stop", 1.0),  # one stream: ceiling × the best AL
+    (None, 1.01, "flag", 3.0), (None, 3.01, "stop", 3.0),  # stream count unstated: 3 × that
+])
+def test_unstated_speculation_above_the_best_al_of_any_method_is_stop(
+        ref: Reference, batch: int | None, multiple: float, status: str, bound: float) -> None:
     best = max(p.al for m in ref.methods for p in m.published_als)
-    a = _q7(ref, real_decode_claim().model_copy(update={"speculative": None, "tok_s": 100 * CEILING}))
-    assert a.status == "stop"
-    assert a.figures["bound_tok_s"] == pytest.approx(3 * CEILING * best, rel=1e-3)
-    assert "best AL published for any method" in a.summary
+    a = _q7(ref, real_decode_claim().model_copy(update={"speculative": None, "batch": batch, "tok_s_kind": None,
+                                                        "tok_s": multiple * best * CEILING}))
+    assert a.status == status
+    assert a.figures["bound_tok_s"] == pytest.approx(bound * CEILING * best, rel=1e-3)
+    if status == "stop":
+        assert "best AL published for any method" in a.summary
 
 
 def test_stated_method_keeps_the_honest_range_at_the_same_figure(ref: Reference) -> None:
@@ -238,9 +245,12 @@ def test_prefill_figure_is_na(ref: Reference) -> None:
     assert _q7(ref, real_decode_claim().model_copy(update={"tok_s_kind": "prefill"})).status == "n/a"
 
 
-def test_aggregate_without_batch_is_unanswerable(ref: Reference) -> None:
+def test_aggregate_without_batch_is_judged_against_the_serving_bound(ref: Reference) -> None:
     c = real_decode_claim().model_copy(update={"tok_s_kind": "aggregate", "batch": None})
-    assert _q7(ref, c).missing == ["batch size"]
+    a = _q7(ref, c)
+    assert a.status == "ok" and a.figures["serving"] == 1.0
+    assert "memory_bound_tok_s" not in a.figures  # no context: memory bounds no batch
+    assert "only compute bounds the aggregate" in a.summary
 
 
 # ---- through the runner -----------------------------------------------------------------------
@@ -288,17 +298,35 @@ def test_decode_rate_at_concurrency_32_is_one_requests_rate(xref: Reference, tok
     assert a.figures["per_user_ratio"] == pytest.approx(tok_s / LLAMA_G, abs=0.005)
 
 
-def test_aggregate_at_unknown_batch_stays_unbounded_beside_a_judged_per_user_rate(xref: Reference) -> None:
-    c = _llama(batch=None, tok_s=5000.0, tok_s_kind="aggregate", per_user_tok_s=120.0)
+def test_aggregate_at_unknown_batch_meets_the_serving_bound_beside_a_judged_per_user_rate(
+        xref: Reference) -> None:
+    c = _llama(batch=None, tok_s=5000.0, tok_s_kind="aggregate", per_user_tok_s=120.0,
+               input_tokens=1000, output_tokens=1000)
     a = _q7(xref, c)
     assert a.status == "ok" and a.figures["ceiling_batch"] == 1.0
     assert "the per-request rate 120 tok/s is 0.58 of the generous batch-1 ceiling" in a.summary.lower()
-    assert "aggregate over an unknown number of streams, so no bandwidth ceiling bounds it" in a.summary
+    assert "the aggregate 5000 tok/s is 0.18 of the generous serving" in a.summary
+    assert a.figures["aggregate_ratio"] == pytest.approx(0.18, abs=0.005)
 
 
-def test_aggregate_alone_at_unknown_batch_is_unanswerable(xref: Reference) -> None:
-    a = _q7(xref, _llama(batch=None, tok_s=5000.0, tok_s_kind="aggregate"))
-    assert a.status == "unanswerable" and a.missing == ["batch size"]
+def test_aggregate_alone_at_unknown_batch_meets_both_serving_bounds(xref: Reference) -> None:
+    a = _q7(xref, _llama(batch=None, tok_s=5000.0, tok_s_kind="aggregate", input_tokens=1000,
+                         output_tokens=1000))
+    assert a.status == "ok"
+    # 80 GiB = 85.9 GB; (85.9 − 16.06) ÷ (131072 ÷ 2 B × 1500 tokens) = 710 sequences
+    assert a.figures["max_batch"] == 710
+    assert a.figures["compute_bound_tok_s"] == pytest.approx(989e12 / (2 * 8.03e9), rel=1e-3)
+    # 5000 × 16.06 GB ÷ (3350 GB/s − 5000 × 0.098 GB KV) = 28.1: a batch of 29
+    assert a.figures["required_batch"] == 29
+    assert "it needs a batch of at least" in a.summary and "at most 710 fit" in a.summary
+
+
+def test_aggregate_above_the_compute_bound_is_stop_even_if_speculative(xref: Reference) -> None:
+    compute = 989e12 / (2 * 8.03e9)
+    a = _q7(xref, _llama(batch=None, tok_s=1.1 * compute, tok_s_kind="aggregate", speculative=True,
+                         spec_method="EAGLE-3"))
+    assert a.status == "stop" and a.figures["compute_ratio"] == pytest.approx(1.1, rel=1e-3)
+    assert "more arithmetic per second than the cards can do" in a.summary
 
 
 def test_headline_says_batch_1_only_for_the_batch_1_ceiling(xref: Reference) -> None:

@@ -1,0 +1,252 @@
+"""Aggregates at an unknown batch meet the serving roofline, never the batch-1 ceiling; tools that
+cannot speculate measure plain decode; the headline tells the same story as the verdict.
+
+Real shapes: NVIDIA's TensorRT-LLM performance overview (tests/fixtures/trtllm/perf_overview.md,
+NVIDIA/TensorRT-LLM@00f37686aa854010d68bcbd0f4ab000221541ca6 docs/source/performance/perf-overview.md)
+and vLLM's `bench throughput` printout (tests/fixtures/vllm/benchmark_throughput.txt, the line
+printed by vllm-project/vllm benchmarks/benchmark_throughput.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checks.models import Answer, Claim, Evidence, Question
+from checks.reference import Reference
+from checks.rules.acceptance import acceptance
+from checks.rules.full_ratio import full_ratio
+from checks.rules.roofline import roofline
+from checks.runner import audit
+from checks.verdict import headline, verdict
+from extractors.document import RawDocument
+from extractors.text import parse_text
+from tests.serving_rows import perf_overview_rows
+
+VLLM = Path(__file__).parents[1] / "fixtures" / "vllm" / "benchmark_throughput.txt"
+
+
+def _q7(ref: Reference, claim: Claim) -> Answer:
+    ev = Evidence(claim=claim)
+    return roofline(ev, ref, {"acceptance": acceptance(ev, ref, {})})
+
+
+def _text(ref: Reference, text: str) -> Claim:
+    return parse_text(RawDocument.from_text(text), ref).claim
+
+
+# ---- the vendor's table: every honest row consistent, ×10 beyond compute caught --------------
+
+
+def test_every_row_of_the_trtllm_performance_overview_is_consistent(ref: Reference) -> None:
+    rows = perf_overview_rows()
+    assert len(rows) == 289
+    verdicts = {c.record_id: audit(Evidence(claim=c, kind="record"), ref).verdict for c in rows}
+    assert [k for k, v in verdicts.items() if v != "consistent"] == []
+
+
+def test_every_trtllm_row_is_judged_against_the_serving_bound_not_batch_1(ref: Reference) -> None:
+    for c in perf_overview_rows():
+        q7 = _q7(ref, c)
+        assert q7.status == "ok" and q7.figures["serving"] == 1.0, c.record_id
+        assert q7.figures["max_batch"] >= q7.figures["required_batch"], c.record_id
+
+
+def test_trtllm_rows_times_ten_beyond_the_compute_bound_are_implausible(ref: Reference) -> None:
+    beyond = []
+    for c in perf_overview_rows():
+        compute = _q7(ref, c).figures["compute_bound_tok_s"]
+        if 10 * c.tok_s > compute:  # type: ignore[operator]
+            fake = c.model_copy(update={"tok_s": 10 * c.tok_s})  # type: ignore[operator]
+            beyond.append((c.record_id, audit(Evidence(claim=fake, kind="record"), ref).verdict))
+    assert len(beyond) == 83
+    assert {v for _, v in beyond} == {"implausible"}
+
+
+def test_trtllm_row_times_ten_headline_names_the_compute_bound(ref: Reference) -> None:
+    row = next(c for c in perf_overview_rows() if c.record_id == "Llama 3.1 8B 128/128 H100 SXM ×1")
+    report = audit(Evidence(claim=row.model_copy(update={"tok_s": 283120.0}), kind="record"), ref)
+    assert report.verdict == "implausible"
+    assert report.headline.startswith("implausible — 283120.0 tok/s is 2.3× the compute bound of "
+                                      "123225.4 tok/s at any batch of one H100 SXM")
+
+
+# ---- the words of a serving benchmark -------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "tok_s", "io"), [
+    ("Llama 3.1 8B FP8 on one H100, 128/128 in/out: 28,312 output tokens/sec total", 28312.0, (128, 128)),
+    ("Llama 3.1 8B FP8 on one H100 (ISL/OSL 128/128): 28,312 output tokens/sec", 28312.0, (128, 128)),
+    ("Llama 3.3 70B FP8 on one H200: 3,803 total output tok/s at 1000/1000 ISL/OSL", 3803.0, (1000, 1000)),
+    ("Llama 3.1 8B FP8 on one H100, input 2048 / output 128: 3,450 tok/s at max load", 3450.0, (2048, 128)),
+])
+def test_serving_wording_reads_an_aggregate_and_the_length_pair(ref: Reference, text: str, tok_s: float,
+                                                                 io: tuple[int, int]) -> None:
+    c = _text(ref, text)
+    assert (c.tok_s, c.tok_s_kind) == (tok_s, "aggregate")
+    assert (c.input_tokens, c.output_tokens) == io
+    assert c.ratios == []  # two lengths, never an acceptance ratio
+    report = audit(Evidence(claim=c), ref)
+    assert report.verdict == "consistent"
+    assert report.finding("full_ratio").status != "flag"
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("trtllm-bench throughput, Llama 3.1 8B FP8 on one H100: 28312 tok/s", "aggregate"),
+    ("With vLLM bench throughput, Llama 3.1 8B on one H100: 10552 tok/s", "aggregate"),
+    ("SGLang bench_offline_throughput, Llama 3.1 8B on one H100: 10552 tok/s", "aggregate"),
+    ("Llama 3.1 8B on one H100 at infinite request rate: 10552 tok/s", "aggregate"),
+    ("Llama 3.1 8B on one H100, 12.3 requests/s: 10552 tok/s", "aggregate"),
+    ("MLPerf Offline, Llama 3.1 8B on one H100: 10552 tok/s", "aggregate"),
+    ("Total Token Throughput (tok/s): 94022.5", "total"),
+    ("Llama 3.1 8B on one H100: 5678.90 total tokens/s", "total"),
+])
+def test_throughput_tools_and_words_mark_the_figure(ref: Reference, text: str, kind: str) -> None:
+    assert _text(ref, text).tok_s_kind == kind
+
+
+def test_a_plain_per_stream_line_stays_unlabelled(ref: Reference) -> None:
+    """Negative control: no serving word, no aggregate."""
+    c = _text(ref, "Llama 3.1 8B on one H100: 158 tok/s")
+    assert c.tok_s_kind is None and c.input_tokens is None
+
+
+def test_vllm_throughput_printout_reads_the_output_figure_as_the_aggregate(ref: Reference) -> None:
+    c = _text(ref, VLLM.read_text(encoding="utf-8"))
+    assert (c.tok_s, c.tok_s_kind) == (10552.22, "aggregate")
+    assert (c.input_tokens, c.output_tokens) == (1000, 1000)
+    assert audit(Evidence(claim=c), ref).verdict == "consistent"
+    fake = audit(Evidence(claim=c.model_copy(update={"tok_s": 10 * c.tok_s})), ref)  # type: ignore[operator]
+    assert fake.verdict == "implausible"  # 105522 tok/s > 989 TFLOPS ÷ (2 × 8.03e9) = 61582
+
+
+def test_an_io_pair_in_notes_is_no_full_ratio(ref: Reference) -> None:
+    for notes in ("ISL/OSL 128/128, 30000 requests", "run at 1000/1000 in/out"):
+        assert full_ratio(Evidence(claim=Claim(notes=notes, speculative=False)), ref, {}).status == "ok"
+    flagged = full_ratio(Evidence(claim=Claim(notes="accepted 383/383 draft tokens")), ref, {})
+    assert flagged.status == "flag"  # positive control: an acceptance count in its context
+
+
+def test_aggregate_with_unknown_kv_is_bounded_by_compute_alone(ref: Reference) -> None:
+    c = Claim(model="Llama 3.1 8B", weight_format="FP8", hardware="H100 SXM", hardware_count=1,
+              tok_s=5530.7, tok_s_kind="aggregate")
+    a = _q7(ref, c)
+    assert a.status == "ok" and "memory_bound_tok_s" not in a.figures
+    assert a.figures["ceiling_tok_s"] == pytest.approx(1979e12 / (2 * 8.03e9), rel=1e-3)
+    assert "the most generous reading is no KV" in a.summary
+
+
+# ---- plain decode ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("update", [{"tok_s_kind": "decode"}, {"batch": 1}, {"tok_s_kind": "per_user"}])
+def test_900_tok_s_per_stream_on_dense_70b_with_one_4090_is_stop(ref: Reference,
+                                                                 update: dict[str, object]) -> None:
+    c = Claim(model="70B", params_total_b=70.0, is_moe=False, hardware="RTX 4090", hardware_count=1,
+              tok_s=900.0, **update)
+    assert _q7(ref, c).status == "stop"
+    assert audit(Evidence(claim=c), ref).verdict == "implausible"
+
+
+@pytest.mark.parametrize(("engine", "status"), [
+    ("llama-bench", "stop"), ("LocalScore", "stop"), ("llamafile 0.9.3", "stop"), ("ollama", "stop"),
+    ("vLLM", "flag"), ("llama.cpp", "flag"),  # negative controls: these can speculate
+])
+def test_tools_that_cannot_speculate_measure_plain_decode(ref: Reference, engine: str, status: str) -> None:
+    c = Claim(model="Llama 3.1 8B", weight_format="Q4_K_M", hardware="RTX 4090", hardware_count=1,
+              batch=1, tok_s=400.0, engine=engine)  # 1008 GB/s ÷ 4.8 GB = 209 tok/s: 1.9×
+    a = _q7(ref, c)
+    assert a.status == status
+    if status == "stop":
+        assert "plain decode:" in a.summary
+
+
+# ---- one story per report -------------------------------------------------------------------
+
+
+def _roof(status: str, **figures: float) -> Question:
+    return Question(n=7, key="roofline", status=status, summary="roofline", figures=figures)
+
+
+def test_an_unanswerable_q7_above_a_dense_reading_is_never_consistent() -> None:
+    ev = Evidence(claim=Claim(tok_s=900.0, hardware="RTX 4090"))
+    qs = [Question(n=5, key="acceptance", status="ok", summary="ok"),
+          _roof("unanswerable", dense_ratio=6.42, dense_ceiling_tok_s=140.0, claimed_tok_s=900.0)]
+    v = verdict(qs, [], ev)
+    assert v == "insufficient"
+    assert "6.42" not in headline(v, qs, [], ev)
+
+
+def test_a_consistent_figure_above_the_plain_ceiling_names_the_bound_that_holds_it() -> None:
+    ev = Evidence(claim=Claim(tok_s=900.0))
+    qs = [_roof("ok", ratio=6.42, ceiling_tok_s=140.2, claimed_tok_s=900.0, bound_tok_s=1155.0)]
+    text = headline("consistent", qs, [], ev)
+    assert text == ("consistent — 900.0 tok/s is within the speculative bound of 1155.0 tok/s, 6.4× the "
+                    "plain-decode batch-1 ceiling")
+    assert "of the generous" not in text
+
+
+@pytest.mark.parametrize("tok_s", [300.0, 1800.0])
+def test_q7_unanswerable_for_a_possible_moe_keeps_its_figures_under_dense_names(ref: Reference,
+                                                                                 tok_s: float) -> None:
+    """300 tok/s is within the most generous MoE reading (898 tok/s); 1800 tok/s is above it but
+    within its stop bound: either way the architecture decides, so no flag is raised."""
+    a = _q7(ref, Claim(params_total_b=70.0, hardware="RTX 4090", hardware_count=1, batch=1, tok_s=tok_s))
+    assert a.status == "unanswerable"
+    assert "ratio" not in a.figures and a.figures["dense_ratio"] > 1
+
+
+def test_a_possible_moe_is_no_way_out_for_a_figure_impossible_under_every_reading(ref: Reference) -> None:
+    """1008 GB/s ÷ 35 GB = 28.8 tok/s read as dense; ÷ 0.032 (Kimi K2's 32B of 1000B active, the
+    smallest share in the table) = 898 tok/s read as the most generous MoE; 30000 tok/s is 33× that,
+    beyond the best AL any method has published."""
+    a = _q7(ref, Claim(params_total_b=70.0, hardware="RTX 4090", hardware_count=1, batch=1, tok_s=30000.0))
+    assert a.status == "stop"
+    assert a.figures["ceiling_tok_s"] == pytest.approx(28.8 / 0.03207, rel=1e-3)
+    assert "even if the model were a MoE" in a.summary
+
+
+# ---- MLPerf Offline / Server: aggregates through the serving bounds --------------------------
+
+
+def test_mlperf_offline_aggregate_meets_the_serving_bounds_not_a_missing_batch(ref: Reference) -> None:
+    from extractors.formats.mlperf import MLPerf
+
+    fixture = Path(__file__).parents[1] / "fixtures" / "mlperf" / "summary.csv"
+    claims = MLPerf().parse(RawDocument(fixture.read_bytes(), source="summary.csv"))
+    offline = next(c for c in claims if c.tok_s_kind == "aggregate" and c.tok_s == 34029.38)
+    report = audit(Evidence(claim=offline, kind="record"), ref)
+    q7 = report.question("roofline")
+    assert q7.status == "ok" and q7.figures["serving"] == 1.0 and "batch size" not in q7.missing
+    assert report.verdict == "consistent"
+    assert report.headline.startswith("consistent — 34029.4 tok/s is 0.30 of the compute bound at any "
+                                      "batch of 8× H200 SXM")
+
+
+# ---- the older TensorRT-LLM tables: batch stated, per-GPU figures, TP in a column -------------
+
+
+@pytest.mark.parametrize(("text", "count", "kind", "tok_s"), [
+    # NVIDIA/TensorRT-LLM docs/source/performance.md (v0.9.0 "Peak Throughput", H200 FP8) row shape
+    ("TensorRT-LLM performance overview, H200 GPUs (FP8): Model: Mistral 7B; Batch Size: 896; TP (1): 1; "
+     "Input Length: 128; Output Length: 128; Throughput (out tok/s/GPU): 20,460", 1, "per_gpu", 20460.0),
+    ("Azure ND H100 v5, TensorRT-LLM, LLAMA 3 (405B) with FP8 quantization, 1000 requests: tp size: 8; "
+     "input len: 128; output len: 128; throughput(tokens/sec): 2515", 8, "aggregate", 2515.0),
+])
+def test_serving_table_rows_read_their_count_and_figure(ref: Reference, text: str, count: int, kind: str,
+                                                         tok_s: float) -> None:
+    c = _text(ref, text)
+    assert (c.hardware_count, c.tok_s_kind, c.tok_s) == (count, kind, tok_s)
+    assert (c.input_tokens, c.output_tokens) == (128, 128)
+    assert audit(Evidence(claim=c), ref).verdict == "consistent"
+
+
+def test_a_stated_batch_reads_each_sequence_at_its_average_context(ref: Reference) -> None:
+    """Batch 120 of GPT-J-sized FP8 weights on one H200 at 128 in / 2048 out: each sequence holds
+    128 + 2048 ÷ 2 = 1152 tokens of KV on average while it decodes, not the final 2176."""
+    c = Claim(model="Llama 3.1 8B", weight_format="FP8", hardware="H200 SXM", hardware_count=1, batch=120,
+              input_tokens=128, output_tokens=2048, tok_s=8348.0, tok_s_kind="aggregate")
+    a = _q7(ref, c)
+    kv = 131072 / 2 * 1152 / 1e9  # FP8 KV of Llama 3.1 8B at the average context
+    assert a.figures["ceiling_tok_s"] == pytest.approx(120 * 4800 / (8.03 + 120 * kv), rel=1e-3)
