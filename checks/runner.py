@@ -7,7 +7,7 @@ status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
 from __future__ import annotations
 
 from checks.models import Answer, Assumption, Evidence, Question, Report
-from checks.reference import Reference
+from checks.reference import Reference, with_system_cards
 from checks.registry import CHECKS, CheckFn
 from checks.verdict import headline, verdict
 
@@ -35,6 +35,7 @@ def _card_name(ev: Evidence, ref: Reference) -> str | None:
 
 def audit(ev: Evidence, ref: Reference) -> Report:
     """Evidence + reference tables -> Report. Pure and deterministic."""
+    ev = with_system_cards(ev, ref)  # "p5.48xlarge" and "RTX 4090 + RTX 3090 Ti" say their count
     answers: dict[str, Answer] = {}
     numbers: dict[str, int] = {}
     for check in CHECKS:
