@@ -310,7 +310,7 @@ class Reference(BaseModel):
             m = _COUNT_PREFIX.fullmatch(piece.strip())
             n, what = (int(m.group(1)), m.group(2)) if m else (1, piece.strip())
             row = self.gpu(what) if what and not what.isdigit() else None
-            if row is None or n < 1:
+            if row is None or n < 1 or row.kind == "cpu":  # a CPU beside cards is their host
                 return None
             cards.append((n * row.cards, row))
         return composite(cards)
@@ -338,7 +338,7 @@ class Reference(BaseModel):
         return None
 
     def _platform(self, name: str) -> HardwareRow | None:
-        low = _TRADEMARK.sub(" ", name.lower())
+        low = " ".join(_TRADEMARK.sub(" ", name.lower()).split())
         for row, patterns in self._platform_patterns:
             if any(p.search(low) for p in patterns):
                 return row.hardware()
@@ -377,8 +377,8 @@ class Reference(BaseModel):
 
 
 _TRADEMARK = re.compile(r"\((?:r|tm)\)|[®™]")
-# " + " between cards, "and" between cards: a rig. "Max+ 395" (no space before) is one name.
-_RIG_SPLIT = re.compile(r"\s+\+\s*|\s*\+\s+|\s+(?:and|&)\s+")
+# " + " between cards: a rig. "Max+ 395" (no space before) is one name.
+_RIG_SPLIT = re.compile(r"\s+\+\s*|\s*\+\s+")
 _COUNT_PREFIX = re.compile(r"(\d{1,3})\s?[x×*]\s?(\S.*)", re.IGNORECASE)
 _COUNT_SUFFIX = re.compile(r"[_\s-]?x(\d{1,3})$", re.IGNORECASE)
 _SYSTEM_SPLIT = re.compile(r"[_\s/,()]+")

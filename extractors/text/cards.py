@@ -16,7 +16,7 @@ The count is read around that card, in every common form:
 
 The device is the accelerator: a CPU in parentheses after a card ("RTX 4070 (5950X box)") or
 named as the "box", "rig", "host", "PC", "server" or "workstation" is the host, never the device
-while a card is named. A rig of different cards ("RTX 4090 + RTX 3090 Ti", "3090 + 2x 3060") is
+while a card is named. A rig of different cards ("RTX 4090 + RTX 3090 Ti", "3090 + 2x 3060", joined by "+") is
 read card by card: the hardware names every card ("RTX 3090 + 2x RTX 3060", which the reference
 resolves to the rig's summed bandwidth and memory) and the count is their sum. A named system
 ("p5.48xlarge", "OCI BM.GPU.MI300X.8", "DGX H100") holds its own count of cards (× the number of
@@ -48,8 +48,9 @@ _TP = re.compile(r"(?i)(?<![\w-])(?:TP|tensor[-_ ]parallel(?:[-_ ]size)?)\s?[:=]
 _SINGULAR = {"a", "an", "my"}
 _HOST_AFTER = re.compile(r"(?i)[\s-]{0,3}(?:based\s+)?(?:box|rig|host|pc|server|workstation|desktop|"
                          r"machine|build|system|tower)\b")
-# Between two cards of one rig: "+", "&", "and", "plus", then perhaps the second card's count.
-_RIG_JOIN = re.compile(r"s?\s{0,3}(?:\+|&|and|plus)\s{0,3}(?:(\d{1,2})\s?[x×*]\s?)?", re.IGNORECASE)
+# Between two cards of one rig: "+", then perhaps the second card's count.
+# "and" is left out: "on a 3090 and a 4090" more often compares two runs than names one rig.
+_RIG_JOIN = re.compile(r"s?\s{0,3}\+\s{0,3}(?:(\d{1,2})\s?[x×*]\s?)?")
 
 
 def _is_cpu(card: Name, ref: Reference | None) -> bool:
@@ -74,8 +75,11 @@ def _host_word_before(before: str) -> bool:
     return bool(words) and words[-1] in ("host", "hosted", "cpu")
 
 
-def _rig(cards: list[Name], card: Name, text: str) -> list[tuple[int, Name]]:
-    """The cards joined to `card` by "+" / "and" on either side, each with its count."""
+def _rig(cards: list[Name], card: Name, text: str, ref: Reference | None) -> list[tuple[int, Name]]:
+    """The cards (never a CPU) joined to `card` by "+" on either side, each with its count."""
+    cards = [c for c in cards if not _is_cpu(c, ref)]
+    if card not in cards:
+        return []
     i = cards.index(card)
     lo = hi = i
     while lo > 0 and _RIG_JOIN.fullmatch(text, cards[lo - 1].end, cards[lo].start):
@@ -132,7 +136,7 @@ def read_cards(s: Scan, at: int | None = None) -> None:
     devices = [c for c in found if not _is_host(c, s.text, s.ref)]
     card = choose_card(devices or found, s, at)
     if card is not None:
-        rig = _rig(devices or found, card, s.text)
+        rig = _rig(devices or found, card, s.text, s.ref)
         if rig:
             name = " + ".join(f"{n}x {c.name}" if n > 1 else c.name for n, c in rig)
             span = s.text[rig[0][1].start:rig[-1][1].end]
