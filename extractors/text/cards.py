@@ -147,8 +147,8 @@ def read_cards(s: Scan, at: int | None = None) -> None:
         near = _count_near(card, s.text)
         system = s.ref.system_cards(card.name) if s.ref is not None else None
         if system:  # a named system holds its cards: "2x p5.48xlarge" is 16 H100s
-            n = near[0] if near and near[0] else 1
-            s.set("hardware_count", n * system, near[1] if near and near[0] else card.raw)
+            systems = near[0] if near and near[0] else 1
+            s.set("hardware_count", systems * system, near[1] if near and near[0] else card.raw)
             return
         if near is not None:
             if near[0]:
