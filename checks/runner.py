@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from checks.models import Answer, Assumption, Evidence, Question, Report
 from checks.physics.model_size import sourced_claim
-from checks.reference import Reference
+from checks.reference import Reference, with_system_cards
 from checks.registry import CHECKS, CheckFn
 from checks.verdict import headline, verdict
 
@@ -36,6 +36,7 @@ def _card_name(ev: Evidence, ref: Reference) -> str | None:
 
 def audit(ev: Evidence, ref: Reference) -> Report:
     """Evidence + reference tables -> Report. Pure and deterministic."""
+    ev = with_system_cards(ev, ref)  # "p5.48xlarge" and "RTX 4090 + RTX 3090 Ti" say their count
     # One choice of inputs for every check: a field 10x off its sourced row is replaced by the
     # sourced value here, so no check (and no stop) rests on it (checks.physics.model_size).
     claim = sourced_claim(ev.claim, ref)

@@ -125,7 +125,8 @@ def _setup(ev: Evidence, roof: Answer | None, card_name: str | None) -> str:
         return ""
     count = c.hardware_count or 1
     name = card_name or c.hardware
-    card = f"one {name}" if count == 1 else f"{count}× {name}"
+    # A rig or system row names its cards already ("RTX 4090 + RTX 3090 Ti", "p5.48xlarge (8× H100 SXM)").
+    card = f"one {name}" if count == 1 else name if ("×" in name or " + " in name) else f"{count}× {name}"
     gb = roof.figures.get("weights_gb") if roof is not None else None
     if gb:
         return f" of {card} ({gb:.1f} GB of {c.weight_format or 'assumed 4-bit'} weights)"

@@ -1,5 +1,9 @@
 """Where the weights live: the card's memory, and what an offloaded run keeps in system RAM.
 
+A named card is that card: weights larger than the stated cards' memory ("42 GB of Q4_K_M weights
+on one RTX 5090's 32 GB") are read as offloaded even when the record does not say so, and the
+ceiling is the offloaded one; cards are never invented to make the weights fit.
+
 fits_memory and Q7 roofline share these sizes. A run whose weights do not fit in the card's
 memory × count, and that says it offloads ("+ 64GB RAM offload", "partial offload", llama.cpp
 `-ngl 30`), streams the offloaded part from system memory every token: time per token = VRAM part
@@ -101,9 +105,18 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
 
     None when the record says nothing of offload, or everything fits and no layer count puts
     part of it outside the card; Missing when the weights cannot be sized."""
-    if not says_offload(claim, model) or hw.kind == "unified":
+    if hw.kind in ("unified", "cpu"):
         return None
+    # Weights that do not fit the stated cards ("on one RTX 5090") are offloaded whether or not
+    # the record says so: the cards are never multiplied to make them fit.
+    # Only on a known size: with the format unknown the 4-bit reading is an assumption, and a
+    # smaller quant that fits would be judged at system-memory speed.
+    stated = says_offload(claim, model)
+    known = fmt.family is not None or bool(claim.model_size_bytes)
     layers = model.layers if model is not None else None
+    all_on_card = claim.gpu_layers is not None and layers is not None and claim.gpu_layers >= layers
+    if not stated and (claim.hardware_count is None or not known or all_on_card or claim.offload is False):
+        return None
     count = claim.hardware_count or 1
     basis: list[str] = []
     if claim.gpu_layers is not None and layers and claim.gpu_layers < layers:
@@ -119,6 +132,9 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
         if weights.value <= memory:
             return None
         frac = (weights.value - memory) / weights.value
+        if not stated:
+            basis.append(f"{num(weights.value)} GB of {fmt.name} weights do not fit the stated "
+                         f"{count} × {hw.name} ({num(memory)} GB): the rest is read from system memory")
         basis += [*weights.basis,
                   f"{hw.cite()}: {num(hw.memory_gb)} GB (GiB) × {count} = {num(memory)} GB on the card(s); "
                   f"({num(weights.value)} − {num(memory)}) ÷ {num(weights.value)} = {num(frac)} of the "

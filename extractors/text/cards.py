@@ -13,12 +13,21 @@ The count is read around that card, in every common form:
 - elsewhere: "4 GPUs", "two cards", then a tensor-parallel degree ("TP8", "TP=4", "tp2", "--tp 8"),
   which is the number of cards one model is split over.
 "two H200 machines" is two machines of unknown size: no count.
+
+The device is the accelerator: a CPU in parentheses after a card ("RTX 4070 (5950X box)") or
+named as the "box", "rig", "host", "PC", "server" or "workstation" is the host, never the device
+while a card is named. A rig of different cards ("RTX 4090 + RTX 3090 Ti", "3090 + 2x 3060", joined by "+") is
+read card by card: the hardware names every card ("RTX 3090 + 2x RTX 3060", which the reference
+resolves to the rig's summed bandwidth and memory) and the count is their sum. A named system
+("p5.48xlarge", "OCI BM.GPU.MI300X.8", "DGX H100") holds its own count of cards (× the number of
+systems when one is given).
 """
 
 from __future__ import annotations
 
 import re
 
+from checks.reference import Reference
 from extractors.text.names import Name, find_gpus
 from extractors.text.scan import Scan
 from extractors.text.units import WORD_NUM, parse_count
@@ -37,6 +46,58 @@ _COUNT_GPUS = re.compile(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}})
 _TP = re.compile(r"(?i)(?<![\w-])(?:TP|tensor[-_ ]parallel(?:[-_ ]size)?)\s?[:=]?\s?(\d{1,3})"
                  r"(?![\d.])|(?<![\w-])--tp(?:-size)?[ =](\d{1,3})\b")
 _SINGULAR = {"a", "an", "my"}
+_HOST_AFTER = re.compile(r"(?i)[\s-]{0,3}(?:based\s+)?(?:box|rig|host|pc|server|workstation|desktop|"
+                         r"machine|build|system|tower)\b")
+# Between two cards of one rig: "+", then perhaps the second card's count.
+# "and" is left out: "on a 3090 and a 4090" more often compares two runs than names one rig.
+_RIG_JOIN = re.compile(r"s?\s{0,3}\+\s{0,3}(?:(\d{1,2})\s?[x×*]\s?)?")
+
+
+def _is_cpu(card: Name, ref: Reference | None) -> bool:
+    row = ref.gpu(card.name) if ref is not None else None
+    return row is not None and row.kind == "cpu"
+
+
+def _is_host(card: Name, text: str, ref: Reference | None) -> bool:
+    """A CPU written as the machine around the card: in parentheses, or as the box/rig/host."""
+    if not _is_cpu(card, ref):
+        return False
+    before = text[max(0, card.start - 40):card.start]
+    opened = before.rfind("(") > before.rfind(")")
+    return opened or bool(_HOST_AFTER.match(text, card.end)) or _host_word_before(before)
+
+
+def _host_word_before(before: str) -> bool:
+    """'host: EPYC 9654', 'CPU a Ryzen 9': the word right before the name (string ops: linear)."""
+    words = before.lower().replace(":", " ").replace("=", " ").split()
+    while words and words[-1] in ("a", "an"):
+        words.pop()
+    return bool(words) and words[-1] in ("host", "hosted", "cpu")
+
+
+def _rig(cards: list[Name], card: Name, text: str, ref: Reference | None) -> list[tuple[int, Name]]:
+    """The cards (never a CPU) joined to `card` by "+" on either side, each with its count."""
+    cards = [c for c in cards if not _is_cpu(c, ref)]
+    if card not in cards:
+        return []
+    i = cards.index(card)
+    lo = hi = i
+    while lo > 0 and _RIG_JOIN.fullmatch(text, cards[lo - 1].end, cards[lo].start):
+        lo -= 1
+    while hi + 1 < len(cards) and _RIG_JOIN.fullmatch(text, cards[hi].end, cards[hi + 1].start):
+        hi += 1
+    if lo == hi:
+        return []
+    out: list[tuple[int, Name]] = []
+    for j in range(lo, hi + 1):
+        n = 1
+        if j == lo:
+            near = _count_near(cards[j], text)
+            n = near[0] if near and near[0] else 1
+        elif (m := _RIG_JOIN.fullmatch(text, cards[j - 1].end, cards[j].start)) and m.group(1):
+            n = int(m.group(1))
+        out.append((n, cards[j]))
+    return out
 
 
 def choose_card(cards: list[Name], s: Scan, at: int | None) -> Name | None:
@@ -71,10 +132,24 @@ def _count_near(card: Name, text: str) -> tuple[int | None, str] | None:
 
 def read_cards(s: Scan, at: int | None = None) -> None:
     """Set hardware and hardware_count; `at` is where the headline figure is, if any."""
-    card = choose_card(find_gpus(s.text, s.ref), s, at)
+    found = find_gpus(s.text, s.ref)
+    devices = [c for c in found if not _is_host(c, s.text, s.ref)]
+    card = choose_card(devices or found, s, at)
     if card is not None:
+        rig = _rig(devices or found, card, s.text, s.ref)
+        if rig:
+            name = " + ".join(f"{n}x {c.name}" if n > 1 else c.name for n, c in rig)
+            span = s.text[rig[0][1].start:rig[-1][1].end]
+            s.set("hardware", name, span)
+            s.set("hardware_count", sum(n for n, _ in rig), span)
+            return
         s.set("hardware", card.name, card.raw)
         near = _count_near(card, s.text)
+        system = s.ref.system_cards(card.name) if s.ref is not None else None
+        if system:  # a named system holds its cards: "2x p5.48xlarge" is 16 H100s
+            systems = near[0] if near and near[0] else 1
+            s.set("hardware_count", systems * system, near[1] if near and near[0] else card.raw)
+            return
         if near is not None:
             if near[0]:
                 s.set("hardware_count", near[0], near[1])

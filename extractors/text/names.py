@@ -35,6 +35,7 @@ _TAILS = {
     "models": r"(?![A-Za-z0-9])(?![.\-_]\d)",
     "formats": r"(?![A-Za-z0-9_])",  # "Q4_K" must not claim the start of "Q4_K_XL"
     "methods": r"(?![\w-])",
+    "systems": r"(?![A-Za-z0-9])",  # "p5.48xlarge", "DGX H100", "BM.GPU.MI300X.8"
 }
 GPU_GENERIC = re.compile(_START + r"(?:"
     r"(?i:(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:PRO\s+)?\d{4}(?:\s?(?:Ti|SUPER|D|S)\b){0,2}"
@@ -174,7 +175,10 @@ def find_gpus(text: str, ref: Reference | None) -> list[Name]:
 
     Both lists come out sorted and the alias matches do not overlap, so a shape is checked
     against the alias spans with one forward pointer: linear in the text."""
-    found = list(finder(ref, "hardware").finditer(text))
+    # A named system ("OCI BM.GPU.MI300X.8", "DGX H100") is one name: the card inside it is not a
+    # second mention.
+    systems = list(finder(ref, "systems").finditer(text)) if ref is not None else []
+    found = _outside(list(finder(ref, "hardware").finditer(text)), systems)
     spans = [(n.start, n.end) for n in found]
     named: dict[str, str] = {}  # one table lookup per distinct spelling, not per mention
     i = 0
@@ -187,9 +191,26 @@ def find_gpus(text: str, ref: Reference | None) -> list[Name]:
         if raw not in named:
             name = card_name(raw)
             row = ref.gpu(name) if ref else None
-            named[raw] = row.name if row else name
+            # A curated row's name; otherwise the card as written (the reference resolves it to a
+            # platform or database row when judged, and the report names that row).
+            named[raw] = row.name if row is not None and row.source_kind == "curated" else name
         found.append(Name(m.start(), m.end(), raw, named[raw]))
-    return sorted((_with_memory(n, text, ref) for n in found), key=lambda n: n.start)
+    found = _outside(sorted(found, key=lambda n: n.start), systems)
+    return sorted([*(_with_memory(n, text, ref) for n in found), *systems], key=lambda n: n.start)
+
+
+def _outside(names: list[Name], spans: list[Name]) -> list[Name]:
+    """The names (sorted) that overlap none of the spans (sorted, disjoint): one forward pointer."""
+    if not spans:
+        return names
+    out, i = [], 0
+    for n in names:
+        while i < len(spans) and spans[i].end <= n.start:
+            i += 1
+        if i < len(spans) and spans[i].start < n.end:
+            continue
+        out.append(n)
+    return out
 
 
 _MEMORY = re.compile(r"\s?(\d{1,3})\s?GB\b")
@@ -201,7 +222,7 @@ def _with_memory(name: Name, text: str, ref: Reference | None) -> Name:
     if m is None or ref is None:
         return name
     row = ref.gpu(f"{card_name(name.raw)} {m.group(1)}GB")
-    if row is None or row.name == name.name:
+    if row is None or row.name == name.name or row.source_kind != "curated":
         return name
     return Name(name.start, m.end(), text[name.start:m.end()], row.name)
 

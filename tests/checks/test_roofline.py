@@ -399,8 +399,16 @@ def test_offloaded_70b_on_a_3090_is_bounded_by_system_memory(xref: Reference, to
     assert "offloaded to system memory at 102.4 GB/s" in a.summary
 
 
-def test_without_an_offload_statement_the_card_bandwidth_bounds_it(xref: Reference) -> None:
+def test_weights_that_do_not_fit_the_one_stated_card_are_judged_offloaded(xref: Reference) -> None:
+    """"on one RTX 3090" is one card, stated: without an offload statement the 70B still cannot
+    sit in its 24 GB, so the ceiling is the offloaded one, never a second card's."""
     a = _q7(xref, _offloaded(offload=None, tok_s=12.0))
+    assert a.status == "stop" and a.figures["ceiling_tok_s"] == pytest.approx(_OFF_CEIL, abs=0.01)
+    assert a.figures["system_fraction"] == pytest.approx(_OFF_FRAC, abs=1e-3)
+
+
+def test_a_stated_no_offload_keeps_the_card_bandwidth(xref: Reference) -> None:
+    a = _q7(xref, _offloaded(offload=False, tok_s=12.0))
     assert a.status == "ok" and a.figures["ceiling_tok_s"] == pytest.approx(936 / 35.275, abs=0.01)
 
 

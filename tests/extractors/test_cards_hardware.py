@@ -1,0 +1,80 @@
+"""The device is the accelerator, a rig is read card by card, a named system holds its cards, and
+a named card is one card (issue 13 parts 3 and 6), as people write them."""
+
+from __future__ import annotations
+
+import pytest
+
+from checks.models import Claim, Evidence, Report
+from checks.reference import Reference
+from checks.runner import audit
+from extractors.document import RawDocument
+from extractors.text import parse_text
+
+
+def claim(text: str, ref: Reference) -> Claim:
+    return parse_text(RawDocument.from_text(text), ref).claim
+
+
+def report(text: str, ref: Reference) -> Report:
+    return audit(Evidence(claim=claim(text, ref)), ref)
+
+
+@pytest.mark.parametrize(("text", "card", "count"), [
+    # a CPU in parentheses, or as the box / rig / host, is the host
+    ("RTX 4070 (5950X box): 160.72 tok/s", "RTX 4070", None),
+    ("RTX 3060 on a 5950X rig: 50 tok/s", "RTX 3060", None),
+    ("host: EPYC 9654, 4x H100, 300 tok/s", "H100 SXM", 4),
+    ("Ryzen 9 7950X + RTX 4090: 100 tok/s", "RTX 4090", None),
+    ("my Ryzen 9 5950X: 10 tok/s", "AMD Ryzen 9 5950X", 1),  # alone, the CPU is the device
+    # a rig, card by card
+    ("RTX 4090 + RTX 3090 Ti: 18 tok/s", "RTX 4090 + RTX 3090 Ti", 2),
+    ("3090 + 2x 3060 running llama 3 70b at 9 tok/s", "RTX 3090 + 2x RTX 3060", 3),
+    ("2x 3090 + P40: 12 tok/s", "2x RTX 3090 + P40", 3),
+    ("2x 3090s + P40: 12 tok/s", "2x RTX 3090 + P40", 3),
+    # a named system holds its cards
+    ("8x MI300X (OCI BM.GPU.MI300X.8): 12,000 tok/s", "BM.GPU.MI300X.8", 8),
+    ("p5.48xlarge: 20000 tok/s", "p5.48xlarge", 8),
+    ("2x p5.48xlarge: 20000 tok/s", "p5.48xlarge", 16),
+    ("DGX H100, 3000 tok/s", "DGX H100", 8),
+    ("GB200 NVL72 at 1000 tok/s per user", "GB200 NVL72", 72),
+    ("Framework Desktop: 40 tok/s on llama 8b", "Framework Desktop", None),
+    # a named card is one card
+    ("with one 4090, 120 tok/s", "RTX 4090", 1),
+    ("a single H100 does 150 tok/s", "H100 SXM", 1),
+    ("on an RTX 5090: 60 tok/s", "RTX 5090", 1),
+    ("my 3090 does 120 t/s", "RTX 3090", 1),
+])
+def test_the_device_its_rig_and_its_count(ref: Reference, text: str, card: str, count: int | None) -> None:
+    c = claim(text, ref)
+    assert (c.hardware, c.hardware_count) == (card, count)
+
+
+def test_a_rig_is_bounded_by_its_summed_bandwidth(ref: Reference) -> None:
+    r = report("3090 + 2x 3060: Llama 3 8B Q4_K_M at 100 tok/s", ref)
+    q7 = next(q for q in r.questions if q.key == "roofline")
+    # (936 + 2 × 360) GB/s ÷ 4.01 GB of Q4_K_M weights
+    assert q7.status == "ok" and q7.figures["ceiling_tok_s"] == pytest.approx(1656 / 4.01, rel=0.01)
+
+
+def test_a_host_cpu_is_not_the_ceiling(ref: Reference) -> None:
+    r = report("RTX 4070 (5950X box): Llama 3 8B Q4_K_M 80 tok/s", ref)
+    q7 = next(q for q in r.questions if q.key == "roofline")
+    assert r.hardware_name == "RTX 4070" and q7.status == "ok"
+    assert q7.figures["ceiling_tok_s"] == pytest.approx(504 / 4.01, rel=0.01)
+
+
+@pytest.mark.parametrize(("text", "verdict", "q7", "ceiling"), [
+    # 35.3 GB of Q4_K_M weights, 25.8 GB on the card at 1008 GB/s, 9.5 GB at 102.4 GB/s
+    ("900 tok/s on Llama 3 70B Q4_K_M with one 4090", "implausible", "stop", 8.45),
+    ("Llama 3.1 70B Q4_K_M on one RTX 5090: 8 tok/s", "consistent", "ok", 35.57),
+])
+def test_weights_that_do_not_fit_one_named_card_are_judged_offloaded(
+        ref: Reference, text: str, verdict: str, q7: str, ceiling: float) -> None:
+    r = report(text, ref)
+    roof = next(q for q in r.questions if q.key == "roofline")
+    fit = next(f for f in r.findings if f.key == "fits_memory")
+    assert (r.verdict, roof.status, r.claim.hardware_count) == (verdict, q7, 1)
+    assert roof.figures["ceiling_tok_s"] == pytest.approx(ceiling, abs=0.01)
+    assert fit.status == "ok" and "do not fit one RTX" in fit.summary
+    assert "the roofline judges the offloaded ceiling" in fit.summary
