@@ -89,8 +89,8 @@ def resolve_format(claim: Claim, ref: Reference) -> WeightFormat:
         return WeightFormat(
             name=f"{row.name} {num(bits)} bpw", nominal_bits=bits, effective_bits=bits,
             family=row.family, row=row,
-            basis=(f"{claim.source_of('bits_per_weight')} = {num(bits)} bits per weight, the "
-                   f"average a {row.name} checkpoint holds ({row.cite()})",),
+            basis=(f"{claim.source_of('bits_per_weight')} = {num(bits)} bits per weight, this "
+                   f"{row.name} checkpoint's own average ({row.cite()})",),
         )
     if row is not None:
         return WeightFormat(

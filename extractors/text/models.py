@@ -53,7 +53,7 @@ _FAMILY_RE = "|".join(sorted((re.escape(f).replace(r"\-", "[- ]?") for f in _FAM
                              key=len, reverse=True))
 _MENTION = re.compile(
     rf"(?i)(?<![A-Za-z0-9])(?P<fam>{_FAMILY_RE})(?P<ver>\d[\d.]{{0,6}})?"
-    r"(?P<rest>(?:[ _\-:]{1,2}[A-Za-z0-9][A-Za-z0-9.]{0,19}){0,8})")
+    r"(?P<rest>(?:(?:[ _\-]{1,2}|:(?=\d))[A-Za-z0-9][A-Za-z0-9.]{0,19}){0,8})")
 _SHORT_LLAMA = re.compile(r"(?<![A-Za-z0-9])L(?P<v>[1-4](?:\.\d)?)-(?P<s>\d{1,3})[Bb](?![A-Za-z0-9])")
 _VARIANTS = {
     "instruct": "Instruct", "chat": "Chat", "it": "it", "coder": "Coder", "code": "Code",
@@ -89,7 +89,7 @@ def _family(raw: str) -> str:
 def _pieces(rest: str) -> list[tuple[str, str, int]]:
     """(separator, piece, end offset in `rest`); "v0.2.Q5" splits at the dot before a letter."""
     out: list[tuple[str, str, int]] = []
-    for m in re.finditer(r"([ _\-:]{1,2})([A-Za-z0-9][A-Za-z0-9.]*)", rest):
+    for m in re.finditer(r"([ _\-]{1,2}|:(?=\d))([A-Za-z0-9][A-Za-z0-9.]*)", rest):
         sep, pos = m.group(1), m.start(2)
         for i, part in enumerate(re.split(r"\.(?=[A-Za-z])", m.group(2))):
             pos += len(part) + (1 if i else 0)
