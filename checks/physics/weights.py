@@ -40,6 +40,7 @@ __all__ = [
     "architecture",
     "family_row",
     "generous_moe_reading",
+    "generous_moe_weight_gb",
     "generous_weight_gb",
     "model_is_moe",
     "params_per_token",
@@ -364,6 +365,28 @@ def generous_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat,
     basis = (*params.basis, *fmt.basis, *native,
              f"weights = {num(params.value)}e9 params × {num(bits)} bits ÷ 8 = {num(gb)} GB")
     return Derived(gb, "GB", basis, fmt.assumptions, (*params.notes, *fmt.notes))
+
+
+def generous_moe_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat,
+                           ref: Reference) -> Derived | None:
+    """Weight GB read per token under `generous_moe_reading` (a model nothing names dense or
+    MoE, read as the sparsest published MoE of its total): the file × that share, else the
+    active params × nominal bits / 8. None when the architecture is known. The bandwidth ÷ this
+    is the ceiling no reading of the name can raise."""
+    active = generous_moe_reading(claim, model, ref)
+    total = _total(claim, model)
+    if active is None or total is None:
+        return None
+    share = active.value / total.value
+    if claim.model_size_bytes:
+        gb = claim.model_size_bytes / GB * share
+        return Derived(gb, "GB", (*active.basis, (
+            f"{claim.source_of('model_size_bytes')} = {num(claim.model_size_bytes / GB)} GB × "
+            f"{share:.4g} = {num(gb)} GB read per token")), notes=active.notes)
+    gb = active.value * fmt.nominal_bits / 8
+    return Derived(gb, "GB", (*active.basis, *fmt.basis,
+                              f"{num(active.value)}e9 params × {num(fmt.nominal_bits)} bits ÷ 8 = {num(gb)} GB"),
+                   fmt.assumptions, (*active.notes, *fmt.notes))
 
 
 def _recipe(model: ModelRow | None, fmt: WeightFormat) -> Recipe | None:

@@ -13,8 +13,10 @@ from checks.physics.weights import (
     architecture,
     family_row,
     generous_moe_reading,
+    generous_moe_weight_gb,
     model_is_moe,
     params_per_token,
+    resolve_format,
 )
 from checks.reference import Reference, load_reference
 from checks.rules.roofline import roofline
@@ -172,3 +174,15 @@ def test_a_users_family_rows_decide_before_the_packaged_ones(tmp_path: Path) -> 
     ref = load_reference(path)
     assert ref.families[0].name == "Foo"
     assert architecture(_claim("Foo 70B"), None, ref).moe is False
+
+
+def test_the_generous_moe_reading_in_weight_bytes(ref: Reference) -> None:
+    claim = _claim("Foo 70B", params_total_b=70.0, weight_format="Q4_K_M")
+    gb = generous_moe_weight_gb(claim, None, resolve_format(claim, ref), ref)
+    assert isinstance(gb, Derived)
+    assert gb.value == pytest.approx(70 * 5.71 / 116.83 * 4 / 8)
+    sized = claim.model_copy(update={"model_size_bytes": 42.5e9})
+    by_file = generous_moe_weight_gb(sized, None, resolve_format(sized, ref), ref)
+    assert isinstance(by_file, Derived)
+    assert by_file.value == pytest.approx(42.5 * 5.71 / 116.83)
+    assert generous_moe_weight_gb(_claim("Llama 33B"), None, resolve_format(claim, ref), ref) is None
