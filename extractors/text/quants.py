@@ -15,7 +15,7 @@ from extractors.text.names import finder
 from extractors.text.scan import Scan
 from extractors.text.units import GGUF_QUANT, NUM, parse_positive
 
-__all__ = ["read_formats", "read_weight_size", "spell_format"]
+__all__ = ["read_formats", "read_weight_size", "size_in_bytes", "spell_format"]
 
 _SHAPES = re.compile(
     r"(?i)(?<![A-Za-z0-9])(?:BF16|FP16|FP8|FP4|INT8|INT4|W4A16|W8A8|W8A16|W4A8|AWQ|GPTQ|MXFP4|"
@@ -78,6 +78,16 @@ _MEMORY_AFTER = re.compile(r"(?i)\s?(?:of\s)?(?:v?ram|vram|memory|unified|hbm\w*
 def _bytes(m: re.Match[str]) -> float | None:
     value = parse_positive(m.group("v"))
     return value * _BYTES[m.group("u").lower()] if value is not None else None
+
+
+_SIZE_VALUE = re.compile(rf"\s{{0,3}}(?P<v>{NUM})\s?(?P<u>[GMT]i?B)\s{{0,3}}", re.IGNORECASE)
+
+
+def size_in_bytes(value: str) -> float | None:
+    """Bytes in a size written with its unit ("4.58 GiB" -> 4.58 × 2^30, "729.64 MiB", "4.9 GB"
+    -> 4.9e9); None for anything else (a bare number's unit is the column's to say)."""
+    m = _SIZE_VALUE.fullmatch(value[:64])
+    return _bytes(m) if m else None
 
 
 def read_weight_size(s: Scan, after: int | None = None) -> None:

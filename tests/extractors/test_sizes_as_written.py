@@ -9,6 +9,7 @@ from checks.models import Claim
 from checks.reference import Reference
 from extractors.document import RawDocument
 from extractors.text import parse_text
+from extractors.text.quants import size_in_bytes
 
 
 def claim(text: str, ref: Reference) -> Claim:
@@ -87,3 +88,12 @@ def test_stated_moe_totals_set_total_active_and_moe(ref: Reference, text: str, t
     c = claim(text, ref)
     assert (c.params_total_b, c.params_active_b, c.is_moe) == (total, active, True)
     assert c.provenance["params_active_b"].span == span
+
+
+@pytest.mark.parametrize(("value", "size"), [
+    ("4.58 GiB", 4.58 * 2**30), ("729.64 MiB", 729.64 * 2**20), ("4.9 GB", 4.9e9), ("1.2TB", 1.2e12),
+    (" 17.28 gib ", 17.28 * 2**30), ("4.58", None), ("24 GB VRAM", None), ("", None),
+])
+def test_a_size_with_its_unit_in_bytes(value: str, size: float | None) -> None:
+    got = size_in_bytes(value)
+    assert got == (pytest.approx(size) if size is not None else None)
