@@ -47,6 +47,8 @@ def _claim(model: str | None, **kw: object) -> Claim:
     ("Qwen3 0.6B", "Qwen3 dense sizes"),
     ("DeepSeek-R1-Distill-Qwen-32B", "DeepSeek-R1 distills"),
     ("DeepSeek-R1-0528-Qwen3-8B", "DeepSeek-R1 distills"),
+    ("DeepSeek-R1-8B", "DeepSeek-R1 distills"),
+    ("deepseek-r1:32b", "DeepSeek-R1 distills"),
     ("deepseek-coder-33b-instruct", "DeepSeek LLM / Coder v1"),
     ("gemma-2-9b-it", "Gemma 1/2/3"),
     ("gemma 7b", "Gemma 1/2/3"),
