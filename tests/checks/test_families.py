@@ -99,7 +99,7 @@ def test_moe_comes_from_the_name_shape_or_a_known_moe_family(
 
 
 @pytest.mark.parametrize("name", [
-    "Foo 70B", "Gemma 4 31B", "Mistral Medium 3", "Mistral Large 3", "Qwen3 20B", "Qwen2.5 9B",
+    "Foo 70B", "Gemma 4 31B", "gemma-3n-E4B-it 7.85B", "Mistral Medium 3", "Mistral Large 3", "Qwen3 20B", "Qwen2.5 9B",
     "Granite 4.0 H Small", "llama.cpp", None,
 ])
 def test_an_unknown_name_stays_unknown(ref: Reference, name: str | None) -> None:
