@@ -211,7 +211,7 @@ MOE_TOTAL_BAND = (0.5, 2.0)
 def generous_moe_reading(claim: Claim, model: ModelRow | None, ref: Reference) -> Derived | None:
     """For a model nothing names dense or MoE: params read per token if it were the sparsest
     published MoE of about its total (smallest active ÷ total among the table's MoE rows within
-    `MOE_TOTAL_BAND` of it; the sparsest of all when none is that size). None when the
+    `MOE_TOTAL_BAND` of it, the band doubled each way until it holds one). None when the
     architecture is known or no total is."""
     if architecture(claim, model, ref).moe is not None:
         return None
@@ -221,10 +221,15 @@ def generous_moe_reading(claim: Claim, model: ModelRow | None, ref: Reference) -
     moes = [r for r in ref.models if r.moe and r.params_active_b and r.params_total_b > 0]
     if not moes:
         return None
+    # The band widens (×2 each way) until it holds a published MoE: a small model is read as
+    # the small MoEs are, not as a trillion-parameter one's 3% active share.
     lo, hi = MOE_TOTAL_BAND
-    near = [r for r in moes if lo * total.value <= r.params_total_b <= hi * total.value]
-    pool, where = (near, f"of {num(lo * total.value)}-{num(hi * total.value)}B total") if near else (
-        moes, "of any size (none is within a factor of 2 of it)")
+    near: list[ModelRow] = []
+    while not near:
+        near = [r for r in moes if lo * total.value <= r.params_total_b <= hi * total.value]
+        if not near:
+            lo, hi = lo / 2, hi * 2
+    pool, where = near, f"of {num(lo * total.value)}-{num(hi * total.value)}B total"
 
     def share(r: ModelRow) -> float:
         return (r.params_active_b or r.params_total_b) / r.params_total_b
