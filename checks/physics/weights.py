@@ -10,22 +10,37 @@ The model size comes from, in order: the claim's own parameter count, the refere
 row matches the record's file size (`model_size_bytes`) or the size its name states
 (`size_from_name`: "Llama 3 70B", "Qwen3-30B-A3B"). A size that was not read from a reference row is
 reported as inferred, with the words it was read from.
+
+Dense or MoE (`architecture`), in order: the record says so (`is_moe`), the model's row, an active
+count below the total, the name's shape ("30B-A3B", "8x7B"), and last the family table
+(`models.json` `families`: "Llama 33B", "TinyLlama 1.1B", "Hermes 3 Llama 3.1 8B" are dense,
+"Mixtral", "DeepSeek V3", "Kimi K2" are MoE), each with where it came from. A name none of these
+knows stays unknown; `generous_moe_reading` then gives the most generous plausible reading of it:
+the smallest active share any published MoE of about that total has.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Literal
 
 from checks.models import Assumption, Claim
 from checks.physics.figures import GB, Derived, Missing, num
 from checks.physics.model_size import NameSize, size_from_name
-from checks.reference import FormatRow, ModelRow, Recipe, Reference, normalise_name
+from checks.reference import FamilyRow, FormatRow, ModelRow, Recipe, Reference, normalise_name
 
 __all__ = [
     "ASSUMED_EFFECTIVE_BITS",
     "ASSUMED_NOMINAL_BITS",
+    "MOE_TOTAL_BAND",
     "SIZE_LABEL_TOLERANCE",
+    "Architecture",
     "WeightFormat",
+    "architecture",
+    "family_row",
+    "generous_moe_reading",
+    "generous_moe_weight_gb",
     "generous_weight_gb",
     "model_is_moe",
     "params_per_token",
@@ -68,6 +83,16 @@ class WeightFormat:
 def resolve_format(claim: Claim, ref: Reference) -> WeightFormat:
     """The claim's weight format from the table; else its own bits per weight; else 4-bit, said."""
     row = ref.format(claim.weight_format)
+    if row is not None and row.bits_stated and claim.bits_per_weight:
+        # EXL2 / EXL3: the bpw is chosen per checkpoint, and the stated one is the average the
+        # file holds, scales included.
+        bits = claim.bits_per_weight
+        return WeightFormat(
+            name=f"{row.name} {num(bits)} bpw", nominal_bits=bits, effective_bits=bits,
+            family=row.family, row=row,
+            basis=(f"{claim.source_of('bits_per_weight')} = {num(bits)} bits per weight, this "
+                   f"{row.name} checkpoint's own average ({row.cite()})",),
+        )
     if row is not None:
         return WeightFormat(
             name=row.name, nominal_bits=row.nominal_bits, effective_bits=row.effective_bits,
@@ -108,23 +133,115 @@ def _name_size(claim: Claim, model: ModelRow | None) -> NameSize | None:
     return size_from_name(claim.model)
 
 
-def model_is_moe(claim: Claim, model: ModelRow | None) -> bool | None:
-    """Whether the model is a MoE: the claim, its row, an active count or a MoE-shaped name;
-    None when nothing says."""
-    return _is_moe(claim, model)
+@dataclass(frozen=True)
+class Architecture:
+    """Dense or MoE, and where that came from (None: nothing says)."""
+
+    moe: bool | None
+    how: Literal["stated", "row", "active count", "name shape", "family", "unknown"]
+    basis: str = ""
+    family: FamilyRow | None = None
 
 
-def _is_moe(claim: Claim, model: ModelRow | None) -> bool | None:
-    if claim.is_moe is not None:
-        return claim.is_moe
-    if model is not None:
-        return model.moe
-    if claim.params_active_b and claim.params_total_b and claim.params_active_b < claim.params_total_b:
-        return True
-    named = _name_size(claim, model)
-    if named is not None and named.is_moe:
-        return True
+# Names are folded to lower-case words before the family patterns see them: "Shisa V2 70B (Llama
+# 3 70B)" -> "shisa v2 70b llama 3 70b", "llama3.1:70b" -> "llama3.1 70b".
+_FOLD = re.compile(r"[^a-z0-9.]+")
+_MAX_NAME = 200  # patterns run on at most this much of a name
+# A size in the name counts as one of a family row's sizes within this fraction ("Qwen2.5 7.6B").
+_SIZE_MATCH = 0.05
+
+
+def _fold_words(name: str) -> str:
+    return _FOLD.sub(" ", name[:_MAX_NAME].lower()).strip(" .")
+
+
+def family_row(name: str | None, ref: Reference) -> FamilyRow | None:
+    """The first family row whose pattern the name matches (and whose sizes, if any, include
+    the size the name states)."""
+    if not name or not ref.families:
+        return None
+    words = _fold_words(name)
+    size = size_from_name(name)
+    for row in ref.families:
+        if not re.search(row.pattern, words):
+            continue
+        if row.sizes and (size is None or not any(
+                abs(size.total_b - s) <= _SIZE_MATCH * s for s in row.sizes)):
+            continue
+        return row
     return None
+
+
+def architecture(claim: Claim, model: ModelRow | None, ref: Reference | None = None) -> Architecture:
+    """Dense or MoE: stated, the model's row, an active count, the name's shape, the family table."""
+    if claim.is_moe is not None:
+        return Architecture(claim.is_moe, "stated", f"{claim.source_of('is_moe')} = "
+                            f"{'MoE' if claim.is_moe else 'dense'}")
+    if model is not None:
+        return Architecture(model.moe, "row", f"{model.cite()}: {'MoE' if model.moe else 'dense'}")
+    if claim.params_active_b and claim.params_total_b and claim.params_active_b < claim.params_total_b:
+        return Architecture(True, "active count", (
+            f"{claim.source_of('params_active_b')} = {num(claim.params_active_b)}B active of "
+            f"{num(claim.params_total_b)}B total: MoE"))
+    named = size_from_name(claim.model)
+    if named is not None and named.is_moe:
+        return Architecture(True, "name shape", f"the name '{claim.model}' has a MoE's shape ('{named.span}')")
+    if ref is not None and (row := family_row(claim.model, ref)) is not None:
+        kind = "MoE" if row.moe else "dense"
+        return Architecture(row.moe, "family", (
+            f"'{claim.model}' is a {row.name} name, and {row.name} models are {kind} "
+            f"(family row: {row.cite()})"), row)
+    return Architecture(None, "unknown")
+
+
+def model_is_moe(claim: Claim, model: ModelRow | None, ref: Reference | None = None) -> bool | None:
+    """Whether the model is a MoE: the claim, its row, an active count, a MoE-shaped name, the
+    family table (with `ref`); None when nothing says."""
+    return architecture(claim, model, ref).moe
+
+
+def _is_moe(claim: Claim, model: ModelRow | None, ref: Reference | None = None) -> bool | None:
+    return architecture(claim, model, ref).moe
+
+
+# "Of about that total size": published MoEs whose total is within this factor of the claim's.
+MOE_TOTAL_BAND = (0.5, 2.0)
+
+
+def generous_moe_reading(claim: Claim, model: ModelRow | None, ref: Reference) -> Derived | None:
+    """For a model nothing names dense or MoE: params read per token if it were the sparsest
+    published MoE of about its total (smallest active ÷ total among the table's MoE rows within
+    `MOE_TOTAL_BAND` of it, the band doubled each way until it holds one). None when the
+    architecture is known or no total is."""
+    if architecture(claim, model, ref).moe is not None:
+        return None
+    total = _total(claim, model)
+    if total is None:
+        return None
+    moes = [r for r in ref.models if r.moe and r.params_active_b and r.params_total_b > 0]
+    if not moes:
+        return None
+    # The band widens (×2 each way) until it holds a published MoE: a small model is read as
+    # the small MoEs are, not as a trillion-parameter one's 3% active share.
+    lo, hi = MOE_TOTAL_BAND
+    near: list[ModelRow] = []
+    while not near:
+        near = [r for r in moes if lo * total.value <= r.params_total_b <= hi * total.value]
+        if not near:
+            lo, hi = lo / 2, hi * 2
+    pool, where = near, f"of {num(lo * total.value)}-{num(hi * total.value)}B total"
+
+    def share(r: ModelRow) -> float:
+        return (r.params_active_b or r.params_total_b) / r.params_total_b
+
+    best = min(pool, key=share)
+    active = total.value * share(best)
+    return Derived(active, "B params", (
+        *total.basis,
+        (f"dense or MoE not known: read as generously as a published MoE allows, the sparsest {where} "
+         f"being {best.cite()}: {num(best.params_active_b or 0)}B of {num(best.params_total_b)}B active "
+         f"({share(best):.1%}); {num(total.value)}B × {share(best):.4g} = {num(active)}B read per token"),
+    ), notes=(*total.notes, "dense or MoE not known: the MoE reading is the most generous plausible one"))
 
 
 def _inferred_words(claim: Claim) -> str:
@@ -163,9 +280,10 @@ def _total(claim: Claim, model: ModelRow | None) -> Derived | None:
     return None
 
 
-def params_per_token(claim: Claim, model: ModelRow | None) -> Derived | Missing:
+def params_per_token(claim: Claim, model: ModelRow | None, ref: Reference | None = None) -> Derived | Missing:
     """Params read per decoded token at batch 1: all of them (dense) or the active ones (MoE)."""
-    moe = _is_moe(claim, model)
+    arch = architecture(claim, model, ref)
+    moe = arch.moe
     if moe:
         if claim.params_active_b:
             active = claim.params_active_b
@@ -173,7 +291,7 @@ def params_per_token(claim: Claim, model: ModelRow | None) -> Derived | Missing:
         elif model is not None and model.params_active_b:
             active = model.params_active_b
             where = f"{model.cite()}: {num(active)}B active"
-        elif (named := _name_size(claim, model)) is not None and named.active_b:
+        elif model is None and (named := size_from_name(claim.model)) is not None and named.active_b:
             return Derived(named.active_b, "B params", (
                 f"MoE: the active params are read per token; {num(named.active_b)}B active "
                 f"{_inferred_words(claim)} ('{named.span}'); no reference row matches",),
@@ -185,8 +303,10 @@ def params_per_token(claim: Claim, model: ModelRow | None) -> Derived | Missing:
     if total is None:
         return Missing(("model size (params or file size)",))
     notes = ("not stated whether the model is MoE: read as dense (all weights)",) if moe is None else ()
+    # The family table is the one source of "dense" the claim and its row do not already show.
+    why = (arch.basis,) if arch.how == "family" else ()
     return Derived(total.value, "B params",
-                   ("dense: every weight is read per token (not active params)", *total.basis),
+                   ("dense: every weight is read per token (not active params)", *why, *total.basis),
                    notes=(*total.notes, *notes))
 
 
@@ -216,16 +336,19 @@ def _file_note(claim: Claim, model: ModelRow | None) -> tuple[str, ...]:
     return (_inferred("from the record's file size"),) if model is None and not claim.params_total_b else ()
 
 
-def generous_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat) -> Derived | Missing:
+def generous_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat,
+                       ref: Reference | None = None) -> Derived | Missing:
     """Weight GB read per token, favouring the claim: file size, else params × nominal bits / 8."""
-    params = params_per_token(claim, model)
+    params = params_per_token(claim, model, ref)
     size = claim.model_size_bytes
     if size:
         src = claim.source_of("model_size_bytes")
-        if not _is_moe(claim, model):
+        arch = architecture(claim, model, ref)
+        if not arch.moe:
             notes = params.notes if isinstance(params, Derived) else _file_note(claim, model)
+            why = (f"dense: every weight is read per token; {arch.basis}",) if arch.how == "family" else ()
             return Derived(size / GB, "GB",
-                           (f"{src} = {num(size / GB)} GB (the record's own file size beats params × bits)",),
+                           (*why, f"{src} = {num(size / GB)} GB (the record's own file size beats params × bits)"),
                            notes=notes)
         total = _total(claim, model)
         if isinstance(params, Derived) and total is not None:
@@ -249,6 +372,28 @@ def generous_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat) 
     return Derived(gb, "GB", basis, fmt.assumptions, (*params.notes, *fmt.notes))
 
 
+def generous_moe_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat,
+                           ref: Reference) -> Derived | None:
+    """Weight GB read per token under `generous_moe_reading` (a model nothing names dense or
+    MoE, read as the sparsest published MoE of its total): the file × that share, else the
+    active params × nominal bits / 8. None when the architecture is known. The bandwidth ÷ this
+    is the ceiling no reading of the name can raise."""
+    active = generous_moe_reading(claim, model, ref)
+    total = _total(claim, model)
+    if active is None or total is None:
+        return None
+    share = active.value / total.value
+    if claim.model_size_bytes:
+        gb = claim.model_size_bytes / GB * share
+        return Derived(gb, "GB", (*active.basis, (
+            f"{claim.source_of('model_size_bytes')} = {num(claim.model_size_bytes / GB)} GB × "
+            f"{share:.4g} = {num(gb)} GB read per token")), notes=active.notes)
+    gb = active.value * fmt.nominal_bits / 8
+    return Derived(gb, "GB", (*active.basis, *fmt.basis,
+                              f"{num(active.value)}e9 params × {num(fmt.nominal_bits)} bits ÷ 8 = {num(gb)} GB"),
+                   fmt.assumptions, (*active.notes, *fmt.notes))
+
+
 def _recipe(model: ModelRow | None, fmt: WeightFormat) -> Recipe | None:
     if model is None or fmt.row is None:
         return None
@@ -256,7 +401,8 @@ def _recipe(model: ModelRow | None, fmt: WeightFormat) -> Recipe | None:
     return next((r for k, r in model.recipes.items() if normalise_name(k) in names), None)
 
 
-def realistic_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat) -> Derived | Missing:
+def realistic_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat,
+                        ref: Reference | None = None) -> Derived | Missing:
     """Weight GB read per token as streamed: a published recipe, else the file, else effective bits."""
     recipe = _recipe(model, fmt)
     if recipe is not None and model is not None:
@@ -266,11 +412,11 @@ def realistic_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat)
     other = ((f"the reference recipe is for {', '.join(model.recipes)}, not this claim's "
               f"{fmt.name}: realistic bytes from bits per weight"),
              ) if model and model.recipes and claim.weight_format else ()
-    if claim.model_size_bytes and not _is_moe(claim, model):
+    if claim.model_size_bytes and not _is_moe(claim, model, ref):
         gb = claim.model_size_bytes / GB
         return Derived(gb, "GB", (f"{claim.source_of('model_size_bytes')} = {num(gb)} GB",),
                        notes=(*other, *_file_note(claim, model)))
-    params = params_per_token(claim, model)
+    params = params_per_token(claim, model, ref)
     if isinstance(params, Missing):
         return params
     gb = params.value * fmt.effective_bits / 8

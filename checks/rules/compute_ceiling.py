@@ -51,7 +51,7 @@ def compute_ceiling(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
     hw = hardware_row(c, ref)
     model = ref.model(c.model)
     fmt = resolve_format(c, ref)
-    params = params_per_token(c, model)
+    params = params_per_token(c, model, ref)
     tok = aggregate_tok_s(c)
     missing = [m for x in (tok, hw, params) if isinstance(x, Missing) for m in x.what]
     if missing:

@@ -347,7 +347,7 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
             f"({_how(ceil)}; realistic {num(ceil.realistic.value)} tok/s)")
     lead = lead[0].upper() + lead[1:]
     j = Judged("ok", "", figures, basis, assumptions, batch=ceil.batch)
-    if ratio > FLAG_RATIO and model_is_moe(c, ceil.model) is None:
+    if ratio > FLAG_RATIO and model_is_moe(c, ceil.model, ref) is None:
         # Reading an unnamed architecture as dense is the one assumption here that works against
         # the claim: a MoE of that size reads only its active experts ("30B" may be 30B-A3B). The
         # most generous MoE reading (the smallest active share of any MoE in the table) still

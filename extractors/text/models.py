@@ -11,7 +11,12 @@ name the tables do not know keeps that spelling, and its size comes from the nam
 `size_inferred` with the name as its span.
 
 A family word alone ("Qwen3 throughput", "Llama 3") names a family, not a model, and is not
-read; the families whose names are single models (DeepSeek V3, Kimi K2, QwQ) are.
+read; the families whose names are single models (DeepSeek V3, Kimi K2, QwQ) are. An ollama tag
+glues the size on with a colon ("llama3.1:70b", "qwen2.5:7b-instruct-q4_K_M"): a colon is read as
+a separator only before a size.
+
+A MoE's stated totals ("142B total, 14B active", "14B active of 142B total", "142B (A14B)") set
+the total and active params and `is_moe`, with the words as their span.
 
 Linear time: the pattern is anchored on a family word and takes at most eight pieces, each a run
 of letters, digits and dots after one or two separators, so no two quantifiers can take the
@@ -29,7 +34,7 @@ from checks.reference import Reference
 from extractors.text.names import finder
 from extractors.text.scan import Scan
 
-__all__ = ["ModelName", "find_models", "infer_size", "read_model", "spell_model"]
+__all__ = ["ModelName", "find_models", "infer_size", "read_model", "read_moe_totals", "spell_model"]
 
 _FAMILIES = {
     "llama": "Llama", "meta-llama": "Llama", "tinyllama": "TinyLlama", "codellama": "CodeLlama",
@@ -48,7 +53,8 @@ _FAMILY_RE = "|".join(sorted((re.escape(f).replace(r"\-", "[- ]?") for f in _FAM
                              key=len, reverse=True))
 _MENTION = re.compile(
     rf"(?i)(?<![A-Za-z0-9])(?P<fam>{_FAMILY_RE})(?P<ver>\d[\d.]{{0,6}})?"
-    r"(?P<rest>(?:[ _\-]{1,2}[A-Za-z0-9][A-Za-z0-9.]{0,19}){0,8})")
+    r"(?P<rest>(?:(?:[ _\-]{1,2}|:(?=\d))[A-Za-z0-9][A-Za-z0-9.]{0,19}){0,8})")
+_FAMILY_WORD = re.compile(rf"(?i)(?<![A-Za-z0-9])(?P<fam>{_FAMILY_RE})(?P<ver>\d[\d.]{{0,6}})?(?![A-Za-z])")
 _SHORT_LLAMA = re.compile(r"(?<![A-Za-z0-9])L(?P<v>[1-4](?:\.\d)?)-(?P<s>\d{1,3})[Bb](?![A-Za-z0-9])")
 _VARIANTS = {
     "instruct": "Instruct", "chat": "Chat", "it": "it", "coder": "Coder", "code": "Code",
@@ -84,7 +90,7 @@ def _family(raw: str) -> str:
 def _pieces(rest: str) -> list[tuple[str, str, int]]:
     """(separator, piece, end offset in `rest`); "v0.2.Q5" splits at the dot before a letter."""
     out: list[tuple[str, str, int]] = []
-    for m in re.finditer(r"([ _\-]{1,2})([A-Za-z0-9][A-Za-z0-9.]*)", rest):
+    for m in re.finditer(r"([ _\-]{1,2}|:(?=\d))([A-Za-z0-9][A-Za-z0-9.]*)", rest):
         sep, pos = m.group(1), m.start(2)
         for i, part in enumerate(re.split(r"\.(?=[A-Za-z])", m.group(2))):
             pos += len(part) + (1 if i else 0)
@@ -112,6 +118,8 @@ def _spell(family: str, version: str | None, rest: str) -> _Spelled:
     for i, (sep, piece, stop) in enumerate(_pieces(rest)):
         low = piece.lower()
         after = post if size else words
+        if ":" in sep and not (sep == ":" and _SIZE.match(piece) and not size):
+            break  # "llama3.1:70b" is an ollama tag; "Llama 3: 50 tok/s" is a sentence
         if _SIZE.match(piece) and not size:
             size.append(piece[:-1] + piece[-1].upper())
         elif size and not post and (_ACTIVE.match(piece) or _EXPERTS.match(piece)):
@@ -224,8 +232,50 @@ def _paired_drafter(s: Scan, typed: list[ModelName]) -> None:
         return
 
 
+_B = r"(\d{1,4}(?:\.\d{1,2})?)\s?B"
+_PARAMS_WORD = r"(?:\s(?:params?|parameters))?"
+# "142B total, 14B active", "142B total params and 14B activated", "14B active / 142B total",
+# "142B (A14B)", "142B, A14B active": bounded gaps, so each match costs at most a few dozen steps.
+_TOTALS = re.compile(
+    rf"(?i)(?<![\w.])(?:(?P<t>{_B}){_PARAMS_WORD}\s(?:in\s)?total\b[^\n\d]{{0,30}}(?<![\w.])(?P<a>{_B})"
+    rf"{_PARAMS_WORD}\s(?:active|activated)\b"
+    rf"|(?P<a2>{_B}){_PARAMS_WORD}\s(?:active|activated)\b[^\n\d]{{0,30}}(?<![\w.])(?P<t2>{_B})"
+    rf"{_PARAMS_WORD}\s(?:in\s)?total\b"
+    rf"|(?P<t3>{_B})\s?[,(]\s?A(?P<a3>\d{{1,3}}(?:\.\d{{1,2}})?)B\b)")
+
+
+def read_moe_totals(s: Scan) -> None:
+    """A MoE's stated total and active params ("142B total, 14B active")."""
+    m = _TOTALS.search(s.text)
+    if m is None:
+        return
+    total = m.group("t") or m.group("t2") or m.group("t3")
+    active = m.group("a") or m.group("a2") or m.group("a3")
+    t = float(re.sub(r"(?i)\s?B$", "", total))
+    a = float(re.sub(r"(?i)\s?B$", "", active))
+    if not 0 < a < t:
+        return
+    s.set("params_total_b", t, m.group(0))
+    s.set("params_active_b", a, m.group(0))
+    s.set("is_moe", True, m.group(0))
+
+
+def _family_and_size(s: Scan, size_raw: str, size: str) -> None:
+    """"3090Ti, Llama, GPTQ, 7B: 181 t/s": a family word alone and a bare size, and nothing else
+    that names a model, name one model ("Llama 7B"): the family table can then say it is dense."""
+    words = list(_FAMILY_WORD.finditer(s.text))
+    if len({_family(m.group("fam")) + (m.group("ver") or "") for m in words}) != 1:
+        return
+    fam = words[0]
+    spelled = _spell(_family(fam.group("fam")), fam.group("ver"), "")
+    if spelled.sized or spelled.name == "DeepSeek R1" or _family(fam.group("fam")) == "R1":
+        return
+    s.set("model", f"{spelled.name} {size}B", f"{fam.group(0).strip()} … {size_raw}")
+
+
 def infer_size(s: Scan) -> None:
     """After every statement reader ran: a size for a model the tables do not know."""
+    read_moe_totals(s)
     model = s.b.values.get("model")
     if model is not None and s.ref is not None and s.ref.model(model) is not None:
         return
@@ -241,6 +291,8 @@ def infer_size(s: Scan) -> None:
         total = m.group("hi") or m.group("t")
         ns = size_from_name(total + "B")
         span = m.group(0)
+        if model is None and not m.group("hi") and ns is not None:
+            _family_and_size(s, m.group(0), total)
     if ns is None:
         return
     s.set("params_total_b", ns.total_b, span)

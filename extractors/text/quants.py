@@ -13,13 +13,13 @@ import re
 
 from extractors.text.names import finder
 from extractors.text.scan import Scan
-from extractors.text.units import GGUF_QUANT
+from extractors.text.units import GGUF_QUANT, NUM, parse_positive
 
-__all__ = ["read_formats", "spell_format"]
+__all__ = ["read_formats", "read_weight_size", "size_in_bytes", "spell_format"]
 
 _SHAPES = re.compile(
     r"(?i)(?<![A-Za-z0-9])(?:BF16|FP16|FP8|FP4|INT8|INT4|W4A16|W8A8|W8A16|W4A8|AWQ|GPTQ|MXFP4|"
-    r"NVFP4|EXL2|EXL3|HQQ|" + GGUF_QUANT + r"|Q[2-8](?![A-Za-z0-9_])|q[48]0(?![A-Za-z0-9])|"
+    r"NVFP4|EXL2|EXL3|HQQ|IQ[12]_BN|I2_S|TQ[12]_0|" + GGUF_QUANT + r"|Q[2-8](?![A-Za-z0-9_])|q[48]0(?![A-Za-z0-9])|"
     r"(?:MLX[\s-])?[2-8][\s-]?bits?(?![A-Za-z0-9]))(?![A-Za-z0-9_])")
 _KV_FMT = (r"fp8(?:[_ ]e[45]m[23])?|fp16|bf16|f16|int8|int4|q8_0|q4_0|q4_1|q5_0|q5_1|iq4_nl|"
            r"nvfp4|fp4|8[- ]?bit|4[- ]?bit")
@@ -44,9 +44,64 @@ def read_formats(s: Scan) -> None:
         s.blank(kv.start(), kv.end())  # "FP8 KV" is not the weight format
     table = next(finder(s.ref, "formats").finditer(s.text), None)
     shape = _SHAPES.search(s.text)
+    end: int | None = None
     if shape and (table is None or shape.start() < table.start):
         raw = shape.group(0)
         row = s.ref.format(raw) if s.ref else None
         s.set("weight_format", row.name if row else spell_format(raw), raw)
+        end = shape.end()
     elif table is not None:
         s.set("weight_format", table.name, table.raw)
+        end = table.end
+    read_weight_size(s, end)
+
+
+_BYTES = {"gib": 2**30, "mib": 2**20, "tib": 2**40, "gb": 10**9, "mb": 10**6, "tb": 10**12}
+_SIZE = rf"(?P<v>{NUM})\s?(?P<u>[GMT]i?B)(?![A-Za-z0-9/])"
+# Words that make a size the weights' own: before it ("file size 4.58 GiB", "weights: 17 GB") or
+# after it ("a 4.35 GiB GGUF", "17.28 GiB file", "40 GB of weights", "5 GB on disk").
+_SIZE_BEFORE = re.compile(r"(?i)\b(?:size(?:\s(?:on\s)?disk)?|file|weights|footprint)\s?(?:is|of|:|=)?\s?"
+                          r"(?:~|about\s|approx\.?\s|only\s)?" + _SIZE)
+# "VRAM size 24 GB", "KV cache size 2 GB", "batch size": sizes of something else.
+_OTHER_SIZE = re.compile(r"(?i)(?:v?ram|memory|cache|kv|batch|context|page|buffer|pool)\W{0,3}$")
+_SIZE_AFTER = re.compile(r"(?i)" + _SIZE + r"\s(?:of\s)?(?:model\sfile|file|gguf|weights|on\sdisk|"
+                         r"download|checkpoint)\b")
+# Right after the weight format: "IQ1_BN, 729.64 MiB", "Q4_K_M (4.58 GiB)", "Q4_K - Medium | 4.58 GiB".
+# The separator must hold a comma, bracket, bar or colon, and the size must close the phrase, so
+# "Q4_K_M 24GB 3090" (a card's memory after the format) is not read.
+_SIZE_NEXT = re.compile(r"(?i)\s{0,2}[,(\[|:]\s{0,2}" + _SIZE
+                        + r"(?=\s{0,2}(?:[),;|\]]|$|\n|\son\s|\swith\s|\s(?:file|gguf)))")
+# What a card's or machine's memory is called: a size followed by these is no file size.
+_MEMORY_AFTER = re.compile(r"(?i)\s?(?:of\s)?(?:v?ram|vram|memory|unified|hbm\w*|gddr\w*|lpddr\w*|ddr\w*|card|gpu)\b")
+
+
+def _bytes(m: re.Match[str]) -> float | None:
+    value = parse_positive(m.group("v"))
+    return value * _BYTES[m.group("u").lower()] if value is not None else None
+
+
+_SIZE_VALUE = re.compile(rf"\s{{0,3}}(?P<v>{NUM})\s?(?P<u>[GMT]i?B)\s{{0,3}}", re.IGNORECASE)
+
+
+def size_in_bytes(value: str) -> float | None:
+    """Bytes in a size written with its unit ("4.58 GiB" -> 4.58 × 2^30, "729.64 MiB", "4.9 GB"
+    -> 4.9e9); None for anything else (a bare number's unit is the column's to say)."""
+    m = _SIZE_VALUE.fullmatch(value[:64])
+    return _bytes(m) if m else None
+
+
+def read_weight_size(s: Scan, after: int | None = None) -> None:
+    """Set `model_size_bytes` from a size the words make the weights' own (see the module doc);
+    `after` is where the weight format's mention ends, if one was read."""
+    found: re.Match[str] | None = None
+    if after is not None and (m := _SIZE_NEXT.match(s.text, after)):
+        found = m
+    if found is None:
+        found = next((m for m in s.finditer(_SIZE_BEFORE) if not _MEMORY_AFTER.match(s.text, m.end("u"))
+                      and not _OTHER_SIZE.search(s.text, max(0, m.start() - 16), m.start())), None)
+    if found is None:
+        found = next((m for m in s.finditer(_SIZE_AFTER) if not _MEMORY_AFTER.match(s.text, m.end("u"))),
+                     None)
+    if found is None or _MEMORY_AFTER.match(s.text, found.end("u")):
+        return
+    s.set("model_size_bytes", _bytes(found), found.group(0).strip(" ,;:([|/-"))

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from importlib import import_module
 from types import ModuleType
 
+from checks.physics.weights import family_row
 from checks.reference import Reference, load_reference
 from checks.text import one_line, sanitise
 from extractors.builder import ClaimBuilder
@@ -73,6 +74,7 @@ READERS: dict[str, Callable[[str], object]] = {
     "units.record_units": lambda t: units.record_units({t: "x", t + " unit": "GB"}),
     "sanitise": lambda t: sanitise(t, limit=10**7),
     "one_line": one_line,
+    "family_row": lambda t: family_row(t, REF),
 }
 
 # Readers left out of the pumping, with the reason; empty since the free-text and GPU-name

@@ -1,0 +1,192 @@
+"""Known families are dense, MoE is named (checks/physics/weights.py `architecture`, the family
+table in checks/data/models.json), and an unknown name gets the most generous MoE reading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checks.models import Claim, Evidence, Provenance
+from checks.physics.figures import Derived
+from checks.physics.weights import (
+    architecture,
+    family_row,
+    generous_moe_reading,
+    generous_moe_weight_gb,
+    model_is_moe,
+    params_per_token,
+    resolve_format,
+)
+from checks.reference import Reference, load_reference
+from checks.rules.roofline import roofline
+
+
+def _claim(model: str | None, **kw: object) -> Claim:
+    base: dict[str, object] = {"model": model, "hardware": "RTX 3090", "hardware_count": 1,
+                               "batch": 1, "tok_s_kind": "decode"}
+    base.update(kw)
+    return Claim(**base)
+
+
+@pytest.mark.parametrize(("name", "family"), [
+    ("Llama 33B", "Llama 1/2/3.x"),
+    ("TinyLlama 1.1B", "Llama 1/2/3.x"),
+    ("Shisa V2 70B (Llama 3 70B)", "Llama 1/2/3.x"),
+    ("llama3.1:70b", "Llama 1/2/3.x"),
+    ("Hermes 3 Llama 3.1 8B", "Llama 1/2/3.x"),
+    ("CodeLlama 34B", "Llama 1/2/3.x"),
+    ("Llama 2 13B", "Llama 1/2/3.x"),
+    ("Vicuna 13B v1.5", "Vicuna"),
+    ("Mistral 7B Instruct v0.2", "Mistral dense"),
+    ("Mistral Small 24B", "Mistral dense"),
+    ("Mistral Nemo 12B", "Mistral dense"),
+    ("qwen2.5:7b-instruct-q4_K_M", "Qwen 1.5/2/2.5 dense sizes"),
+    ("Qwen2.5-Coder-32B-Instruct", "Qwen 1.5/2/2.5 dense sizes"),
+    ("Qwen3-8B", "Qwen3 dense sizes"),
+    ("Qwen3 0.6B", "Qwen3 dense sizes"),
+    ("DeepSeek-R1-Distill-Qwen-32B", "DeepSeek-R1 distills"),
+    ("DeepSeek-R1-0528-Qwen3-8B", "DeepSeek-R1 distills"),
+    ("DeepSeek-R1-8B", "DeepSeek-R1 distills"),
+    ("deepseek-r1:32b", "DeepSeek-R1 distills"),
+    ("deepseek-coder-33b-instruct", "DeepSeek LLM / Coder v1"),
+    ("gemma-2-9b-it", "Gemma 1/2/3"),
+    ("gemma 7b", "Gemma 1/2/3"),
+    ("Phi-3-mini-4k-instruct 3.8B", "Phi-2/3/4"),
+    ("phi-4 14B", "Phi-2/3/4"),
+    ("Yi-34B-Chat", "Yi"),
+    ("falcon-40b", "Falcon"),
+    ("c4ai-command-r-v01 35B", "Command R / A"),
+    ("starcoder2-15b", "StarCoder"),
+])
+def test_a_known_family_named_with_its_size_is_dense(ref: Reference, name: str, family: str) -> None:
+    arch = architecture(_claim(name), None, ref)
+    assert (arch.moe, arch.how) == (False, "family")
+    assert arch.family is not None and arch.family.name == family
+    assert arch.family.source.startswith(("http", "LLaMA", "Mistral 7B", "Qwen", "Gemma", "Yi:", "DeepSeek LLM"))
+    assert f"'{name}' is a {family} name" in arch.basis
+
+
+@pytest.mark.parametrize(("name", "how", "family"), [
+    ("Mixtral 8x7B", "name shape", None),
+    ("Qwen3-30B-A3B", "name shape", None),
+    ("Qwen1.5-MoE-A2.7B", "family", "MoE in the name"),
+    ("Phi-3.5-MoE-instruct", "family", "MoE in the name"),
+    ("OLMoE-1B-7B-0924", "family", "MoE in the name"),
+    ("Mixtral Instruct", "family", "Mixtral"),
+    ("DeepSeek-V3-0324", "family", "DeepSeek V2/V3/R1"),
+    ("DeepSeek R1 671B", "family", "DeepSeek V2/V3/R1"),
+    ("DeepSeek-Coder-V2-Lite-Instruct", "family", "DeepSeek V2/V3/R1"),
+    ("dbrx-instruct", "family", "DBRX"),
+    ("grok-1", "family", "Grok"),
+    ("gpt-oss 120b", "family", "gpt-oss"),
+    ("Llama 4 Scout", "family", "Llama 4"),
+    ("llama4 maverick", "family", "Llama 4"),
+    ("GLM-4.6", "family", "GLM-4.5/4.6/4.7"),
+    ("Kimi K2 Thinking", "family", "Kimi"),
+    ("MiniMax M1", "family", "MiniMax"),
+    ("Jamba 1.5 Mini", "family", "Jamba"),
+    ("granite-3.0-3b-a800m-instruct", "family", "Granite MoE"),
+    ("Qwen3 30B", "family", "Qwen3 MoE sizes"),
+    ("Qwen3-Next-80B", "family", "Qwen3-Next"),
+    ("Qwen2 57B", "family", "Qwen2 MoE size"),
+])
+def test_moe_comes_from_the_name_shape_or_a_known_moe_family(
+        ref: Reference, name: str, how: str, family: str | None) -> None:
+    arch = architecture(_claim(name), None, ref)
+    assert (arch.moe, arch.how) == (True, how)
+    assert (arch.family.name if arch.family else None) == family
+
+
+@pytest.mark.parametrize("name", [
+    "Foo 70B", "Gemma 4 31B", "gemma-3n-E4B-it 7.85B", "Mistral Medium 3", "Mistral Large 3", "Qwen3 20B", "Qwen2.5 9B",
+    "Granite 4.0 H Small", "llama.cpp", None,
+])
+def test_an_unknown_name_stays_unknown(ref: Reference, name: str | None) -> None:
+    assert architecture(_claim(name), None, ref) == architecture(_claim(name), None, None)
+    assert model_is_moe(_claim(name), None, ref) is None
+
+
+def test_the_record_and_the_row_outrank_the_family(ref: Reference) -> None:
+    stated = _claim("Llama 33B", is_moe=True, provenance={"is_moe": Provenance(source="record", field="arch")})
+    assert architecture(stated, None, ref).how == "stated"
+    assert model_is_moe(stated, None, ref) is True
+    row = ref.model("Qwen3 30B-A3B")
+    assert architecture(_claim("Qwen3 30B-A3B"), row, ref).how == "row"
+    active = _claim("Llama 3 70B", params_total_b=70.0, params_active_b=7.0)
+    assert (architecture(active, None, ref).moe, architecture(active, None, ref).how) == (True, "active count")
+
+
+def test_a_size_outside_a_rows_sizes_is_not_covered(ref: Reference) -> None:
+    row = family_row("Qwen3 14B", ref)
+    assert row is not None and row.name == "Qwen3 dense sizes"
+    assert family_row("Qwen3-14.2B", ref) is row  # within 5% of 14
+    assert family_row("Qwen3 20B", ref) is None
+    assert family_row("Qwen3", ref) is None  # no size, and the Qwen rows need one
+
+
+def test_dense_by_family_names_its_row_in_the_params_basis(ref: Reference) -> None:
+    params = params_per_token(_claim("Llama 33B", weight_format="Q4_K_M"), None, ref)
+    assert isinstance(params, Derived)
+    assert params.value == 33.0
+    assert "not stated whether the model is MoE: read as dense (all weights)" not in params.notes
+    assert any("is a Llama 1/2/3.x name" in b and "arXiv:2407.21783" in b for b in params.basis)
+
+
+@pytest.mark.parametrize("name", ["Llama 33B", "TinyLlama 1.1B", "Shisa V2 70B (Llama 3 70B)", "llama3.1:70b"])
+def test_a_real_row_times_ten_is_judged_not_excused_as_a_possible_moe(ref: Reference, name: str) -> None:
+    # A llama.cpp Q4_K_M run on one RTX 3090 (936 GB/s) at ten times its generous ceiling.
+    base = _claim(name, weight_format="Q4_K_M", speculative=False, tok_s=1.0)
+    params = params_per_token(base, ref.model(name), ref)
+    assert isinstance(params, Derived)
+    ceiling = 936 / (params.value * 4 / 8)
+    claim = base.model_copy(update={"tok_s": round(10 * ceiling, 1),
+                                    "hardware_count": 2 if "70" in name else 1})
+    answer = roofline(Evidence(claim=claim), ref, {})
+    assert answer.status == "stop"
+    assert not any("MoE" in m for m in answer.missing)
+
+
+def test_an_unknown_name_gets_the_sparsest_published_moe_of_its_total(ref: Reference) -> None:
+    claim = _claim("Foo 70B", params_total_b=70.0, size_inferred=True)
+    reading = generous_moe_reading(claim, None, ref)
+    assert isinstance(reading, Derived)
+    # Among the table's MoEs of 35-140B total, gpt-oss-120b reads the smallest share (5.71 of 116.83).
+    assert reading.value == pytest.approx(70 * 5.71 / 116.83)
+    assert any("gpt-oss-120b" in b and "35-140B total" in b for b in reading.basis)
+    assert "dense or MoE not known: the MoE reading is the most generous plausible one" in reading.notes
+
+
+def test_a_small_unknown_model_is_read_as_the_small_moes_are(ref: Reference) -> None:
+    # No MoE row within 3.5-14B of a 7B: the band doubles to 1.75-28B, where gpt-oss-20b (4.19 of
+    # 20.91B active) is the only one, not Kimi K2's 3% of a trillion.
+    reading = generous_moe_reading(_claim("Foo 7B", params_total_b=7.0), None, ref)
+    assert isinstance(reading, Derived)
+    assert reading.value == pytest.approx(7 * 4.19 / 20.91)
+    assert any("1.75-28B total" in b and "gpt-oss-20b" in b for b in reading.basis)
+
+
+@pytest.mark.parametrize("name", ["Llama 33B", "Mixtral 8x7B", "DeepSeek V3"])
+def test_no_generous_moe_reading_once_the_architecture_is_known(ref: Reference, name: str) -> None:
+    assert generous_moe_reading(_claim(name), ref.model(name), ref) is None
+
+
+def test_a_users_family_rows_decide_before_the_packaged_ones(tmp_path: Path) -> None:
+    path = tmp_path / "extra.json"
+    path.write_text('{"families": [{"name": "Foo", "pattern": "\\\\bfoo\\\\b", "moe": false, '
+                    '"source": "https://example.org/foo", "checked": "2026-12-01"}]}', encoding="utf-8")
+    ref = load_reference(path)
+    assert ref.families[0].name == "Foo"
+    assert architecture(_claim("Foo 70B"), None, ref).moe is False
+
+
+def test_the_generous_moe_reading_in_weight_bytes(ref: Reference) -> None:
+    claim = _claim("Foo 70B", params_total_b=70.0, weight_format="Q4_K_M")
+    gb = generous_moe_weight_gb(claim, None, resolve_format(claim, ref), ref)
+    assert isinstance(gb, Derived)
+    assert gb.value == pytest.approx(70 * 5.71 / 116.83 * 4 / 8)
+    sized = claim.model_copy(update={"model_size_bytes": 42.5e9})
+    by_file = generous_moe_weight_gb(sized, None, resolve_format(sized, ref), ref)
+    assert isinstance(by_file, Derived)
+    assert by_file.value == pytest.approx(42.5 * 5.71 / 116.83)
+    assert generous_moe_weight_gb(_claim("Llama 33B"), None, resolve_format(claim, ref), ref) is None
