@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from checks.models import Claim, SourceKind
 from extractors.document import RawDocument
