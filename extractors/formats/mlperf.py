@@ -191,7 +191,10 @@ _LOG_LINE = re2.compile(r"(?m)^\s*([^:\n]+?)\s*:\s*(.+?)\s*$")
 def _parse_log(source: str, text: str) -> Claim:
     fields = {fold(k): (k, v) for k, v in _LOG_LINE.findall(text)}
     b = ClaimBuilder(source)
-    for key in ("completed_tokens_per_second", "tokens_per_second"):
+    # GPT-J's logs print loadgen's estimate, "Tokens per second (inferred)": samples/s × the
+    # dataset's tokens per sample (mlcommons/inference_results_v4.1 closed/*/results/*/gptj-99/).
+    for key in ("completed_tokens_per_second", "tokens_per_second",
+                "completed_tokens_per_second_inferred", "tokens_per_second_inferred"):
         if key in fields:
             raw_key, value = fields[key]
             b.set("tok_s", read_key({key: value}, key, to_rate, raw_key), field=raw_key, span=value)

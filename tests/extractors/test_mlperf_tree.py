@@ -134,3 +134,14 @@ def test_a_summary_of_only_vision_rows_is_still_no_claim() -> None:
     only = "\n".join([text[0], *[line for line in text[1:] if '"resnet"' in line]]) + "\n"
     with pytest.raises(NoClaimFound):
         MLPerf().parse(RawDocument(only.encode(), source="summary.csv"))
+
+
+def test_gptj_logs_give_loadgens_inferred_token_rate() -> None:
+    # mlcommons/inference_results_v4.1@198fc46799b3328b36ee4bcbdebfa2db5a8e6183
+    # closed/ASUSTeK/results/ESC4000A_E12_4XH100_TRT/gptj-99/Offline/performance/run_1/mlperf_log_summary.txt
+    path = (FIXTURES / "tree" / "closed" / "ASUSTeK" / "results" / "ESC4000A_E12_4XH100_TRT" /
+            "gptj-99" / "Offline" / LOG)
+    (c,) = MLPerf().parse(RawDocument(path.read_bytes(), source=str(path)))
+    assert (c.tok_s, c.tok_s_kind, c.cell) == (6985.51, "aggregate", "MLPerf Offline")
+    assert (c.hardware, c.hardware_count, c.model) == ("H100", 4, "gptj-99")
+    assert c.provenance["tok_s"].field == "Tokens per second (inferred)"
