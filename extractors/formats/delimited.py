@@ -12,6 +12,8 @@ Quirks, each with its reason:
   nothing (except an empty TTFT cell, which is the seed's "TTFT empty" finding, as in JSON).
 - Spreadsheet exports start with a byte-order mark and end lines with CRLF; both are accepted.
 - Provenance names the line and the column (`line 3.tok_s`), the way a reader finds the cell.
+- An export whose columns are a packaged board's (`extractors/data/boards.json`, matched by
+  shape as JSON boards are) is read through that entry, with its constants.
 - A row of the wrong length is skipped and counted in one warning; the dump is refused only when
   no row has a readable throughput.
 """
@@ -20,11 +22,12 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from checks.models import Claim, SourceKind
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
+from extractors.formats.board_mapping import BoardMapping, load_board_mappings
 from extractors.formats.generic_board import read_board_row
 from extractors.formats.records import looks_like_claim
 
@@ -86,13 +89,14 @@ class DelimitedBoard:
                                "least one row")
         claims: list[Claim] = []
         problems: list[str] = []
+        mapping = self._mapping(header, rows)
         for i, cells in enumerate(rows):
             line = f"line {i + 2}"
             if len(cells) != len(header):
                 problems.append(f"{line}: {len(cells)} cells under {len(header)} columns")
                 continue
-            claims.append(self._claim(doc.source, dict(zip(header, cells, strict=True)), line,
-                                      problems))
+            claims.append(read_board_row(doc.source, dict(zip(header, cells, strict=True)), line,
+                                         problems, mapping))
         if not any(c.tok_s is not None for c in claims):
             detail = f" ({problems[0]})" if problems else ""
             raise InvalidInput(f"{doc.source}: {len(rows)} row(s) in this {self.label} dump, none "
@@ -103,5 +107,13 @@ class DelimitedBoard:
         return claims
 
     @staticmethod
-    def _claim(source: str, row: dict[str, Any], line: str, problems: list[str]) -> Claim:
-        return read_board_row(source, row, line, problems)
+    def _mapping(header: list[str], rows: list[list[str]]) -> BoardMapping | None:
+        """The packaged board entry whose columns this export has (a board's TSV export is its
+        records list at the top level), so its constants apply: LocalScore's export is llamafile
+        decode, one stream, no speculative decoding."""
+        sample = [dict(zip(header, r, strict=True)) for r in rows[:_SNIFF_LINES]
+                  if len(r) == len(header)]
+        for m in load_board_mappings():
+            if m.records_path == "" and m.matches_shape(sample):
+                return m
+        return None

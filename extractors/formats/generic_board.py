@@ -38,6 +38,8 @@ from extractors.formats.records import (
     looks_like_claim,
     map_record,
 )
+from extractors.formats.targets import UNIT_TARGETS
+from extractors.formats.units import record_units, with_unit
 from extractors.formats.values import BadValue
 
 __all__ = ["GenericBoard", "read_board_row"]
@@ -128,11 +130,14 @@ def read_board_row(source: str, row: dict[str, Any], path: str, problems: list[s
     reads rows through this too, so both paths give the same claim."""
     b = ClaimBuilder(source)
     if mapping is not None:
+        units = record_units(row)  # `model_params_unit` beside `model_params`, as map_record does
         for target in TARGETS:
             hit = mapping.lookup(row, target) if target in mapping.fields else None
             if hit is None:
                 continue
             rel, value = hit
+            if target in UNIT_TARGETS:
+                value = with_unit(value, units.get(rel))
             full = f"{path}.{rel}" if path else rel
             try:
                 apply_target(b, target, value, full, rel.rsplit(".", 1)[-1])

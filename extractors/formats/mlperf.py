@@ -49,7 +49,7 @@ from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput, NoClaimFound
 from extractors.formats.aliases import fold
-from extractors.formats.mlperf_system import parse_system, set_engine
+from extractors.formats.mlperf_system import count_or_none, is_none, parse_system, set_engine
 from extractors.formats.mlperf_tree import (
     card_name,
     set_from_system_name,
@@ -191,7 +191,10 @@ _LOG_LINE = re2.compile(r"(?m)^\s*([^:\n]+?)\s*:\s*(.+?)\s*$")
 def _parse_log(source: str, text: str) -> Claim:
     fields = {fold(k): (k, v) for k, v in _LOG_LINE.findall(text)}
     b = ClaimBuilder(source)
-    for key in ("completed_tokens_per_second", "tokens_per_second"):
+    # GPT-J's logs print loadgen's estimate, "Tokens per second (inferred)": samples/s × the
+    # dataset's tokens per sample (mlcommons/inference_results_v4.1 closed/*/results/*/gptj-99/).
+    for key in ("completed_tokens_per_second", "tokens_per_second",
+                "completed_tokens_per_second_inferred", "tokens_per_second_inferred"):
         if key in fields:
             raw_key, value = fields[key]
             b.set("tok_s", read_key({key: value}, key, to_rate, raw_key), field=raw_key, span=value)
@@ -333,19 +336,23 @@ def _parse_record(source: str, r: dict[str, Any], path: str) -> Claim:
     _mark_scenario(b, scenario, f"{path}.Scenario")
     for key in ("accelerator_model_name", "Accelerator"):
         accel = read_key(r, key, to_text, f"{path}.{key}")
-        if accel:
+        if accel and not is_none(accel):
             b.set("hardware", card_name(accel), field=f"{path}.{key}", span=accel)
             break
-    if isinstance(r.get("Platform"), str):  # the results directory's name: card and count
+    cpu_only = not b.has("hardware") and any(k in r for k in ("accelerator_model_name",
+                                                              "Accelerator"))
+    if cpu_only:  # "N/A" accelerators: the host processors decode, one per socket
+        pick("hardware", ("host_processor_model_name",), to_text)
+        pick("hardware_count", ("host_processors_per_node",), to_int)
+    if isinstance(r.get("Platform"), str) and not cpu_only:  # the results directory's name
         set_from_system_name(b, r["Platform"], f"{path}.Platform")
-    total = read_key(r, "total_accelerators", to_int, f"{path}.total_accelerators")
+    total = count_or_none(r, "total_accelerators")
     if total:
         b.set("hardware_count", total, field=f"{path}.total_accelerators")
-    per_node = read_key(r, "accelerators_per_node", to_int, f"{path}.accelerators_per_node")
+    per_node = count_or_none(r, "accelerators_per_node")
     if per_node is None:
-        per_node = read_key(r, "a#", to_int, f"{path}.a#")
-    nodes = read_key(r, "number_of_nodes", to_int, f"{path}.number_of_nodes") or read_key(
-        r, "Nodes", to_int, f"{path}.Nodes") or 1
+        per_node = count_or_none(r, "a#")
+    nodes = count_or_none(r, "number_of_nodes") or count_or_none(r, "Nodes") or 1
     if per_node:
         b.set("hardware_count", per_node * nodes, field=f"{path}.accelerators_per_node",
               span=f"{per_node} per node × {nodes} node(s)")

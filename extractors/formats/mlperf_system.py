@@ -9,6 +9,8 @@ framework, other_software_stack, hw_notes, sw_notes, …` — a configuration wi
 Quirks:
 - `accelerator_model_name` carries partition mode, memory and power after the card ("AMD
   Instinct MI300X-NPS1-SPX-192GB-750W"): the card's name is read from it, the whole kept as the span.
+- A CPU-only system writes "N/A" (or 0) for its accelerators: its host processors are the
+  hardware, one per socket (`host_processors_per_node` × nodes).
 - Free text (`sw_notes`, `other_software_stack`, `hw_notes`) is where submitters state speculative
   settings ("chain-widened MTP verify K=4 (3 drafts)"): it is read by the record-text readers.
 """
@@ -24,7 +26,7 @@ from extractors.formats.mlperf_tree import card_name
 from extractors.formats.record_text import read_record_text
 from extractors.formats.values import read_key, to_int, to_text
 
-__all__ = ["parse_system", "set_engine"]
+__all__ = ["count_or_none", "is_none", "parse_system", "set_engine"]
 
 # MLPerf's framework field lists the whole stack ("TensorRT 10.11, CUDA 12.9, TensorRT-LLM 1.0.0");
 # the inference engine is the part that names one, not the first library mentioned.
@@ -45,15 +47,40 @@ def set_engine(b: ClaimBuilder, framework: str | None, field: str) -> None:
     b.set("engine", framework, field=field)
 
 
+_NONE = {"", "n/a", "na", "none", "-", "0"}
+
+
+def is_none(value: Any) -> bool:
+    """An MLPerf field that says "none": "N/A", "", "0"."""
+    return value is None or str(value).strip().lower() in _NONE
+
+
+def count_or_none(s: dict[str, Any], key: str) -> int | None:
+    """A count, where "N/A" (CPU-only systems write it for their accelerators) is none."""
+    if str(s.get(key, "")).strip().lower() in _NONE:
+        return None
+    return read_key(s, key, to_int, key)
+
+
 def parse_system(source: str, s: dict[str, Any]) -> Claim:
     b = ClaimBuilder(source)
     accel = read_key(s, "accelerator_model_name", to_text, "accelerator_model_name")
-    b.set("hardware", card_name(accel) if accel else None, field="accelerator_model_name",
-          span=accel)
-    per_node = read_key(s, "accelerators_per_node", to_int, "accelerators_per_node")
-    nodes = read_key(s, "number_of_nodes", to_int, "number_of_nodes") or 1
-    if per_node is not None:
-        b.set("hardware_count", per_node * nodes, field="accelerators_per_node×number_of_nodes")
+    per_node = count_or_none(s, "accelerators_per_node")
+    nodes = count_or_none(s, "number_of_nodes") or 1
+    if accel and accel.strip().lower() not in _NONE and per_node != 0:
+        b.set("hardware", card_name(accel), field="accelerator_model_name", span=accel)
+        if per_node is not None:
+            b.set("hardware_count", per_node * nodes,
+                  field="accelerators_per_node×number_of_nodes")
+    else:
+        # A CPU-only submission (accelerator "N/A", 0 per node): the host processors decode.
+        host = read_key(s, "host_processor_model_name", to_text, "host_processor_model_name")
+        sockets = count_or_none(s, "host_processors_per_node")
+        b.set("hardware", host, field="host_processor_model_name",
+              span=f"accelerator_model_name {accel!r}: CPU-only system")
+        if host and sockets:
+            b.set("hardware_count", sockets * nodes,
+                  field="host_processors_per_node×number_of_nodes")
     set_engine(b, read_key(s, "framework", to_text, "framework"), "framework")
     b.set("submitter", read_key(s, "submitter", to_text, "submitter"), field="submitter")
     notes = [str(s[k]) for k in ("sw_notes", "hw_notes") if s.get(k)]

@@ -134,3 +134,32 @@ def test_a_summary_of_only_vision_rows_is_still_no_claim() -> None:
     only = "\n".join([text[0], *[line for line in text[1:] if '"resnet"' in line]]) + "\n"
     with pytest.raises(NoClaimFound):
         MLPerf().parse(RawDocument(only.encode(), source="summary.csv"))
+
+
+def test_gptj_logs_give_loadgens_inferred_token_rate() -> None:
+    # mlcommons/inference_results_v4.1@198fc46799b3328b36ee4bcbdebfa2db5a8e6183
+    # closed/ASUSTeK/results/ESC4000A_E12_4XH100_TRT/gptj-99/Offline/performance/run_1/mlperf_log_summary.txt
+    path = (FIXTURES / "tree" / "closed" / "ASUSTeK" / "results" / "ESC4000A_E12_4XH100_TRT" /
+            "gptj-99" / "Offline" / LOG)
+    (c,) = MLPerf().parse(RawDocument(path.read_bytes(), source=str(path)))
+    assert (c.tok_s, c.tok_s_kind, c.cell) == (6985.51, "aggregate", "MLPerf Offline")
+    assert (c.hardware, c.hardware_count, c.model) == ("H100", 4, "gptj-99")
+    assert c.provenance["tok_s"].field == "Tokens per second (inferred)"
+
+
+def test_a_cpu_only_system_names_its_host_processors_as_the_hardware() -> None:
+    # mlcommons/inference_results_v4.1@198fc46799b3328b36ee4bcbdebfa2db5a8e6183
+    # closed/Quanta_Cloud_Technology/systems/1-node-2S-EMR-PyTorch.json: accelerators "N/A"
+    doc = RawDocument((FIXTURES / "system_cpu_only_emr.json").read_bytes(), source="system.json")
+    (c,) = MLPerf().parse(doc)
+    assert (c.hardware, c.hardware_count) == ("Intel(R) Xeon(R) Platinum 8592+", 2)
+    assert c.provenance["hardware"].field == "host_processor_model_name"
+
+
+def test_a_cpu_only_summary_row_names_its_host_processors() -> None:
+    text = (FIXTURES / "summary_llm_units.csv").read_text().splitlines()
+    row = text[1].replace('"AMD Instinct MI300X 192GB HBM3","8","8"', '"N/A","N/A","0"')
+    row = row.replace('"XE9680_MI300X_192GBx8"', '"1-node-2S-EMR-PyTorch"')
+    (c,) = MLPerf().parse(RawDocument(("\n".join([text[0], row]) + "\n").encode(),
+                                      source="summary.csv"))
+    assert (c.hardware, c.hardware_count) == ("Intel(R) Xeon(R) Platinum 8460Y+", 2)

@@ -134,3 +134,29 @@ def test_no_honest_localscore_row_is_implausible_and_the_roofline_is_answered() 
     # the two CPU rows name a desktop CPU the hardware table lacks; every GPU row is answered
     assert answered == 18
     assert verdicts["1101"] == "consistent"
+
+
+def test_the_localscore_export_is_read_through_its_board_entry_as_llamafile_plain_decode() -> None:
+    first = _claims()[0]
+    assert (first.engine, first.batch, first.concurrency, first.speculative) == (
+        "llamafile", 1, 1, False)
+    assert first.provenance["batch"].field == "board mapping 'localscore_export' constants.batch"
+
+
+# x3 of the four rows at 0.21-0.25 of their ceiling (Llama 3.2 1B on big cards) stays below it:
+# nothing can catch those; every row that lands above the ceiling is a stop (plain decode).
+@pytest.mark.parametrize(("factor", "implausible", "consistent"), [(10, 18, 0), (3, 14, 4)])
+def test_planted_fakes_on_the_export_are_implausible_above_the_ceiling(
+        factor: int, implausible: int, consistent: int) -> None:
+    lines = FIXTURE.read_text().splitlines()
+    rows = [lines[0]]
+    for line in lines[1:]:
+        cells = line.split("\t")
+        cells[1] = str(float(cells[1]) * factor)
+        rows.append("\t".join(cells))
+    doc = RawDocument(("\n".join(rows) + "\n").encode(), source="planted.tsv")
+    reading = read_document(doc, REF)
+    verdicts = [audit(ev, REF).verdict for ev in evidence_per_record(reading, REF)]
+    assert verdicts.count("implausible") == implausible
+    assert verdicts.count("consistent") == consistent
+    assert "suspicious" not in verdicts
