@@ -54,7 +54,6 @@ _FAMILY_RE = "|".join(sorted((re.escape(f).replace(r"\-", "[- ]?") for f in _FAM
 _MENTION = re.compile(
     rf"(?i)(?<![A-Za-z0-9])(?P<fam>{_FAMILY_RE})(?P<ver>\d[\d.]{{0,6}})?"
     r"(?P<rest>(?:(?:[ _\-]{1,2}|:(?=\d))[A-Za-z0-9][A-Za-z0-9.]{0,19}){0,8})")
-_FAMILY_WORD = re.compile(rf"(?i)(?<![A-Za-z0-9])(?P<fam>{_FAMILY_RE})(?P<ver>\d[\d.]{{0,6}})?(?![A-Za-z])")
 _SHORT_LLAMA = re.compile(r"(?<![A-Za-z0-9])L(?P<v>[1-4](?:\.\d)?)-(?P<s>\d{1,3})[Bb](?![A-Za-z0-9])")
 _VARIANTS = {
     "instruct": "Instruct", "chat": "Chat", "it": "it", "coder": "Coder", "code": "Code",
@@ -260,19 +259,6 @@ def read_moe_totals(s: Scan) -> None:
     s.set("is_moe", True, m.group(0))
 
 
-def _family_and_size(s: Scan, size_raw: str, size: str) -> None:
-    """"3090Ti, Llama, GPTQ, 7B: 181 t/s": a family word alone and a bare size, and nothing else
-    that names a model, name one model ("Llama 7B"): the family table can then say it is dense."""
-    words = list(_FAMILY_WORD.finditer(s.text))
-    if len({_family(m.group("fam")) + (m.group("ver") or "") for m in words}) != 1:
-        return
-    fam = words[0]
-    spelled = _spell(_family(fam.group("fam")), fam.group("ver"), "")
-    if spelled.sized or spelled.name == "DeepSeek R1" or _family(fam.group("fam")) == "R1":
-        return
-    s.set("model", f"{spelled.name} {size}B", f"{fam.group(0).strip()} … {size_raw}")
-
-
 def infer_size(s: Scan) -> None:
     """After every statement reader ran: a size for a model the tables do not know."""
     read_moe_totals(s)
@@ -291,8 +277,6 @@ def infer_size(s: Scan) -> None:
         total = m.group("hi") or m.group("t")
         ns = size_from_name(total + "B")
         span = m.group(0)
-        if model is None and not m.group("hi") and ns is not None:
-            _family_and_size(s, m.group(0), total)
     if ns is None:
         return
     s.set("params_total_b", ns.total_b, span)

@@ -99,24 +99,5 @@ def test_a_size_with_its_unit_in_bytes(value: str, size: float | None) -> None:
     assert got == (pytest.approx(size) if size is not None else None)
 
 
-@pytest.mark.parametrize(("text", "model"), [
-    ("ExLlamaV2 / Performance, 3090Ti, Llama, GPTQ, 7B: 181 t/s", "Llama 7B"),
-    ("ExLlamaV2 / Performance, 4090, Llama, GPTQ, 13B: 140 t/s", "Llama 13B"),
-    ("Qwen3 throughput on 2x 3090, almost 1000 tok/s using 4B model and vLLM", "Qwen3 4B"),
-])
-def test_a_lone_family_word_and_a_bare_size_name_one_model(ref: Reference, text: str, model: str) -> None:
-    c = claim(text, ref)
-    assert c.model == model
-    assert c.size_inferred is True
-
-
-@pytest.mark.parametrize("text", [
-    "Llama vs Qwen on a 3090, 7B: 100 t/s",  # two families: which one is not said
-    "3090Ti, GPTQ, 7B: 181 t/s",  # no family
-])
-def test_no_model_is_made_up_without_exactly_one_family(ref: Reference, text: str) -> None:
-    assert claim(text, ref).model is None
-
-
 def test_an_engine_name_is_no_weight_format(ref: Reference) -> None:
     assert claim("ExLlamaV2 on a 3090, Llama 2 7B GPTQ: 181 t/s", ref).weight_format == "W4A16 g128"
