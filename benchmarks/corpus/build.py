@@ -228,6 +228,7 @@ def _tables(text: str) -> Iterator[tuple[list[str], str, str, list[tuple[int, li
     lines = text.splitlines()
     stack: list[tuple[int, str]] = []
     para: list[str] = []
+    closed = False
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -260,9 +261,11 @@ def _tables(text: str) -> Iterator[tuple[list[str], str, str, list[tuple[int, li
             i = j
             continue
         elif not stripped:
-            para = []
+            closed = True
         elif not stripped.startswith(("```", "<", "!")):
-            para.append(_clean(stripped))
+            # the paragraph right above the table, a blank line between them as Markdown wants
+            para = [*([] if closed else para), _clean(stripped)]
+            closed = False
         i += 1
 
 
