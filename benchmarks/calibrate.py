@@ -21,9 +21,11 @@ Planted fakes: every honest per-stream claim (not an aggregate, not prompt proce
 already flagged) is audited again with every speed figure ×3 and ×10 — tok/s, per-user rate and
 baseline multiplied, wall time and TTFT divided, token counts kept — so the record's own
 arithmetic still adds up and only the physics can catch it. Caught = `implausible` or
-`suspicious`. The share `implausible` is also given where plain decode is known (the record says
-it did not speculate, or the tool cannot: llama-bench, LocalScore/llamafile, plain llama.cpp,
-Ollama), and for ×3 the share caught among the fakes that land above the generous ceiling.
+`suspicious`. The share `implausible` is also given where plain decode is known — the record says
+it did not speculate, its tool cannot (llama-bench, LocalScore/llamafile, plain llama.cpp,
+Ollama), or the corpus manifest says so of the whole source (`plain_decode` in `index.ndjson`,
+independent of what the readers make of the record) — and the share caught among the fakes that
+land above the generous ceiling (the roofline's own ratio > 1).
 
 The pipeline's own functions do the work (`extractors.evidence.read_document`,
 `evidence_per_record`, `checks.runner.audit`): what this prints is what `sweep` would say.
@@ -157,7 +159,8 @@ def planted(ev: Evidence, factor: float) -> Evidence:
     return ev.model_copy(update={"claim": c.model_copy(update=update)})
 
 
-def _tally(t: SourceTally, where: str, ev: Evidence, fmt: str | None, ref: Reference) -> None:
+def _tally(t: SourceTally, where: str, ev: Evidence, fmt: str | None, ref: Reference,
+           plain_source: bool = False) -> None:
     report = audit(ev, ref)
     t.records += 1
     t.formats[fmt or "unknown"] += 1
@@ -182,7 +185,7 @@ def _tally(t: SourceTally, where: str, ev: Evidence, fmt: str | None, ref: Refer
         return
     if not is_stream(ev.claim):
         return
-    plain = is_plain_decode(ev.claim, fmt)
+    plain = plain_source or is_plain_decode(ev.claim, fmt)
     for factor in FACTORS:
         fake = audit(planted(ev, factor), ref)
         p = t.planted[factor]
@@ -211,7 +214,7 @@ def _reason(exc: Exception, path: Path) -> str:
 
 
 def _read_one(out: Calibration, t_for: Any, path: Path, rel: str, ref: Reference,
-              pasted: bool = False) -> None:
+              pasted: bool = False, plain: bool = False) -> None:
     """Audit one file: a record file through `sweep`'s path (one Evidence per record), a pasted
     line (a corpus text record) or a file holding only text through `audit`'s path."""
     try:
@@ -237,7 +240,7 @@ def _read_one(out: Calibration, t_for: Any, path: Path, rel: str, ref: Reference
     t.files += 1
     for i, ev in enumerate(evidence):
         cell = f" [{ev.claim.cell}]" if ev.claim.cell else ""
-        _tally(t, f"{rel}#{i}{cell}", ev, fmt, ref)
+        _tally(t, f"{rel}#{i}{cell}", ev, fmt, ref, plain)
 
 
 def calibrate(folder: Path, ref: Reference) -> Calibration:
@@ -255,7 +258,7 @@ def calibrate(folder: Path, ref: Reference) -> Calibration:
             t.entries += 1
             name = str(entry["file"])
             _read_one(out, lambda _fmt, t=t: t, base / name, str(entry["id"]), ref,
-                      pasted=name.startswith("text/"))
+                      pasted=name.startswith("text/"), plain=entry.get("plain_decode") is True)
     for path in sorted(p for p in folder.rglob("*") if p.is_file()
                        and p.suffix.lower() in _SUFFIXES):
         if any(d in path.parents for d in corpus_dirs):
