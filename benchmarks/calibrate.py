@@ -55,6 +55,7 @@ ANSWERED = ("ok", "flag", "stop")
 CAUGHT = ("implausible", "suspicious")
 FACTORS = (3, 10)
 INDEX = "index.ndjson"
+REFUSED_SHOWN = 30  # refused files listed by name; the reasons are counted per source
 _SUFFIXES = (".json", ".jsonl", ".csv", ".tsv", ".txt", ".log")
 # Figures that are not one stream's decode: the roofline's batch-1 ceiling does not bound them.
 _NOT_STREAM = ("aggregate", "per_gpu", "prefill", "total")
@@ -320,7 +321,11 @@ def render(cal: Calibration, missed: int = 5) -> str:
             lines.extend(f"      not caught (or not implausible though plain decode) {w}: {h[:200]}"
                          for w, h in p.missed[:missed])
     lines.append(f"== refused: {len(refused)} file(s)")
-    lines.extend(f"   {rel}: {why[:200]}" for rel, why in sorted(refused.items()))
+    shown = sorted(refused.items())[:REFUSED_SHOWN]
+    lines.extend(f"   {rel}: {why[:200]}" for rel, why in shown)
+    if len(refused) > len(shown):
+        lines.append(f"   … and {len(refused) - len(shown)} more (counted by reason per source "
+                     "above; --json lists every one)")
     lines.append(f"== not a record format: {len(cal.not_records)} file(s)")
     lines.extend(f"   {rel}" for rel in cal.not_records)
     total = sum(t.records for t in tallies.values())
