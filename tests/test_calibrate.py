@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -240,3 +241,80 @@ def test_a_missing_mirror_is_one_sentence(tmp_path: Path, capsys: pytest.Capture
     assert build_main(["--mirrors", str(tmp_path / "none"), "--manifest", str(manifest),
                        str(tmp_path / "out")]) == 1
     assert capsys.readouterr().err.startswith("build failed: no mirror of o/board")
+
+
+@pytest.fixture()
+def round_mirror(tmp_path: Path) -> tuple[Path, Path]:
+    """A tiny MLPerf-shaped round and a README whose columns are models."""
+    work = tmp_path / "round"
+    run = work / "closed" / "Org" / "results" / "SYS_H100x8"
+    log = (FIXTURES / "mlperf" / "mlperf_log_summary.txt").read_text()
+    for bench in ("llama2-70b-99", "resnet50"):
+        d = run / bench / "Offline" / "performance" / "run_1"
+        d.mkdir(parents=True)
+        (d / "mlperf_log_summary.txt").write_text(log)
+    (work / "closed" / "Org" / "systems").mkdir()
+    (work / "closed" / "Org" / "systems" / "SYS_H100x8.json").write_text(
+        json.dumps({"system_name": "SYS", "accelerator_model_name": "NVIDIA H100-SXM-80GB",
+                    "accelerators_per_node": 8}))
+    (work / "closed" / "Org" / "summary.csv").write_text(
+        "Organization,SystemName,Model,Scenario,Result,Units\n"
+        "Org,SYS,llama2-70b-99,Offline,24525.0,Tokens/s\nOrg,SYS,resnet50,Offline,700000,Samples/s\n")
+    (work / "README.md").write_text(
+        "# Rigs\n\nAverage speed (tokens/s) of generating 1024 tokens.\n\n"
+        "| GPU | 8B Q4_K_M | 70B Q4_K_M |\n|---|---|---|\n| 4090 24GB | 127.74 | OOM |\n"
+        "| 4090 24GB * 2 | 122.56 | 19.06 |\n")
+    _git("init", "-q", cwd=work)
+    _git("add", ".", cwd=work)
+    _git("commit", "-q", "-m", "round", cwd=work)
+    commit = _git("rev-parse", "HEAD", cwd=work)
+    mirrors = tmp_path / "mirrors"
+    (mirrors / "o+round").mkdir(parents=True)
+    _git("clone", "-q", "--bare", str(work), str(mirrors / "o+round" / "repo"), cwd=tmp_path)
+    manifest = tmp_path / "round.json"
+    manifest.write_text(json.dumps({"sources": [
+        {"name": "mlperf", "repo": "o/round", "commit": commit, "licence": "Apache-2.0",
+         "redistribute": True, "converter": "mlperf_tree", "paths": []},
+        {"name": "rigs", "repo": "o/round", "commit": commit, "licence": "MIT",
+         "redistribute": True, "converter": "markdown_tables", "paths": ["README.md"],
+         "options": {"split": "cells", "all_tables": True, "unit": "tokens/s",
+                     "plain_decode": True, "context": {"*": "llama.cpp on LLaMA 3"}}},
+    ]}))
+    return mirrors, manifest
+
+
+def _entries(out: Path, source: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for split in ("data", "heldout")
+            for line in (out / split / source / "index.ndjson").read_text().splitlines()]
+
+
+def test_an_mlperf_round_keeps_llm_logs_under_their_path(round_mirror: tuple[Path, Path],
+                                                         tmp_path: Path) -> None:
+    mirrors, manifest = round_mirror
+    out = tmp_path / "out"
+    assert build_main(["--mirrors", str(mirrors), "--manifest", str(manifest), str(out)]) == 0
+    files = sorted(e["file"] for e in _entries(out, "mlperf"))
+    assert files == [
+        "closed/Org/results/SYS_H100x8/llama2-70b-99/Offline/performance/run_1/mlperf_log_summary.txt",
+        "closed/Org/summary/L2.csv"]  # resnet50 left out: not an LLM benchmark
+    assert all((out / split / "mlperf" / "files" / "closed" / "Org" / "systems"
+                / "SYS_H100x8.json").is_file() for split in ("data", "heldout"))
+
+
+def test_a_table_of_models_is_one_record_per_cell(round_mirror: tuple[Path, Path],
+                                                  tmp_path: Path) -> None:
+    mirrors, manifest = round_mirror
+    out = tmp_path / "out"
+    assert build_main(["--mirrors", str(mirrors), "--manifest", str(manifest), str(out)]) == 0
+    entries = _entries(out, "rigs")
+    assert all(e["plain_decode"] is True for e in entries)
+    texts = sorted((out / split / "rigs" / "files" / e["file"]).read_text()
+                   for e in entries for split in ("data", "heldout")
+                   if (out / split / "rigs" / "files" / e["file"]).is_file())
+    assert texts == [
+        "llama.cpp on LLaMA 3, Rigs (Average speed (tokens/s) of generating 1024 tokens.), "
+        "70B Q4_K_M, 4090 24GB * 2: 19.06 tokens/s\n",
+        "llama.cpp on LLaMA 3, Rigs (Average speed (tokens/s) of generating 1024 tokens.), "
+        "8B Q4_K_M, 4090 24GB * 2: 122.56 tokens/s\n",
+        "llama.cpp on LLaMA 3, Rigs (Average speed (tokens/s) of generating 1024 tokens.), "
+        "8B Q4_K_M, 4090 24GB: 127.74 tokens/s\n"]

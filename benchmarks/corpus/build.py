@@ -191,6 +191,7 @@ def _is_llm(benchmark: str) -> bool:
 
 
 def _mlperf_tree(repo: Repo, src: Source) -> Iterator[Record]:
+    """The whole round is walked: `paths` in the manifest only documents the shape kept."""
     systems_kept: set[str] = set()
     names = set(repo.names())
     for path in repo.names():
