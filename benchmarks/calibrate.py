@@ -1,14 +1,31 @@
 """Calibrate against real records: audit every record under a folder and print, per source,
-what was read, what was refused and why, the verdicts, and how often the roofline (Q7) could
-be answered. Run: `python -m benchmarks.calibrate DIR [--json]`.
+what was read, what was refused and why, the verdicts, how often the roofline (Q7) could be
+answered, and how often planted fakes are caught. Run: `python -m benchmarks.calibrate DIR [--json]`.
 
-A "source" is the adapter that read the file (`accelmark`, `vllm_bench`, …). A file whose shape an
-adapter recognised but could not read is *refused*, with the reader's own sentence; a file no
-adapter recognises (a schema, a suite definition next to the records) is listed apart as *not a
-record*, so neither can hide among the other. Every `implausible` and `suspicious` headline
-is listed so each one can be explained; for records whose Q7 stayed unanswered the reasons are
-counted (the roofline's first missing input, or its summary), so a missing reference row shows
-up as one line with its count.
+Two layouts are read:
+- a corpus built by `benchmarks/corpus/build.py`: every `index.ndjson` under DIR lists records
+  (`id`, `source`, `url`, `file`), and the source is the corpus source named there;
+- any other folder: every record-looking file is read, and the source is the adapter that read it
+  (`accelmark`, `vllm_bench`, …).
+
+A file whose shape an adapter recognised but could not read is *refused*, with the reader's own
+sentence; a file no adapter recognises (a schema, a suite definition next to the records) is
+listed apart as *not a record*, so neither can hide among the other. Every `implausible` and
+`suspicious` headline is listed so each one can be explained; for records whose Q7 stayed
+unanswered the reasons are counted (the roofline's first missing input, or its summary), so a
+missing reference row shows up as one line with its count. Physics is also counted over the
+claims "whose hardware has a public spec" (the named hardware resolves to a reference row), and
+the names that did not resolve are listed with their counts.
+
+Planted fakes: every honest per-stream claim (not an aggregate, not prompt processing, not
+already flagged) is audited again with every speed figure ×3 and ×10 — tok/s, per-user rate and
+baseline multiplied, wall time and TTFT divided, token counts kept — so the record's own
+arithmetic still adds up and only the physics can catch it. Caught = `implausible` or
+`suspicious`. The share `implausible` is also given where plain decode is known — the record says
+it did not speculate, its tool cannot (llama-bench, LocalScore/llamafile, plain llama.cpp,
+Ollama), or the corpus manifest says so of the whole source (`plain_decode` in `index.ndjson`,
+independent of what the readers make of the record) — and the share caught among the fakes that
+land above the generous ceiling (the roofline's own ratio > 1).
 
 The pipeline's own functions do the work (`extractors.evidence.read_document`,
 `evidence_per_record`, `checks.runner.audit`): what this prints is what `sweep` would say.
@@ -24,61 +41,69 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from checks.models import Report
+from checks.models import Claim, Evidence, Report
 from checks.reference import Reference, load_reference
 from checks.runner import audit
 from extractors.errors import ExtractError, UnrecognisedInput
-from extractors.evidence import evidence_per_record, read_document
+from extractors.evidence import build_evidence, evidence_per_record, read_document
 from extractors.inputs import InputSpec, read_local
 
-__all__ = ["Calibration", "SourceTally", "as_json", "calibrate", "main", "render"]
+__all__ = ["FACTORS", "Calibration", "Planted", "SourceTally", "as_json", "calibrate",
+           "is_plain_decode", "is_stream", "main", "planted", "render"]
 
 ANSWERED = ("ok", "flag", "stop")
+CAUGHT = ("implausible", "suspicious")
+FACTORS = (3, 10)
+INDEX = "index.ndjson"
+REFUSED_SHOWN = 30  # refused files listed by name; the reasons are counted per source
 _SUFFIXES = (".json", ".jsonl", ".csv", ".tsv", ".txt", ".log")
+# Figures that are not one stream's decode: the roofline's batch-1 ceiling does not bound them.
+_NOT_STREAM = ("aggregate", "per_gpu", "prefill", "total")
+# Tools that have no speculative decoding, so what they time is plain decode (llama-bench has no
+# draft option in its README; LocalScore runs llamafile's own benchmark; Ollama exposes none).
+_PLAIN_FORMATS = ("llama_bench", "localscore")
+_PLAIN_ENGINES = ("llama-bench", "llamafile", "localscore", "ollama", "llama.cpp")
+
+
+@dataclass
+class Planted:
+    """Planted fakes at one factor."""
+
+    n: int = 0
+    caught: int = 0
+    implausible: int = 0
+    plain: int = 0  # plain decode known
+    plain_implausible: int = 0
+    above: int = 0  # landing above the generous ceiling
+    above_caught: int = 0
+    missed: list[tuple[str, str]] = field(default_factory=list)  # (where, headline)
 
 
 @dataclass
 class SourceTally:
-    """What one source (adapter) gave over the folder."""
+    """What one source gave over the folder."""
 
     files: int = 0
-    records: int = 0
+    entries: int = 0  # records read (index lines, or files in a plain folder)
+    records: int = 0  # claims audited
+    refused: Counter[str] = field(default_factory=Counter)  # the reader's sentence, path removed
+    not_records: int = 0
+    formats: Counter[str] = field(default_factory=Counter)  # adapter that read each record
     verdicts: Counter[str] = field(default_factory=Counter)
     q7: Counter[str] = field(default_factory=Counter)
     unanswered: Counter[str] = field(default_factory=Counter)
     flagged: list[tuple[str, str, str]] = field(default_factory=list)  # (verdict, where, headline)
     by_kind: Counter[str] = field(default_factory=Counter)  # records per tok_s kind
     answered_by_kind: Counter[str] = field(default_factory=Counter)
+    with_spec: int = 0  # hardware resolves to a reference row
+    spec_answered: int = 0
+    unresolved: Counter[str] = field(default_factory=Counter)  # hardware names with no row
+    no_hardware: int = 0
+    planted: dict[int, Planted] = field(default_factory=lambda: {f: Planted() for f in FACTORS})
 
     @property
     def q7_answered(self) -> int:
         return sum(self.q7[s] for s in ANSWERED)
-
-
-def _files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in _SUFFIXES)
-
-
-def _why_unanswered(report: Report) -> str:
-    """The roofline's first missing input, else its summary."""
-    q7 = report.question("roofline")
-    if q7.missing:
-        return f"{q7.status}: missing {q7.missing[0]}"
-    return f"{q7.status}: {q7.summary[:120]}"
-
-
-def _tally(t: SourceTally, where: str, report: Report) -> None:
-    t.records += 1
-    t.verdicts[report.verdict] += 1
-    q7 = report.question("roofline")
-    t.q7[q7.status] += 1
-    kind = report.claim.tok_s_kind or "unknown"
-    t.by_kind[kind] += 1
-    t.answered_by_kind[kind] += q7.status in ANSWERED
-    if q7.status not in ANSWERED:
-        t.unanswered[_why_unanswered(report)] += 1
-    if report.verdict in ("implausible", "suspicious"):
-        t.flagged.append((report.verdict, where, report.headline))
 
 
 @dataclass
@@ -90,26 +115,165 @@ class Calibration:
     not_records: list[str] = field(default_factory=list)  # files no adapter recognises
 
 
+def _why_unanswered(report: Report) -> str:
+    """The roofline's first missing input, else its summary."""
+    q7 = report.question("roofline")
+    if q7.missing:
+        return f"{q7.status}: missing {q7.missing[0]}"
+    return f"{q7.status}: {q7.summary[:120]}"
+
+
+def is_stream(claim: Claim) -> bool:
+    """One stream's rate: a decode, end-to-end output or per-user figure, not a serving aggregate."""
+    if claim.tok_s is None and claim.per_user_tok_s is None:
+        return False
+    if claim.tok_s_kind in _NOT_STREAM or claim.serving_claim:
+        return False
+    if claim.tok_s_kind is None:
+        return claim.batch in (None, 1) and claim.concurrency in (None, 1)
+    return True
+
+
+def is_plain_decode(claim: Claim, fmt: str | None) -> bool:
+    """Plain decode is stated (speculative False) or implied by a tool that cannot speculate."""
+    if claim.speculative is True or claim.spec_method or claim.acceptance_length is not None:
+        return False
+    if claim.speculative is False or (fmt or "") in _PLAIN_FORMATS:
+        return True
+    engine = (claim.engine or "").lower()
+    return any(e in engine for e in _PLAIN_ENGINES)
+
+
+def planted(ev: Evidence, factor: float) -> Evidence:
+    """The same evidence with every speed figure scaled by `factor` and every duration divided,
+    token counts kept, so the record's arithmetic is as consistent as before."""
+    c = ev.claim
+    update: dict[str, Any] = {}
+    for name in ("tok_s", "per_user_tok_s", "baseline_tok_s"):
+        value = getattr(c, name)
+        if value is not None:
+            update[name] = value * factor
+    for name in ("wall_seconds", "ttft_ms"):
+        value = getattr(c, name)
+        if value is not None:
+            update[name] = value / factor
+    return ev.model_copy(update={"claim": c.model_copy(update=update)})
+
+
+def _tally(t: SourceTally, where: str, ev: Evidence, fmt: str | None, ref: Reference,
+           plain_source: bool = False) -> None:
+    report = audit(ev, ref)
+    t.records += 1
+    t.formats[fmt or "unknown"] += 1
+    t.verdicts[report.verdict] += 1
+    q7 = report.question("roofline")
+    t.q7[q7.status] += 1
+    answered = q7.status in ANSWERED
+    kind = report.claim.tok_s_kind or "unknown"
+    t.by_kind[kind] += 1
+    t.answered_by_kind[kind] += answered
+    if not answered:
+        t.unanswered[_why_unanswered(report)] += 1
+    if report.hardware_name is not None:
+        t.with_spec += 1
+        t.spec_answered += answered
+    elif report.claim.hardware:
+        t.unresolved[report.claim.hardware] += 1
+    else:
+        t.no_hardware += 1
+    if report.verdict in CAUGHT:
+        t.flagged.append((report.verdict, where, report.headline))
+        return
+    if not is_stream(ev.claim):
+        return
+    plain = plain_source or is_plain_decode(ev.claim, fmt)
+    for factor in FACTORS:
+        fake = audit(planted(ev, factor), ref)
+        p = t.planted[factor]
+        p.n += 1
+        caught = fake.verdict in CAUGHT
+        p.caught += caught
+        p.implausible += fake.verdict == "implausible"
+        if plain:
+            p.plain += 1
+            p.plain_implausible += fake.verdict == "implausible"
+        ratio = fake.question("roofline").figures.get("ratio")
+        if ratio is not None and ratio > 1:
+            p.above += 1
+            p.above_caught += caught
+        if not caught or (plain and fake.verdict != "implausible"):
+            p.missed.append((where, f"x{factor}: {fake.headline}"))
+
+
+def _reason(exc: Exception, path: Path) -> str:
+    """The reader's sentence without the file name it starts with, so reasons can be counted."""
+    text = str(exc)
+    for prefix in (f"{path}: ", f"{path.name}: "):
+        if text.startswith(prefix):
+            return text[len(prefix):]
+    return text
+
+
+def _read_one(out: Calibration, t_for: Any, path: Path, rel: str, ref: Reference,
+              pasted: bool = False, plain: bool = False) -> None:
+    """Audit one file: a record file through `sweep`'s path (one Evidence per record), a pasted
+    line (a corpus text record) or a file holding only text through `audit`'s path."""
+    try:
+        spec = (InputSpec("text", path.read_text(encoding="utf-8")) if pasted
+                else InputSpec("file", str(path)))
+        reading = read_document(read_local(spec), ref)
+        evidence = (evidence_per_record(reading, ref) if reading.records
+                    else [build_evidence([reading], ref)])
+    except UnrecognisedInput:
+        out.not_records.append(rel)
+        t = t_for(None)
+        if t is not None:
+            t.not_records += 1
+        return
+    except ExtractError as exc:
+        out.refused[rel] = str(exc)
+        t = t_for(None)
+        if t is not None:
+            t.refused[_reason(exc, path)] += 1
+        return
+    fmt = reading.source.format
+    t = t_for(fmt)
+    t.files += 1
+    for i, ev in enumerate(evidence):
+        cell = f" [{ev.claim.cell}]" if ev.claim.cell else ""
+        _tally(t, f"{rel}#{i}{cell}", ev, fmt, ref, plain)
+
+
 def calibrate(folder: Path, ref: Reference) -> Calibration:
     """Audit every record of every readable-looking file under `folder`."""
     out = Calibration()
-    tallies, refused = out.tallies, out.refused
-    for path in _files(folder):
+    indexes = sorted(folder.rglob(INDEX))
+    corpus_dirs = [p.parent for p in indexes]
+    for index in indexes:
+        base = index.parent / "files"
+        for line in index.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            entry = json.loads(line)
+            t = out.tallies.setdefault(str(entry["source"]), SourceTally())
+            t.entries += 1
+            name = str(entry["file"])
+            _read_one(out, lambda _fmt, t=t: t, base / name, str(entry["id"]), ref,
+                      pasted=name.startswith("text/"), plain=entry.get("plain_decode") is True)
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()
+                       and p.suffix.lower() in _SUFFIXES):
+        if any(d in path.parents for d in corpus_dirs):
+            continue
         rel = str(path.relative_to(folder))
-        try:
-            reading = read_document(read_local(InputSpec("file", str(path))), ref)
-            evidence = evidence_per_record(reading, ref)
-        except UnrecognisedInput:
-            out.not_records.append(rel)
-            continue
-        except ExtractError as exc:
-            refused[rel] = str(exc)
-            continue
-        t = tallies.setdefault(reading.source.format or "unknown", SourceTally())
-        t.files += 1
-        for i, ev in enumerate(evidence):
-            cell = f" [{ev.claim.cell}]" if ev.claim.cell else ""
-            _tally(t, f"{rel}#{i}{cell}", audit(ev, ref))
+
+        def by_format(fmt: str | None) -> SourceTally | None:
+            if fmt is None:
+                return None
+            t = out.tallies.setdefault(fmt, SourceTally())
+            t.entries += 1
+            return t
+
+        _read_one(out, by_format, path, rel, ref)
     return out
 
 
@@ -117,45 +281,103 @@ def _share(n: int, d: int) -> str:
     return f"{100 * n / d:.1f}%" if d else "-"
 
 
-def render(cal: Calibration) -> str:
+def _planted_line(factor: int, p: Planted) -> str:
+    line = (f"   planted x{factor}: {p.caught}/{p.n} caught ({_share(p.caught, p.n)}), "
+            f"implausible {p.implausible}; plain decode known: {p.plain_implausible}/{p.plain} "
+            f"implausible ({_share(p.plain_implausible, p.plain)})")
+    if p.above or factor == 3:
+        line += f"; above the generous ceiling: {p.above_caught}/{p.above} caught ({_share(p.above_caught, p.above)})"
+    return line
+
+
+def render(cal: Calibration, missed: int = 5) -> str:
     tallies, refused = cal.tallies, cal.refused
     lines: list[str] = []
     for name, t in sorted(tallies.items()):
-        lines.append(f"== {name}: {t.files} file(s), {t.records} record(s)")
+        lines.append(f"== {name}: {t.entries} read, {t.files} file(s) read, {t.records} claim(s), "
+                     f"{sum(t.refused.values())} refused, {t.not_records} not a record")
+        if t.formats:
+            lines.append("   read as: " + ", ".join(f"{f} {n}" for f, n in t.formats.most_common()))
+        for reason, n in t.refused.most_common():
+            lines.append(f"   refused ({n}): {reason[:160]}")
         lines.append("   verdicts: " + ", ".join(f"{v} {t.verdicts[v]}" for v in
                      ("implausible", "suspicious", "insufficient", "consistent")))
         lines.append(f"   Q7 answered: {t.q7_answered}/{t.records} ({_share(t.q7_answered, t.records)})"
                      " — " + ", ".join(f"{s} {n}" for s, n in t.q7.most_common()))
+        lines.append(f"   Q7 answered where the hardware has a public spec: {t.spec_answered}/"
+                     f"{t.with_spec} ({_share(t.spec_answered, t.with_spec)}); hardware unresolved "
+                     f"{sum(t.unresolved.values())}, none named {t.no_hardware}")
+        for hw, n in t.unresolved.most_common():
+            lines.append(f"   unresolved hardware ({n}): {hw[:100]}")
         lines.append("   Q7 answered by kind of figure: " + ", ".join(
             f"{k} {t.answered_by_kind[k]}/{n}" for k, n in t.by_kind.most_common()))
         for reason, n in t.unanswered.most_common():
             lines.append(f"   Q7 not answered ({n}): {reason}")
         for verdict, where, headline in t.flagged:
             lines.append(f"   {verdict.upper()} {where}: {headline}")
+        for factor in FACTORS:
+            p = t.planted[factor]
+            lines.append(_planted_line(factor, p))
+            lines.extend(f"      not caught (or not implausible though plain decode) {w}: {h[:200]}"
+                         for w, h in p.missed[:missed])
     lines.append(f"== refused: {len(refused)} file(s)")
-    lines.extend(f"   {rel}: {why}" for rel, why in sorted(refused.items()))
+    shown = sorted(refused.items())[:REFUSED_SHOWN]
+    lines.extend(f"   {rel}: {why[:200]}" for rel, why in shown)
+    if len(refused) > len(shown):
+        lines.append(f"   … and {len(refused) - len(shown)} more (counted by reason per source "
+                     "above; --json lists every one)")
     lines.append(f"== not a record format: {len(cal.not_records)} file(s)")
     lines.extend(f"   {rel}" for rel in cal.not_records)
     total = sum(t.records for t in tallies.values())
     answered = sum(t.q7_answered for t in tallies.values())
+    spec = sum(t.with_spec for t in tallies.values())
+    spec_answered = sum(t.spec_answered for t in tallies.values())
     bad = Counter(v for t in tallies.values() for v, _, _ in t.flagged)
-    lines.append(f"== total: {total} record(s) from {sum(t.files for t in tallies.values())} file(s); "
+    sums = {f: Planted() for f in FACTORS}
+    for t in tallies.values():
+        for f in FACTORS:
+            s, p = sums[f], t.planted[f]
+            s.n += p.n
+            s.caught += p.caught
+            s.implausible += p.implausible
+            s.plain += p.plain
+            s.plain_implausible += p.plain_implausible
+            s.above += p.above
+            s.above_caught += p.above_caught
+    lines.append("== planted, all sources:")
+    lines.extend(_planted_line(f, sums[f]) for f in FACTORS)
+    read = sum(t.entries for t in tallies.values())
+    lines.append(f"== total: {read} read, {total} claim(s) from {sum(t.files for t in tallies.values())} file(s); "
                  f"{len(refused)} refused; Q7 answered {_share(answered, total)}; "
+                 f"where the hardware has a public spec {_share(spec_answered, spec)} "
+                 f"({spec_answered}/{spec}); "
                  f"implausible {bad['implausible']}; suspicious {bad['suspicious']} "
                  f"({_share(bad['suspicious'], total)})")
     return "\n".join(lines)
 
 
+def _planted_json(p: Planted) -> dict[str, Any]:
+    return {"n": p.n, "caught": p.caught, "implausible": p.implausible, "plain_decode": p.plain,
+            "plain_decode_implausible": p.plain_implausible, "above_ceiling": p.above,
+            "above_ceiling_caught": p.above_caught,
+            "missed": [{"record": w, "headline": h} for w, h in p.missed]}
+
+
 def as_json(cal: Calibration) -> dict[str, Any]:
     tallies = cal.tallies
     return {
-        "sources": {name: {"files": t.files, "records": t.records, "verdicts": dict(t.verdicts),
+        "sources": {name: {"read": t.entries, "files": t.files, "records": t.records,
+                           "refused": dict(t.refused), "not_records": t.not_records,
+                           "formats": dict(t.formats), "verdicts": dict(t.verdicts),
                            "q7": dict(t.q7), "q7_answered": t.q7_answered,
+                           "q7_with_public_spec": [t.spec_answered, t.with_spec],
+                           "unresolved_hardware": dict(t.unresolved), "no_hardware": t.no_hardware,
                            "q7_unanswered_reasons": dict(t.unanswered),
                            "q7_answered_by_kind": {k: [t.answered_by_kind[k], n]
                                                    for k, n in t.by_kind.items()},
                            "flagged": [{"verdict": v, "record": w, "headline": h}
-                                       for v, w, h in t.flagged]}
+                                       for v, w, h in t.flagged],
+                           "planted": {f"x{f}": _planted_json(t.planted[f]) for f in FACTORS}}
                     for name, t in sorted(tallies.items())},
         "refused": cal.refused,
         "not_records": cal.not_records,
@@ -167,12 +389,14 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Audit every record under a folder.")
     parser.add_argument("folder", type=Path)
     parser.add_argument("--json", action="store_true", help="print the tallies as JSON")
+    parser.add_argument("--missed", type=int, default=5,
+                        help="planted fakes not caught to list per source and factor")
     args = parser.parse_args(argv)
     if not args.folder.is_dir():
         print(f"not a folder: {args.folder}", file=sys.stderr)
         return 2
     cal = calibrate(args.folder, load_reference())
-    print(json.dumps(as_json(cal), indent=2) if args.json else render(cal))
+    print(json.dumps(as_json(cal), indent=2) if args.json else render(cal, args.missed))
     return 0
 
 

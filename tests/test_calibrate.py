@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from benchmarks.calibrate import calibrate, main, render
+from benchmarks.calibrate import calibrate, is_plain_decode, is_stream, main, planted, render
+from benchmarks.corpus.build import is_heldout
+from benchmarks.corpus.build import main as build_main
+from checks.models import Claim, Evidence
 from checks.reference import load_reference
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -57,10 +63,258 @@ def test_report_ends_with_the_totals(folder: Path, capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert out == render(calibrate(folder, load_reference())) + "\n"
     assert out.rstrip().splitlines()[-1] == (
-        "== total: 16 record(s) from 3 file(s); 1 refused; Q7 answered 100.0%; implausible 1; "
-        "suspicious 0 (0.0%)")
+        "== total: 3 read, 16 claim(s) from 3 file(s); 1 refused; Q7 answered 100.0%; "
+        "where the hardware has a public spec 100.0% (16/16); implausible 1; suspicious 0 (0.0%)")
 
 
 def test_a_missing_folder_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(tmp_path / "nope")]) == 2
     assert "not a folder" in capsys.readouterr().err
+
+
+# --- a built corpus: index.ndjson per source, records in the shapes users hand over -----------
+
+CORPUS = FIXTURES / "calibrate" / "corpus"
+
+
+def test_a_corpus_is_tallied_by_its_own_sources() -> None:
+    cal = calibrate(CORPUS, load_reference())
+    got = {name: (t.entries, t.files, t.records, sum(t.refused.values()), t.q7_answered,
+                  t.spec_answered, t.with_spec)
+           for name, t in cal.tallies.items()}
+    # (read, files read, claims, refused, Q7 answered, answered with a public spec, public spec)
+    assert got == {"leaderboard": (2, 2, 2, 0, 0, 0, 1),
+                   "mlperf": (2, 1, 1, 1, 0, 0, 0),
+                   "readme": (3, 2, 2, 1, 2, 2, 2)}
+    assert dict(cal.tallies["readme"].formats) == {"text": 2}
+    assert cal.tallies["mlperf"].refused == {
+        "MLPerf log: no 'Tokens per second' line: the log holds no token rate": 1}
+    assert dict(cal.tallies["leaderboard"].unresolved) == {
+        "AMD Ryzen 9 5950X 16-Core Processor (znver3)": 1}
+
+
+def test_every_flagged_corpus_record_is_listed_by_its_id() -> None:
+    cal = calibrate(CORPUS, load_reference())
+    assert [(v, w) for v, w, _ in cal.tallies["leaderboard"].flagged] == [
+        ("implausible", "leaderboard:1#0")]
+    assert dict(cal.tallies["leaderboard"].verdicts) == {"implausible": 1, "insufficient": 1}
+    assert dict(cal.tallies["readme"].verdicts) == {"consistent": 2}
+
+
+@pytest.mark.parametrize(("source", "factor", "n", "caught", "implausible", "plain",
+                          "plain_implausible", "above", "above_caught"), [
+    ("readme", 3, 2, 1, 0, 1, 0, 2, 1),
+    ("readme", 10, 2, 1, 0, 1, 0, 2, 1),
+    # the manifest marks the leaderboard's tool as plain decode, whatever the reader makes of it
+    ("leaderboard", 3, 1, 0, 0, 1, 0, 0, 0),
+    ("leaderboard", 10, 1, 0, 0, 1, 0, 0, 0),
+    ("mlperf", 10, 0, 0, 0, 0, 0, 0, 0),  # an Offline aggregate is no stream: nothing planted
+])
+def test_planted_fakes_are_counted(source: str, factor: int, n: int, caught: int,
+                                   implausible: int, plain: int, plain_implausible: int,
+                                   above: int, above_caught: int) -> None:
+    p = calibrate(CORPUS, load_reference()).tallies[source].planted[factor]
+    assert (p.n, p.caught, p.implausible, p.plain, p.plain_implausible, p.above,
+            p.above_caught) == (n, caught, implausible, plain, plain_implausible, above,
+                                above_caught)
+
+
+def test_a_planted_fake_scales_speeds_and_divides_durations() -> None:
+    claim = Claim(tok_s=50.0, per_user_tok_s=40.0, wall_seconds=2.0, ttft_ms=300.0,
+                  tokens_generated=100, baseline_tok_s=25.0, tok_s_kind="decode")
+    fake = planted(Evidence(claim=claim), 10).claim
+    assert (fake.tok_s, fake.per_user_tok_s, fake.baseline_tok_s, fake.wall_seconds,
+            fake.ttft_ms, fake.tokens_generated) == (500.0, 400.0, 250.0, 0.2, 30.0, 100)
+
+
+@pytest.mark.parametrize(("claim", "stream"), [
+    (Claim(tok_s=50.0, tok_s_kind="decode"), True),
+    (Claim(tok_s=50.0, tok_s_kind="per_user", concurrency=32), True),
+    (Claim(tok_s=50.0), True),
+    (Claim(tok_s=50.0, batch=64), False),
+    (Claim(tok_s=5000.0, tok_s_kind="aggregate"), False),
+    (Claim(tok_s=5000.0, tok_s_kind="prefill"), False),
+    (Claim(tok_s=50.0, serving_claim=True), False),
+    (Claim(), False),
+])
+def test_only_single_streams_get_planted(claim: Claim, stream: bool) -> None:
+    assert is_stream(claim) is stream
+
+
+@pytest.mark.parametrize(("claim", "fmt", "plain"), [
+    (Claim(speculative=False), None, True),
+    (Claim(), "llama_bench", True),
+    (Claim(), "localscore", True),
+    (Claim(engine="llama.cpp"), "text", True),
+    (Claim(engine="llama.cpp", spec_method="draft model"), "text", False),
+    (Claim(engine="vLLM"), "text", False),
+    (Claim(speculative=True), "llama_bench", False),
+])
+def test_plain_decode_is_stated_or_implied_by_the_tool(claim: Claim, fmt: str | None,
+                                                       plain: bool) -> None:
+    assert is_plain_decode(claim, fmt) is plain
+
+
+def test_the_corpus_json_carries_the_same_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(CORPUS), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    readme = data["sources"]["readme"]
+    assert (readme["read"], readme["records"], readme["q7_with_public_spec"]) == (3, 2, [2, 2])
+    assert readme["planted"]["x10"]["caught"] == 1
+    assert data["sources"]["leaderboard"]["flagged"][0]["record"] == "leaderboard:1#0"
+
+
+# --- the build script: a deterministic, disjoint held-out split ----------------------------------
+
+def _git(*args: str, cwd: Path) -> str:
+    out = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True,
+                         env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+                              "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
+                              "PATH": os.environ.get("PATH", "")})
+    return out.stdout.strip()
+
+
+@pytest.fixture()
+def mirror(tmp_path: Path) -> tuple[Path, Path]:
+    work = tmp_path / "work"
+    work.mkdir()
+    rows = "\n".join(f"{i}\t{50 + i}.0\tNVIDIA GeForce RTX 4090" for i in range(1, 61))
+    (work / "board.tsv").write_text("test_num\tgen_tps\taccel_name\n" + rows + "\n")
+    (work / "README.md").write_text(
+        "# Bench\n\n## Results\n\nllama.cpp, Llama 3 8B Q4_K_M.\n\n| GPU | tok/s |\n|---|---|\n"
+        + "".join(f"| RTX {3000 + i} | {100 + i} |\n" for i in range(20)))
+    _git("init", "-q", cwd=work)
+    _git("add", ".", cwd=work)
+    _git("commit", "-q", "-m", "records", cwd=work)
+    commit = _git("rev-parse", "HEAD", cwd=work)
+    mirrors = tmp_path / "mirrors"
+    (mirrors / "o+board").mkdir(parents=True)
+    _git("clone", "-q", "--bare", str(work), str(mirrors / "o+board" / "repo"), cwd=tmp_path)
+    manifest = tmp_path / "sources.json"
+    manifest.write_text(json.dumps({"sources": [
+        {"name": "board", "repo": "o/board", "commit": commit, "licence": "MIT",
+         "redistribute": True, "converter": "delimited_rows", "paths": ["board.tsv"],
+         "options": {"id_column": "test_num"}},
+        {"name": "readme", "repo": "o/board", "commit": commit, "licence": "none stated",
+         "redistribute": False, "converter": "markdown_tables", "paths": ["README.md"]},
+    ]}))
+    return mirrors, manifest
+
+
+def _ids(folder: Path) -> set[str]:
+    return {json.loads(line)["id"] for index in folder.rglob("index.ndjson")
+            for line in index.read_text().splitlines()}
+
+
+def test_the_held_out_split_is_deterministic_and_disjoint(mirror: tuple[Path, Path],
+                                                          tmp_path: Path) -> None:
+    mirrors, manifest = mirror
+    first, second = tmp_path / "a", tmp_path / "b"
+    assert build_main(["--mirrors", str(mirrors), "--manifest", str(manifest), str(first)]) == 0
+    assert build_main(["--mirrors", str(mirrors), "--manifest", str(manifest), str(second)]) == 0
+    cal, held = _ids(first / "data"), _ids(first / "heldout")
+    assert (cal, held) == (_ids(second / "data"), _ids(second / "heldout"))
+    assert not cal & held
+    assert len(cal | held) == 80
+    assert held == {i for i in cal | held if is_heldout(i)}
+    assert 8 <= len(held) <= 24  # about a fifth
+    assert "/data/readme/" in (first / ".gitignore").read_text()
+
+
+def test_built_records_keep_the_users_form(mirror: tuple[Path, Path], tmp_path: Path) -> None:
+    mirrors, manifest = mirror
+    out = tmp_path / "out"
+    assert build_main(["--mirrors", str(mirrors), "--manifest", str(manifest), str(out)]) == 0
+    rows = sorted((out / "data" / "board" / "files").rglob("*.tsv"))
+    assert rows[0].read_text().splitlines()[0] == "test_num\tgen_tps\taccel_name"
+    texts = [p.read_text() for split in ("data", "heldout")
+             for p in (out / split / "readme" / "files" / "text").glob("*.txt")]
+    assert "Bench / Results (llama.cpp, Llama 3 8B Q4_K_M.): GPU: RTX 3000; tok/s: 100\n" in texts
+    entry = json.loads((out / "data" / "board" / "index.ndjson").read_text().splitlines()[0])
+    assert entry["url"].startswith("https://github.com/o/board/blob/")
+    assert calibrate(out / "data", load_reference()).tallies["board"].entries == len(rows)
+
+
+def test_a_missing_mirror_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          mirror: tuple[Path, Path]) -> None:
+    _, manifest = mirror
+    assert build_main(["--mirrors", str(tmp_path / "none"), "--manifest", str(manifest),
+                       str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err.startswith("build failed: no mirror of o/board")
+
+
+@pytest.fixture()
+def round_mirror(tmp_path: Path) -> tuple[Path, Path]:
+    """A tiny MLPerf-shaped round and a README whose columns are models."""
+    work = tmp_path / "round"
+    run = work / "closed" / "Org" / "results" / "SYS_H100x8"
+    log = (FIXTURES / "mlperf" / "mlperf_log_summary.txt").read_text()
+    for bench in ("llama2-70b-99", "resnet50"):
+        d = run / bench / "Offline" / "performance" / "run_1"
+        d.mkdir(parents=True)
+        (d / "mlperf_log_summary.txt").write_text(log)
+    (work / "closed" / "Org" / "systems").mkdir()
+    (work / "closed" / "Org" / "systems" / "SYS_H100x8.json").write_text(
+        json.dumps({"system_name": "SYS", "accelerator_model_name": "NVIDIA H100-SXM-80GB",
+                    "accelerators_per_node": 8}))
+    (work / "closed" / "Org" / "summary.csv").write_text(
+        "Organization,SystemName,Model,Scenario,Result,Units\n"
+        "Org,SYS,llama2-70b-99,Offline,24525.0,Tokens/s\nOrg,SYS,resnet50,Offline,700000,Samples/s\n")
+    (work / "README.md").write_text(
+        "# Rigs\n\nAverage speed (tokens/s) of generating 1024 tokens.\n\n"
+        "| GPU | 8B Q4_K_M | 70B Q4_K_M |\n|---|---|---|\n| 4090 24GB | 127.74 | OOM |\n"
+        "| 4090 24GB * 2 | 122.56 | 19.06 |\n")
+    _git("init", "-q", cwd=work)
+    _git("add", ".", cwd=work)
+    _git("commit", "-q", "-m", "round", cwd=work)
+    commit = _git("rev-parse", "HEAD", cwd=work)
+    mirrors = tmp_path / "mirrors"
+    (mirrors / "o+round").mkdir(parents=True)
+    _git("clone", "-q", "--bare", str(work), str(mirrors / "o+round" / "repo"), cwd=tmp_path)
+    manifest = tmp_path / "round.json"
+    manifest.write_text(json.dumps({"sources": [
+        {"name": "mlperf", "repo": "o/round", "commit": commit, "licence": "Apache-2.0",
+         "redistribute": True, "converter": "mlperf_tree", "paths": []},
+        {"name": "rigs", "repo": "o/round", "commit": commit, "licence": "MIT",
+         "redistribute": True, "converter": "markdown_tables", "paths": ["README.md"],
+         "options": {"split": "cells", "all_tables": True, "unit": "tokens/s",
+                     "plain_decode": True, "context": {"*": "llama.cpp on LLaMA 3"}}},
+    ]}))
+    return mirrors, manifest
+
+
+def _entries(out: Path, source: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for split in ("data", "heldout")
+            for line in (out / split / source / "index.ndjson").read_text().splitlines()]
+
+
+def test_an_mlperf_round_keeps_llm_logs_under_their_path(round_mirror: tuple[Path, Path],
+                                                         tmp_path: Path) -> None:
+    mirrors, manifest = round_mirror
+    out = tmp_path / "out"
+    assert build_main(["--mirrors", str(mirrors), "--manifest", str(manifest), str(out)]) == 0
+    files = sorted(e["file"] for e in _entries(out, "mlperf"))
+    assert files == [
+        "closed/Org/results/SYS_H100x8/llama2-70b-99/Offline/performance/run_1/mlperf_log_summary.txt",
+        "closed/Org/summary/L2.csv"]  # resnet50 left out: not an LLM benchmark
+    assert all((out / split / "mlperf" / "files" / "closed" / "Org" / "systems"
+                / "SYS_H100x8.json").is_file() for split in ("data", "heldout"))
+
+
+def test_a_table_of_models_is_one_record_per_cell(round_mirror: tuple[Path, Path],
+                                                  tmp_path: Path) -> None:
+    mirrors, manifest = round_mirror
+    out = tmp_path / "out"
+    assert build_main(["--mirrors", str(mirrors), "--manifest", str(manifest), str(out)]) == 0
+    entries = _entries(out, "rigs")
+    assert all(e["plain_decode"] is True for e in entries)
+    texts = sorted((out / split / "rigs" / "files" / e["file"]).read_text()
+                   for e in entries for split in ("data", "heldout")
+                   if (out / split / "rigs" / "files" / e["file"]).is_file())
+    assert texts == [
+        "llama.cpp on LLaMA 3, Rigs (Average speed (tokens/s) of generating 1024 tokens.), "
+        "70B Q4_K_M, 4090 24GB * 2: 19.06 tokens/s\n",
+        "llama.cpp on LLaMA 3, Rigs (Average speed (tokens/s) of generating 1024 tokens.), "
+        "8B Q4_K_M, 4090 24GB * 2: 122.56 tokens/s\n",
+        "llama.cpp on LLaMA 3, Rigs (Average speed (tokens/s) of generating 1024 tokens.), "
+        "8B Q4_K_M, 4090 24GB: 127.74 tokens/s\n"]
