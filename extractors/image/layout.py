@@ -10,7 +10,8 @@ only in the positions. So:
    the cell width is the median step between neighbouring characters of a run, and a character's
    column is its left edge over that width, counted from the leftmost character of the image.
    The gaps between runs come back as runs of spaces, and a space the recogniser dropped inside a
-   run (a step of 1.6 cells or more) comes back too. A proportional font (a blog's screenshot)
+   run (a step of 1.6 cells or more) comes back too, and a number read with a letter o for a
+   zero ("309o") gets its zero back. A proportional font (a blog's screenshot)
    is placed on the same grid approximately, which keeps its words and its column gaps.
 3. **Tables**: a block of rows with three or more cells (cells split at runs of two or more
    spaces, or at a pipe, which OCR often reads as `l`, `I` or `!` when it stands alone) whose
@@ -115,8 +116,17 @@ def grid_lines(segments: Sequence[Segment]) -> list[str]:
                 out.extend(" " * (col - len(out)))
                 out.append(_normal(g.char))
                 prev, pending_space = g, False
-        lines.append("".join(out).rstrip())
+        lines.append(" ".join(_digits(w) for w in "".join(out).rstrip().split(" ")))
     return lines
+
+
+def _digits(word: str) -> str:
+    """A number OCR read with a letter o for a zero ("309o", "1O24") written with the zero: a
+    word of digits and o/O only, with at least two digits."""
+    if (len(word) >= 3 and sum(ch.isdigit() for ch in word) >= 2
+            and all(ch.isdigit() or ch in "oO" for ch in word)):
+        return word.replace("o", "0").replace("O", "0")
+    return word
 
 
 def _hugs(line: str, i: int) -> bool:
