@@ -89,3 +89,45 @@ def test_a_fetched_image_body_is_read_by_ocr(ref: Reference) -> None:
     assert page.reading.records[0].tok_s == 417.82
     assert page.reading.records[0].provenance["tok_s"].source == (
         "screenshot https://i.example/b.png, OCR")
+
+
+async def _follow_with_images(server: Any, url: str, ref: Reference, *, image_cap: int,
+                              max_fetches: int = 12) -> Any:
+    from extractors.fetch import FetchPolicy, SafeFetcher, open_session
+    from extractors.follow import follow
+    from extractors.storage import MemoryRawStore
+    from tests.fixtures.web.loopback import NoDNS, loopback_only
+
+    policy = FetchPolicy(allow_hosts=frozenset({server.host}), total_timeout=30.0,
+                         image_cap=image_cap)
+    async with open_session(policy, resolver=NoDNS(), socket_factory=loopback_only) as session:
+        fetcher = SafeFetcher(session, MemoryRawStore(), policy)
+        return await follow(url, fetcher, ref, max_fetches=max_fetches, deadline_s=60)
+
+
+def _image_post(server: Any) -> str:
+    server.raw("/i/bench.png", _shot("llama-bench", "dark"), "image/png")
+    return server.text("/post", "<html><body><main><p>My 3090 with llama.cpp, see the "
+                       "screenshot</p><img src='{{BASE}}/i/bench.png'></main></body></html>")
+
+
+async def test_a_posts_screenshot_is_fetched_and_its_table_judged(server: Any,
+                                                                   ref: Reference) -> None:
+    from extractors.web.images import IMAGE_CAP
+
+    url = _image_post(server)
+    result = await _follow_with_images(server, url, ref, image_cap=IMAGE_CAP)
+    assert server.paths() == ["/post", "/i/bench.png"]
+    report = audit(build_evidence(result.readings, ref), ref)
+    assert (report.verdict, report.claim.tok_s, report.claim.hardware) == (
+        "consistent", 127.45, "RTX 3090")
+    assert report.claim.provenance["tok_s"].source == f"screenshot {server.base}/i/bench.png, OCR"
+    assert report.question("evidence").status == "ok"
+
+
+async def test_a_fetcher_that_takes_no_pictures_leaves_them_counted_not_fetched(
+        server: Any, ref: Reference) -> None:
+    url = _image_post(server)
+    result = await _follow_with_images(server, url, ref, image_cap=0)
+    assert server.paths() == ["/post"]
+    assert all(r.source.screenshot is None for r in result.readings)
