@@ -39,7 +39,6 @@ from yarl import URL
 from checks.models import Source, SourceKind
 from checks.text import one_line
 from extractors.document import SNIFF_BYTES, RawDocument, is_binary
-from extractors.image.sniff import is_image
 from extractors.errors import (
     FetchBadResponse,
     FetchError,
@@ -50,6 +49,7 @@ from extractors.errors import (
 from extractors.fetch.fetch_policy import Family, FetchPolicy, MiB
 from extractors.fetch.guards import TRAIL, GuardedConnector, Trail, refusal_in
 from extractors.fetch.url_policy import check_url
+from extractors.image.sniff import is_image
 from extractors.storage import RawStore, StoredBody, sha256_hex, utc_now
 
 __all__ = ["Fetched", "SafeFetcher"]
