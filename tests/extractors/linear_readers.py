@@ -16,6 +16,8 @@ from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import UnusableInput
 from extractors.formats.mlperf import MLPerf
+from extractors.image.layout import split_cells
+from extractors.image.printouts import vllm_serve_record
 from extractors.links import find_links
 from extractors.text import parse_text
 from extractors.text.freetext import read_free_text
@@ -28,7 +30,7 @@ from extractors.text.scan import Scan
 from extractors.text.statements import read_statements
 from extractors.web.html_page import parse_html
 from extractors.web.huggingface import parse_model_card
-from extractors.web.post import header_unit
+from extractors.web.post import header_unit, table_sentences
 
 __all__ = ["LEFT_OUT", "PATTERN_MODULES", "READERS", "pattern_modules", "pumped_readers"]
 
@@ -63,6 +65,9 @@ READERS: dict[str, Callable[[str], object]] = {
     "html_page": lambda t: parse_html(t, URL),
     "model_card": lambda t: parse_model_card(t, URL),
     "table_header": header_unit,
+    "table_sentences": lambda t: table_sentences([["x", "y t/s"], ["a", t]]),
+    "ocr_cells": lambda t: split_cells(t, in_table=True),
+    "ocr_vllm_printout": lambda t: vllm_serve_record("Serving Benchmark Result\n" + t),
     "mlperf_log": _mlperf,
     "sanitise": lambda t: sanitise(t, limit=10**7),
     "one_line": one_line,
