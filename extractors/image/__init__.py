@@ -26,8 +26,8 @@ from extractors.errors import InvalidInput
 from extractors.image.ocr import ocr_available
 from extractors.image.sniff import image_type, is_image
 
-__all__ = ["NO_OCR", "ImageText", "image_type", "is_image", "ocr_available", "read_image",
-           "screenshot_source"]
+__all__ = ["NO_OCR", "ImageText", "image_type", "is_image", "ocr_available", "ocr_image",
+           "read_image", "screenshot_source"]
 
 NO_OCR = ("screenshot reading is not installed: pip install 'claimcheck[ocr]' "
           "(or give the tool's text or JSON output)")

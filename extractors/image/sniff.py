@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["ImageType", "image_type", "is_image"]
+__all__ = ["ImageType", "image_type", "is_image", "is_readable_image"]
 
 ImageType = Literal["png", "jpeg", "gif", "webp"]
 
@@ -29,3 +29,30 @@ def image_type(data: bytes) -> ImageType | None:
 
 def is_image(data: bytes) -> bool:
     return image_type(data) is not None
+
+
+def is_readable_image(head: bytes) -> bool:
+    """An image whose first bytes hold a header an imaging library reads: PNG, GIF and WebP keep
+    their size in the first 30 bytes, so a body with the magic but a broken header is binary
+    noise, not a picture. A JPEG's size comes after its EXIF block (often beyond the first
+    kilobytes a stream is sniffed by), so its magic and first marker are enough here; the full
+    bytes are checked again before decoding (`extractors.image.decode`)."""
+    kind = image_type(head)
+    if kind is None:
+        return False
+    if kind == "jpeg":
+        return len(head) >= 4 and (0xC0 <= head[3] <= 0xFE)
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            Image.open(io.BytesIO(head))
+    except Image.DecompressionBombError:  # a header that reads, and declares a bomb: the guard
+        return True  # in extractors.image.decode refuses it with its size
+    except Exception:  # noqa: BLE001 - any failure to read the header: not a picture
+        return False
+    return True

@@ -11,6 +11,7 @@ import io
 import json
 import struct
 import zlib
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -230,3 +231,16 @@ def test_q1_unchanged_without_images(ref: Reference) -> None:
     ans = evidence(_ev(post=PostInfo(text="127.45 tok/s")), ref, {})
     assert (ans.status, ans.summary) == ("flag", "no evidence in the post: a number.")
     assert "screenshots_with_figures" not in ans.figures
+
+
+def test_a_bomb_given_as_a_file_is_refused_with_its_size(tmp_path: Path, ref: Reference) -> None:
+    from extractors.evidence import read_document
+    from extractors.inputs import InputSpec, read_local
+
+    path = tmp_path / "shot.png"
+    path.write_bytes(_png_header_only(100_000, 100_000))
+    doc = read_local(InputSpec("file", str(path)))
+    with pytest.raises(InvalidInput) as err:
+        read_document(doc, ref)
+    assert str(err.value) == (f"{path}: the image header declares more than 40 million pixels; "
+                              "refused before decoding")
