@@ -123,9 +123,10 @@ def grid_lines(segments: Sequence[Segment]) -> list[str]:
 def _digits(word: str) -> str:
     """A number OCR read with a letter o for a zero ("309o", "1O24") written with the zero: a
     word of digits and o/O only, with at least two digits."""
-    if (len(word) >= 3 and sum(ch.isdigit() for ch in word) >= 2
-            and all(ch.isdigit() or ch in "oO" for ch in word)):
-        return word.replace("o", "0").replace("O", "0")
+    core = word.rstrip(",.;:)")
+    if (len(core) >= 3 and sum(ch.isdigit() for ch in core) >= 2
+            and all(ch.isdigit() or ch in "oO" for ch in core)):
+        return core.replace("o", "0").replace("O", "0") + word[len(core):]
     return word
 
 

@@ -244,3 +244,12 @@ def test_a_bomb_given_as_a_file_is_refused_with_its_size(tmp_path: Path, ref: Re
         read_document(doc, ref)
     assert str(err.value) == (f"{path}: the image header declares more than 40 million pixels; "
                               "refused before decoding")
+
+
+@pytest.mark.parametrize(("read", "fixed"), [
+    ("NVIDIA GeForce RTX 309o,", "NVIDIA GeForce RTX 3090,"),
+    ("1O24 tokens", "1024 tokens"),
+    ("Octo 2x TOO", "Octo 2x TOO"),  # words, not numbers: untouched
+])
+def test_a_letter_o_in_a_number_is_a_zero(read: str, fixed: str) -> None:
+    assert grid_lines([_seg(read, 0, 0)]) == [fixed]
