@@ -10,7 +10,8 @@ cores, 2026-12-01):
 - Debian `tesseract-ocr` 5.3 + `pytesseract`: smaller (about 10 MB with the English data) and
   keeps spaces well, but it is not installable from PyPI (the project's rule for dependencies),
   dropped a whole cell of the llama-bench table and read nvidia-smi's rules as letters; and it was
-  no faster here (2.5–10 s per image on the loaded machine).
+  slower: 9–18 CPU-seconds per screenshot against RapidOCR's 1.7–3.5 (same images, same
+  machine, load average 7–11 on 2 cores).
 - `easyocr`: downloads its models from a hub at first use: excluded (no network at run time).
 - `rapidocr` 3.x: fetches its models at run time unless given paths; 1.4.4 is self-contained.
 
