@@ -11,8 +11,13 @@ COPY pyproject.toml README.md ./
 COPY checks ./checks
 COPY extractors ./extractors
 COPY bot ./bot
-# The same install as the README's: `pip install .`
+# OpenCV, which the OCR extra's RapidOCR loads, needs libGL and glib at import time.
+RUN apt-get update && apt-get install -y --no-install-recommends libgl1 libglib2.0-0 \
+    && rm -rf /var/lib/apt/lists/*
+# The same install as the README's: `pip install .`, plus screenshot reading (the `ocr` extra,
+# whose OCR models ship in the wheel: nothing is downloaded at run time).
 RUN pip install . \
+    && pip install '.[ocr]' \
     && useradd --create-home --uid 10001 claimcheck \
     && mkdir -p /data && chown claimcheck:claimcheck /data
 USER claimcheck

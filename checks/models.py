@@ -25,6 +25,7 @@ __all__ = [
     "Provenance",
     "Question",
     "Report",
+    "Screenshot",
     "Source",
     "Status",
     "SuspectField",
@@ -210,6 +211,15 @@ class Claim(BaseModel):
 SourceKind = Literal["post", "record", "config", "log", "tool-output", "page", "text", "file"]
 
 
+class Screenshot(BaseModel):
+    """What OCR read from one image (Q1 says what the image was: a printout or a photo)."""
+
+    name: str  # the image's file name or URL
+    lines: int = 0  # lines of text OCR read
+    figures: int = 0  # numeric claim fields read from that text (tok/s, W, ms, tokens, ...)
+    format: str | None = None  # what the text was read as ("llama-bench table", "vllm_bench", "text")
+
+
 class Source(BaseModel):
     """One place the extractors read: a fetched URL, a file, stdin or pasted text."""
 
@@ -223,6 +233,7 @@ class Source(BaseModel):
     kind: SourceKind = "text"
     format: str | None = None  # the adapter that parsed it
     note: str | None = None  # e.g. "parsed leniently: raw control characters in JSON"
+    screenshot: Screenshot | None = None  # set when the source is an image read by OCR
 
 
 class PostInfo(BaseModel):

@@ -136,8 +136,11 @@ class RawDocument:
             return self.data.decode("utf-8", errors="replace")
 
     def refuse_binary(self) -> None:
-        """Raise InvalidInput when the document is binary (see `is_binary`)."""
-        if is_binary(self.data):
+        """Raise InvalidInput when the document is binary (see `is_binary`). An image is not
+        refused: `extractors.evidence.read_document` reads it by OCR (`extractors.image`)."""
+        from extractors.image.sniff import is_readable_image
+
+        if is_binary(self.data) and not is_readable_image(self.data[:SNIFF_BYTES]):
             shown = f" ({self.content_type.split(';')[0].strip()[:60]})" if self.content_type else ""
             raise InvalidInput(
                 f"{self.source}: this is binary data{shown}, not text or JSON; "

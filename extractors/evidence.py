@@ -48,6 +48,12 @@ def read_document(doc: RawDocument, ref: Reference, source: Source | None = None
     """Parse one document by shape, trying the caller's board mapping files (`--boards`) before
     the generic board adapter. Raises UnusableInput subclasses with a user-facing sentence."""
     src = source or Source(url=doc.source, kind="file" if doc.source not in ("text", "stdin") else "text")
+    from extractors.image import is_image
+
+    if is_image(doc.data):  # a screenshot: its text by OCR, then read like any document
+        from extractors.image.reading import read_screenshot
+
+        return read_screenshot(doc, src, lambda d, s: read_document(d, ref, s, boards))
     if not doc.data.strip():
         raise NoClaimFound(f"{doc.source}: the input is empty")
     fmt = detect(doc)

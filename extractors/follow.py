@@ -42,6 +42,7 @@ from extractors.links import is_evidence_link, is_image_link, rank_links
 from extractors.offloop import read_page_async
 from extractors.select import matching_number
 from extractors.web import PageReading, rewrite_url
+from extractors.web.images import post_images
 from extractors.web.twitter import expand_shortlinks, is_shortlink
 
 __all__ = ["NO_EVIDENCE_LINK", "FetchBudgetExhausted", "FollowResult", "follow"]
@@ -298,6 +299,17 @@ class _Follower:
         links = [final if u == link else u for u in self.post.text.links]
         self.post.text = self.post.text.model_copy(update={"links": list(dict.fromkeys(links))})
 
+    async def read_images(self) -> None:
+        """The post's first pictures read by OCR (`extractors.web.images`), when the fetcher's
+        policy lets pictures through; each one is a fetch of the budget, like a link."""
+        policy = getattr(self.budget.inner, "policy", None)
+        if self.post is None or self.post.text is None or not getattr(policy, "image_cap", 0):
+            return
+        for url in post_images(self.post.text.links):
+            if self.done or self.budget.left == 0:
+                return
+            await self.visit(url)
+
     async def follow_links(self) -> None:
         if self.post is None or self.post.text is None or self.max_depth < 1:
             return
@@ -383,6 +395,7 @@ async def follow(
     try:
         async with asyncio.timeout(deadline_s):
             await run.start(url)
+            await run.read_images()
             await run.follow_links()
     except TimeoutError:
         if not run.started:

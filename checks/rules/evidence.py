@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.models import Answer, Evidence, Source
+from checks.models import Answer, Evidence, Screenshot, Source
 from checks.reference import Reference
 
 __all__ = ["evidence"]
@@ -35,6 +35,31 @@ def _describe_links(links: list[str], sources: list[Source]) -> str:
     )
 
 
+def _screenshots(ev: Evidence) -> tuple[list[Screenshot], list[Screenshot]]:
+    """The images read by OCR: (printouts with figures, pictures without any)."""
+    shots = [s.screenshot for s in ev.sources if s.screenshot is not None]
+    return [s for s in shots if s.figures > 0], [s for s in shots if s.figures == 0]
+
+
+def _printout_summary(printouts: list[Screenshot]) -> str:
+    first = printouts[0]
+    more = f" (and {len(printouts) - 1} more)" if len(printouts) > 1 else ""
+    return (f"the image is a printout with figures: {first.name}{more}, {first.lines} line"
+            f"{'s' if first.lines != 1 else ''} read by OCR, {first.figures} figure"
+            f"{'s' if first.figures != 1 else ''} taken from it.")
+
+
+def _photo_phrase(photos: list[Screenshot]) -> str:
+    names = ", ".join(p.name for p in photos[:3]) + (" …" if len(photos) > 3 else "")
+    what = "the image is a photo" if len(photos) == 1 else f"the {len(photos)} images are photos"
+    return f"{what} without figures (OCR read none in {names})"
+
+
+def _shot_basis(shots: list[Screenshot]) -> list[str]:
+    return [f"screenshot {s.name}: {s.lines} line(s) read by OCR, {s.figures} figure(s)"
+            + (f", read as {s.format}" if s.format else "") for s in shots]
+
+
 def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     """Q1 evidence: is there evidence in the original post?
 
@@ -49,11 +74,16 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
       the original post, and a provenance answer never changes the verdict (checks/verdict.py).
     - With `kind == "post"` but no post details at all, the claim is judged instead: a launch command,
       env vars, a record id or accepted/drafted counts are evidence (`ok`); a bare number is `flag`.
+    - Images read by OCR (`Source.screenshot`) say what the picture was: a printout with figures
+      (a tool's table or result block, its numbers read) is evidence in the post (`ok`: "the image
+      is a printout with figures"); a picture from which OCR read no figures is named in the flag
+      ("the image is a photo without figures": the seed's photo of a GPU).
 
     Reads no reference rows.
     """
     c = ev.claim
     post = ev.post
+    printouts, photos = _screenshots(ev)
     if post is None and ev.kind in RECORD_KINDS:
         where = next((s.final_url or s.url for s in ev.sources), None) or c.source_url
         return Answer(
@@ -62,6 +92,9 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             summary=f"the input is itself a {ev.kind}: the record is the evidence.",
             basis=[f"input kind {ev.kind}" + (f" ({where})" if where else "")],
         )
+    if post is None and printouts:
+        return Answer(key="evidence", status="ok", summary=_printout_summary(printouts),
+                      basis=_shot_basis(printouts))
     if post is None:
         present = [f for f in EVIDENCE_FIELDS if getattr(c, f)]
         if present:
@@ -71,14 +104,19 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
                 summary=f"the claim carries its own evidence ({', '.join(present).replace('_', ' ')}).",
                 basis=[c.source_of(f) for f in present],
             )
+        photo = f"; {_photo_phrase(photos)}" if photos else ""
         return Answer(
             key="evidence",
             status="flag",
-            summary="no evidence in the post: a number with no launch command, log or record behind it.",
-            basis=[f"no post details; claim has none of {', '.join(EVIDENCE_FIELDS)}"],
+            summary=f"no evidence in the post: a number with no launch command, log or record behind it{photo}.",
+            basis=[f"no post details; claim has none of {', '.join(EVIDENCE_FIELDS)}",
+                   *_shot_basis(photos)],
         )
 
     figures = {"images": float(post.image_count), "evidence_links": float(len(post.evidence_links))}
+    if printouts or photos:
+        figures["screenshots_with_figures"] = float(len(printouts))
+        figures["screenshots_without_figures"] = float(len(photos))
     basis = [f"post link: {u}" for u in post.links[:5]] or ["post has no links"]
     if post.evidence_links:
         return Answer(
@@ -96,6 +134,9 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             figures=figures,
             basis=[*basis, c.source_of("launch_command")],
         )
+    if printouts:
+        return Answer(key="evidence", status="ok", summary=_printout_summary(printouts),
+                      figures=figures, basis=[*basis, *_shot_basis(printouts)])
     pictures = (
         f" and {post.image_count} picture{'s' if post.image_count != 1 else ''}"
         if post.image_count
@@ -113,10 +154,11 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             or c.source_url
         )
         found_elsewhere = f" (the {ev.kind} was found separately{': ' + where if where else ''})"
+    photo = f"; {_photo_phrase(photos)}" if photos else ""
     return Answer(
         key="evidence",
         status="flag",
-        summary=f"no evidence in the post: a number{pictures}{links}{found_elsewhere}.",
+        summary=f"no evidence in the post: a number{pictures}{links}{found_elsewhere}{photo}.",
         figures=figures,
-        basis=basis,
+        basis=[*basis, *_shot_basis(photos)],
     )

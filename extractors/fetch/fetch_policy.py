@@ -18,7 +18,7 @@ __all__ = ["USER_AGENT", "Family", "FetchPolicy", "MiB"]
 MiB = 1024 * 1024
 USER_AGENT = "claimcheck/0.1 (+https://github.com/claimcheck/claimcheck; audits LLM speed claims)"
 
-Family = Literal["json", "html", "text"]
+Family = Literal["json", "html", "text", "image"]
 
 
 def _render_entry(host: str, port: int | None) -> str:
@@ -40,6 +40,8 @@ class FetchPolicy(BaseModel):
     json_cap: int = Field(8 * MiB, gt=0)
     # text/plain gets the JSON cap: raw.githubusercontent.com and gists serve JSON as text/plain.
     text_cap: int = Field(8 * MiB, gt=0)
+    # Pictures (a post's screenshots, read by OCR): 0 refuses them, as before OCR existed.
+    image_cap: int = Field(0, ge=0)
     user_agent: str = USER_AGENT
 
     @field_validator("allow_hosts")
@@ -48,7 +50,8 @@ class FetchPolicy(BaseModel):
         return frozenset(_render_entry(*parse_allow_entry(e)) for e in value)
 
     def cap_for(self, family: Family) -> int:
-        return {"json": self.json_cap, "html": self.html_cap, "text": self.text_cap}[family]
+        return {"json": self.json_cap, "html": self.html_cap, "text": self.text_cap,
+                "image": self.image_cap}[family]
 
     def client_timeout(self) -> aiohttp.ClientTimeout:
         return aiohttp.ClientTimeout(

@@ -49,6 +49,7 @@ from extractors.errors import (
 from extractors.fetch.fetch_policy import Family, FetchPolicy, MiB
 from extractors.fetch.guards import TRAIL, GuardedConnector, Trail, refusal_in
 from extractors.fetch.url_policy import check_url
+from extractors.image.sniff import is_image
 from extractors.storage import RawStore, StoredBody, sha256_hex, utc_now
 
 __all__ = ["Fetched", "SafeFetcher"]
@@ -65,8 +66,13 @@ _FAMILIES: dict[str, Family] = {
     "application/xhtml+xml": "html",
     "text/plain": "text",
     "text/markdown": "text",
+    "image/png": "image",
+    "image/jpeg": "image",
+    "image/gif": "image",
+    "image/webp": "image",
 }
-_KIND_OF: dict[Family, SourceKind] = {"json": "record", "html": "page", "text": "text"}
+_KIND_OF: dict[Family, SourceKind] = {"json": "record", "html": "page", "text": "text",
+                                      "image": "file"}
 
 
 # Generic labels: the body decides (issue 6 part 8). Read as "text" once sniffed; the readers look
@@ -255,7 +261,11 @@ class SafeFetcher:
             raise FetchRefused(f"could not fetch {shown}: {type(exc).__name__}") from None
 
     @staticmethod
-    def _refuse_binary(final: str, mime: str, body: bytearray) -> None:
+    def _refuse_binary(final: str, mime: str, body: bytearray, family: Family = "text") -> None:
+        if family == "image":  # a picture must be one by its magic bytes, whatever its label
+            if not is_image(bytes(body[:16])):
+                raise FetchBadResponse(f"{final} is {mime} but its first bytes are no image")
+            return
         if is_binary(bytes(body[:SNIFF_BYTES])):
             raise FetchBadResponse(
                 f"{final} is {mime} and its first bytes are binary, not a page, text or JSON"
@@ -270,6 +280,8 @@ class SafeFetcher:
         if hdrs.CONTENT_TYPE not in resp.headers:
             raise FetchBadResponse(f"{final} sent no content type, so it is not a page or JSON")
         family = _family(resp.content_type)
+        if family == "image" and self.policy.image_cap == 0:  # pictures not asked for
+            family = None
         if family is None:
             raise FetchBadResponse(f"{final} is {resp.content_type}, not a page or JSON")
         cap = self.policy.cap_for(family)
@@ -286,9 +298,9 @@ class SafeFetcher:
                 raise FetchTooLarge(f"{final} went over the {_mib(cap)} cap for {family}")
             if not sniffed and len(body) >= SNIFF_BYTES:
                 sniffed = True
-                self._refuse_binary(final, resp.content_type, body)
+                self._refuse_binary(final, resp.content_type, body, family)
         if not sniffed:
-            self._refuse_binary(final, resp.content_type, body)
+            self._refuse_binary(final, resp.content_type, body, family)
         data = bytes(body)
         meta = StoredBody(
             sha256=sha256_hex(data),

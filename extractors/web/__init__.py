@@ -8,7 +8,8 @@ Two steps, each small:
   Reddit listing shape is a Reddit post whatever host served it; JSON with an fxtwitter `tweet`
   object is a tweet; any other JSON goes to the structured formats (`extractors.formats.detect`);
   an HTML page with embedded Next.js data holding a record is that record, any other HTML page is
-  read by `html_page`; markdown and plain text go to the text readers. A self-hosted copy of a
+  read by `html_page`; markdown and plain text go to the text readers; an image (PNG, JPEG, GIF,
+  WebP by its magic bytes) is read by OCR (`extractors.image`). A self-hosted copy of a
   board or a mirror of a post therefore reads exactly like the original.
 """
 
@@ -26,6 +27,7 @@ from extractors.document import RawDocument
 from extractors.errors import InvalidInput, NoClaimFound, UnusableInput
 from extractors.evidence import Reading, read_document
 from extractors.formats import detect
+from extractors.image.sniff import is_image
 from extractors.text import parse_text
 from extractors.web import github, html_page, huggingface, reddit, twitter
 from extractors.web.post import PostPage
@@ -157,6 +159,8 @@ def read_page(
     url = source.final_url or source.url
     if not doc.data.strip():
         raise NoClaimFound(f"{url}: the page is empty")
+    if is_image(doc.data):  # a picture (a post's screenshot): read by OCR, like a file
+        return PageReading(read_document(doc, ref, source, boards=boards))
     # A JSON content type must hold JSON; text that merely starts with "[" (a title such as
     # "[Benchmark] …") is JSON only if it parses.
     data = _json_or_fail(doc) if _is_json_type(doc.content_type) else doc.json()

@@ -35,6 +35,17 @@ _HEADER_UNIT = re.compile(
     r"(?<![A-Za-z])(?P<unit>tok/s|tokens/s|tokens/sec|t/s|tps|ms|s|W|GB|GiB)[)\]]*+\s*+$",
     re.IGNORECASE)
 _NUMBER = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?$")
+# "mean ± spread", as llama-bench prints its t/s cell ("127.45 ± 0.32"): the mean is the figure.
+_MEAN_SPREAD = re.compile(r"^(?P<mean>[-+]?\d[\d,]*(?:\.\d+)?) ?(?:±|\+/-) ?\d[\d,]*(?:\.\d+)?$")
+
+
+def _figure(value: str) -> str | None:
+    """The number a table cell states, or None: a plain number, or the mean of "mean ± sd"."""
+    text = value.strip()
+    if _NUMBER.match(text):
+        return text
+    m = _MEAN_SPREAD.match(text)
+    return m["mean"] if m else None
 
 
 def header_unit(header: str) -> tuple[str, str] | None:
@@ -61,9 +72,10 @@ def table_sentences(rows: list[list[str]]) -> list[str]:
         parts = []
         for name, value in zip(header[1:], row[1:], strict=False):
             unit = header_unit(name or "")
-            if unit and _NUMBER.match(value.strip()):
+            figure = _figure(value) if unit else None
+            if unit and figure is not None:
                 label = unit[0].strip() or name
-                parts.append(f"{label} {value.strip()} {unit[1]}")
+                parts.append(f"{label} {figure} {unit[1]}")
             elif value.strip():
                 parts.append(f"{name} {value.strip()}".strip())
         label = row[0].strip() if row else ""

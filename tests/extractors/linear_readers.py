@@ -19,6 +19,8 @@ from extractors.errors import UnusableInput
 from extractors.formats import units
 from extractors.formats.mlperf import MLPerf
 from extractors.formats.mlperf_tree import set_from_system_name, tree_place
+from extractors.image.layout import split_cells
+from extractors.image.printouts import vllm_serve_record
 from extractors.links import find_links
 from extractors.text import parse_text
 from extractors.text.freetext import read_free_text
@@ -31,7 +33,7 @@ from extractors.text.scan import Scan
 from extractors.text.statements import read_statements
 from extractors.web.html_page import parse_html
 from extractors.web.huggingface import parse_model_card
-from extractors.web.post import header_unit
+from extractors.web.post import header_unit, table_sentences
 
 __all__ = ["LEFT_OUT", "PATTERN_MODULES", "READERS", "pattern_modules", "pumped_readers"]
 
@@ -66,6 +68,9 @@ READERS: dict[str, Callable[[str], object]] = {
     "html_page": lambda t: parse_html(t, URL),
     "model_card": lambda t: parse_model_card(t, URL),
     "table_header": header_unit,
+    "table_sentences": lambda t: table_sentences([["x", "y t/s"], ["a", t]]),
+    "ocr_cells": lambda t: split_cells(t, in_table=True),
+    "ocr_vllm_printout": lambda t: vllm_serve_record("Serving Benchmark Result\n" + t),
     "mlperf_log": _mlperf,
     "units.split_unit": lambda t: units.with_unit(t, "gb"),
     "units.header_unit": units.header_unit,
