@@ -249,6 +249,9 @@ class Reference(BaseModel):
     def model_post_init(self, context: Any, /) -> None:
         folds: dict[str, Literal["hardware", "model"]] = {"hardware": "hardware", "models": "model"}
         self._index = {t: NameIndex(getattr(self, t), normalise_name, folds.get(t)) for t in TABLES}
+        # Fresh dicts: a model_copy shares its original's private dicts, and filling a shared one
+        # would hand the original the copy's names.
+        self._pairs = {}
         for t in TABLES:  # sorted once: the tables never change after loading
             pairs = [(a, r.name) for r in getattr(self, t) for a in [r.name, *r.aliases]]
             self._pairs[t] = sorted(pairs, key=lambda p: -len(p[0]))

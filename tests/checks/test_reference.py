@@ -652,7 +652,8 @@ def test_no_table_cites_an_internal_document() -> None:
         assert found is None, f"{path.name}: {found.group(0)}"
 
 
-def test_a_lookup_normalises_only_its_query(ref: Reference, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lookup_normalises_only_its_query(monkeypatch: pytest.MonkeyPatch) -> None:
+    ref = load_reference()  # its own: the session's reference caches names it has resolved
     index = ref._index["hardware"]
     real = index._normalise
     calls: list[str] = []
@@ -679,6 +680,8 @@ def test_a_copy_with_other_rows_looks_up_its_own_rows(ref: Reference) -> None:
     assert _gpu(only, "NVIDIA GeForce RTX 3090").name == "RTX 3090"
     assert _gpu(only, "RTX 4090").source_kind == "database"  # the curated row is gone from the copy
     assert _gpu(ref, "RTX 4090").source_kind == "curated"
+    # the copy's names never leak into the original's (its private dicts were shared once)
+    assert len(ref.names_and_aliases("hardware")) == sum(1 + len(r.aliases) for r in ref.hardware)
 
 
 def test_an_sram_system_without_a_device_count_is_not_judged_on_one_chips_memory(ref: Reference) -> None:
