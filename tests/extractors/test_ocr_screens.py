@@ -56,7 +56,7 @@ def test_llama_bench_screenshot_audited_in_the_reading_worker(ref: Reference) ->
     assert report.claim.provenance["tok_s"].source == "screenshot bench.png, OCR"
     roofline = report.question("roofline")
     assert (roofline.status, roofline.figures["claimed_tok_s"],
-            round(roofline.figures["ceiling_tok_s"], 1)) == ("ok", 127.45, 233.1)
+            round(roofline.figures["ceiling_tok_s"], 1)) == ("ok", 127.45, 190.3)
     q1 = report.question("evidence")
     assert q1.status == "ok"
     assert q1.summary.startswith("the image is a printout with figures: bench.png, ")
