@@ -50,7 +50,8 @@ Not known whether speculative decoding ran (nothing names a method, window or AL
 An aggregate at an unknown batch (a serving benchmark at full load) is judged against the serving
 roofline (checks/physics/serving.py): the memory bound at the largest batch whose KV cache fits
 beside the weights, by the rules above (the ceiling named "serving"), and the compute bound
-(dense peak × cards ÷ 2 × active params per token): above it is `stop`, speculative or not. The
+(dense peak × cards ÷ 2 × active params per token): above it is `stop`, speculative or not
+(with the card count stated: more cards do more arithmetic). The
 summary gives both bounds, the largest batch that fits and the batch the claim needs; with the KV
 per sequence unknown, memory bounds nothing (the most generous reading) and compute alone
 judges. Figures: `serving`, `memory_bound_tok_s`, `compute_bound_tok_s`, `compute_ratio`,
@@ -249,7 +250,11 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
         for b in compute.basis:
             if b not in j.basis:
                 j.basis.append(b)
-        if c_ratio > STOP_RATIO:
+        if c_ratio > STOP_RATIO and c.hardware_count is None:
+            j.summary = j.summary.rstrip(".") + (f"; {times(c_ratio)} one card's compute bound of "
+                                                 f"{num(compute.value)} tok/s, and the record does not "
+                                                 "say how many cards ran it.")
+        elif c_ratio > STOP_RATIO:
             j.status = "stop"
             j.summary = (f"{label}{tok(claimed.value)} tok/s is {times(c_ratio)} the compute bound of "
                          f"{num(compute.value)} tok/s at any batch: more arithmetic per second than the "
