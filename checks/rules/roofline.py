@@ -209,7 +209,7 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
                                     f"of streams, and neither serving bound applies ({notes}).",
                     missing=["batch size", "KV geometry or context length", "dense peak TFLOPS"])
     compute = bounds.compute
-    share = smallest_active_share(ref)
+    share = _smallest_active_share(ref)
     if compute is not None and model_is_moe(c, ref.model(c.model)) is None and share is not None:
         # Read as dense, the compute bound could condemn a MoE: use its most generous MoE reading.
         compute = Derived(compute.value / share[0], "tok/s", (
@@ -265,7 +265,7 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
     return j
 
 
-def smallest_active_share(ref: Reference) -> tuple[float, str] | None:
+def _smallest_active_share(ref: Reference) -> tuple[float, str] | None:
     """The smallest active ÷ total share of any MoE in the model table, and its row's name."""
     rows = [(m.params_active_b / m.params_total_b, m.cite()) for m in ref.models
             if m.moe and m.params_active_b and m.params_total_b]
@@ -357,7 +357,7 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
         # the claim: a MoE of that size reads only its active experts ("30B" may be 30B-A3B). The
         # most generous MoE reading (the smallest active share of any MoE in the table) still
         # bounds it: a figure beyond even that is judged there, never excused.
-        share = smallest_active_share(ref)
+        share = _smallest_active_share(ref)
         cannot = Judged("unanswerable", f"{lead}, read as dense; nothing says whether the model is a "
                         "MoE, which would read only its active experts, so the claim cannot be judged "
                         "against it.", dict(figures), list(basis), list(assumptions),
