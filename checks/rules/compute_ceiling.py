@@ -9,11 +9,12 @@ being the card's dense (no 2:4 sparsity) figure for the weight format's family Ã
 card's highest peak when the format is unknown, which favours the claim).
 
 Statuses:
-- `stop`: ratio > 1 (more arithmetic per second than the silicon can do).
+- `stop`: ratio > 1 (more arithmetic per second than the silicon can do), the card count stated.
 - `ok`: otherwise.
 - `unanswerable`: no tok/s, no hardware or a card not in the table, no model size, no dense
   peak in the table for the format's family, or no card count where the weights need more than
-  one card (one card is assumed only where they fit on one).
+  one card (one card is assumed only where they fit on one); above one card's peak with no card
+  count stated (more cards do more arithmetic).
 
 Reference rows read: `hardware` (peak_tflops), `models` (params, MoE), `formats` (family).
 """
@@ -84,6 +85,11 @@ def compute_ceiling(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
             f"{ratio:.2f} of the {hw.name}{' Ã—' + str(c.hardware_count) if (c.hardware_count or 1) > 1 else ''}'s "
             f"dense peak of {num(peak.value)} {peak.unit}")
     kw: dict[str, Any] = {"figures": figures, "basis": basis, "assumptions": list(fmt.assumptions)}
+    if ratio > STOP_RATIO and c.hardware_count is None:
+        # More cards do more arithmetic: a stop must not rest on a count the record never gave.
+        return Answer(key="compute_ceiling", status="unanswerable", **kw, missing=["card count"],
+                      summary=f"{lead}: more than one card can do, and the record does not say how "
+                              f"many ran it{tail}.")
     if ratio > STOP_RATIO:
         return Answer(key="compute_ceiling", status="stop", **kw,
                       summary=f"{lead}: more arithmetic per second than the card can do{tail}.")

@@ -50,7 +50,8 @@ Not known whether speculative decoding ran (nothing names a method, window or AL
 An aggregate at an unknown batch (a serving benchmark at full load) is judged against the serving
 roofline (checks/physics/serving.py): the memory bound at the largest batch whose KV cache fits
 beside the weights, by the rules above (the ceiling named "serving"), and the compute bound
-(dense peak × cards ÷ 2 × active params per token): above it is `stop`, speculative or not. The
+(dense peak × cards ÷ 2 × active params per token): above it is `stop`, speculative or not
+(with the card count stated: more cards do more arithmetic). The
 summary gives both bounds, the largest batch that fits and the batch the claim needs; with the KV
 per sequence unknown, memory bounds nothing (the most generous reading) and compute alone
 judges. Figures: `serving`, `memory_bound_tok_s`, `compute_bound_tok_s`, `compute_ratio`,
@@ -208,7 +209,7 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
                                     f"of streams, and neither serving bound applies ({notes}).",
                     missing=["batch size", "KV geometry or context length", "dense peak TFLOPS"])
     compute = bounds.compute
-    share = smallest_active_share(ref)
+    share = _smallest_active_share(ref)
     if compute is not None and model_is_moe(c, ref.model(c.model)) is None and share is not None:
         # Read as dense, the compute bound could condemn a MoE: use its most generous MoE reading.
         compute = Derived(compute.value / share[0], "tok/s", (
@@ -249,7 +250,11 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
         for b in compute.basis:
             if b not in j.basis:
                 j.basis.append(b)
-        if c_ratio > STOP_RATIO:
+        if c_ratio > STOP_RATIO and c.hardware_count is None:
+            j.summary = j.summary.rstrip(".") + (f"; {times(c_ratio)} one card's compute bound of "
+                                                 f"{num(compute.value)} tok/s, and the record does not "
+                                                 "say how many cards ran it.")
+        elif c_ratio > STOP_RATIO:
             j.status = "stop"
             j.summary = (f"{label}{tok(claimed.value)} tok/s is {times(c_ratio)} the compute bound of "
                          f"{num(compute.value)} tok/s at any batch: more arithmetic per second than the "
@@ -260,7 +265,7 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
     return j
 
 
-def smallest_active_share(ref: Reference) -> tuple[float, str] | None:
+def _smallest_active_share(ref: Reference) -> tuple[float, str] | None:
     """The smallest active ÷ total share of any MoE in the model table, and its row's name."""
     rows = [(m.params_active_b / m.params_total_b, m.cite()) for m in ref.models
             if m.moe and m.params_active_b and m.params_total_b]
@@ -352,7 +357,7 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
         # the claim: a MoE of that size reads only its active experts ("30B" may be 30B-A3B). The
         # most generous MoE reading (the smallest active share of any MoE in the table) still
         # bounds it: a figure beyond even that is judged there, never excused.
-        share = smallest_active_share(ref)
+        share = _smallest_active_share(ref)
         cannot = Judged("unanswerable", f"{lead}, read as dense; nothing says whether the model is a "
                         "MoE, which would read only its active experts, so the claim cannot be judged "
                         "against it.", dict(figures), list(basis), list(assumptions),

@@ -43,11 +43,20 @@ def test_same_claim_on_enough_cards_is_ok(xref: Reference) -> None:
 
 
 def test_batched_aggregate_is_per_user_times_batch(xref: Reference) -> None:
-    c = Claim(model="Llama-3.1-8B", weight_format="BF16", hardware="H100 SXM", batch=256,
+    c = Claim(model="Llama-3.1-8B", weight_format="BF16", hardware="H100 SXM", hardware_count=1, batch=256,
               tok_s=300.0, tok_s_kind="per_user")  # 76800 tok/s × 2 × 8.03e9 = 1233 TFLOPS
     a = _cc(xref, c)
     assert a.status == "stop"
     assert a.figures["required_tflops"] == pytest.approx(2 * 8.03 * 76800 / 1e3)
+
+
+def test_above_one_cards_peak_with_no_card_count_is_unanswerable(xref: Reference) -> None:
+    """Negative control for the stop above: more cards do more arithmetic, so a count nobody
+    stated cannot condemn."""
+    c = Claim(model="Llama-3.1-8B", weight_format="BF16", hardware="H100 SXM", batch=256,
+              tok_s=300.0, tok_s_kind="per_user")
+    a = _cc(xref, c)
+    assert a.status == "unanswerable" and a.missing == ["card count"]
 
 
 def test_moe_uses_active_params(xref: Reference) -> None:
