@@ -24,7 +24,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +45,7 @@ from extractors.dump import (
 )
 from extractors.errors import InvalidInput, UsageError
 from extractors.evidence import record_evidence
+from extractors.formats.record_text import TextMemo, current_memo, text_memo
 from extractors.inputs import classify_input, read_local
 from extractors.select import SetupKey, SiblingIndex, setup_key
 
@@ -61,6 +62,9 @@ __all__ = [
 ]
 
 MIN_PART = 50
+# Distinct record texts (launch command + notes combinations) remembered per process: a board's
+# templates repeat, its one-off notes need not all be kept. A few KB each.
+MEMO_SIZE = 4096
 PARALLEL_BYTES = 256 * 1024  # below this, the first pass is quicker than starting workers
 SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
 _VERDICTS = list(SEVERITY)
@@ -180,11 +184,17 @@ def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int],
                            f"(it now ends before record {part[pos]})")
 
 
+def _reading() -> AbstractContextManager[object]:
+    """The texts read in this block are memoised: in the sweep's memo, or (in a worker process,
+    which has none) in one of its own for the block."""
+    return nullcontext() if current_memo() is not None else text_memo(TextMemo(MEMO_SIZE))
+
+
 def _spool_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
                 spool: str | None) -> list[RankKey]:
     """A worker's job: audit one part, its reports spooled to a file, its rank keys returned."""
     keys: list[RankKey] = []
-    with open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out:
+    with _reading(), open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out:
         for i, report in _audit_part(dump, index, part, ref):
             keys.append(_rank(i, report))
             if spool:
@@ -225,10 +235,11 @@ _Keyed = tuple[int, SetupKey | Unreadable]
 def _keys(dump: Dump, stripe: int = 0, stride: int = 1) -> tuple[list[_Keyed], ReadNotes]:
     """The first pass over every `stride`-th record from `stripe`: setup keys and unreadables,
     and what the reading noticed (known once the whole stream has been read)."""
-    keyed: list[_Keyed] = [
-        (i, item if isinstance(item, Unreadable) else setup_key(item))
-        for i, item in dump.read(wanted=None if stride == 1 else lambda i: i % stride == stripe)
-    ]
+    with _reading():
+        keyed: list[_Keyed] = [
+            (i, item if isinstance(item, Unreadable) else setup_key(item))
+            for i, item in dump.read(wanted=None if stride == 1 else lambda i: i % stride == stripe)
+        ]
     return keyed, dump.notes
 
 
@@ -267,8 +278,11 @@ def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, 
     """Sweep a file, stdin or URL; `on_report` gets each report's JSON in dump order (leave it
     out when only the ranking is wanted: reports are then never serialised)."""
     opts = opts or PipelineOptions()
-    dump = _open(source, ref, opts)
     with ExitStack() as stack:
+        # One memo for the whole sweep in this process: the audit pass finds every text the
+        # first pass read (workers keep their own).
+        stack.enter_context(text_memo(TextMemo(MEMO_SIZE)))
+        dump = _open(source, ref, opts)
         # Workers are started only when there is parsing to share: a streamed dump of some size.
         big = dump.path is not None and dump.path.stat().st_size >= PARALLEL_BYTES
         pool = stack.enter_context(_pool(jobs)) if jobs > 1 and big else None
