@@ -43,7 +43,6 @@ from functools import cache
 from typing import Any
 
 from checks.models import FieldConflict, Provenance
-
 from checks.reference import Reference, load_reference
 from checks.text import sanitise
 from extractors.builder import ClaimBuilder
@@ -58,10 +57,10 @@ __all__ = [
     "CONFLICT_FIELDS",
     "TextMemo",
     "config_flags",
+    "current_memo",
     "read_record_text",
     "record_conflicts",
     "row_texts",
-    "current_memo",
     "text_fields",
     "text_memo",
 ]
