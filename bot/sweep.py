@@ -8,14 +8,16 @@ launch commands and notes are read once. In between only the index and the offse
 during the audit a record's Claim is held from when it is loaded until the last record that has
 it as a sibling has been audited, and each audited record leaves one summary row for the
 ranking: severity, roofline ratio, and the row as JSON. The texts of the records are read
-through one memo per process (`TextMemo`): a board's repeated templates are read once. A dump whose sibling runs sit together (most boards list a
-submitter's batch together) holds one group at a time; siblings spread across the dump make the
-sweep hold the records between them, since reports go out in dump order.
+through one memo per process (`TextMemo`): a board's repeated templates are read once. A dump
+whose sibling runs sit together (most boards list a submitter's batch together) holds one group
+at a time; siblings spread across the dump make the sweep hold the records between them, since
+reports go out in dump order.
 
 `jobs` worker processes share the reading of a streamed dump (every jobs-th record each, each
 stripe spooled to its own file); then each takes a contiguous part of the records, loads them
-from the spools and spools its reports to a file; the parts are copied out in order, so the output is the same bytes for any number of jobs. A part is at least `MIN_PART` records: below that, starting a
-process costs more than it saves.
+from the spools and spools its reports to a file; the parts are copied out in order, so the
+output is the same bytes for any number of jobs. A part is at least `MIN_PART` records: below
+that, starting a process costs more than it saves.
 """
 
 from __future__ import annotations
@@ -175,7 +177,7 @@ class _Spool:
     (-1: unreadable). Small enough to send to each worker (two machine words a record)."""
 
     files: list[str]
-    stripe: array[int] = field(default_factory=lambda: array("b"))
+    stripe: array[int] = field(default_factory=lambda: array("i"))
     offset: array[int] = field(default_factory=lambda: array("q"))
 
     def read(self, wanted: Callable[[int], bool] | None = None) -> Iterator[Item]:
@@ -324,7 +326,7 @@ def _first_pass(dump: Dump, pool: Executor | None, stride: int,
         dump.settle(notes)
     spool = None
     if files:
-        spool = _Spool(files, array("b", [-1]) * len(keyed), array("q", [0]) * len(keyed))
+        spool = _Spool(files, array("i", [-1]) * len(keyed), array("q", [0]) * len(keyed))
         for k, (stripe_keys, offsets, _) in enumerate(stripes):
             for (i, _), off in zip(stripe_keys, offsets, strict=True):
                 if off >= 0:

@@ -98,15 +98,18 @@ _Key = tuple[str, str, tuple[tuple[str, str], ...]]
 
 
 class TextMemo:
-    """Readings of records' own texts by content, the `size` most recently used kept.
+    """Readings of records' own texts by content, the most recently used kept: at most `size`
+    readings and `max_chars` characters of text (a reading keeps about twice its texts' size).
 
     One memo serves one reference (the readers' tables): a call with another reference reads
     without it. `hits` and `misses` say how much reading it saved."""
 
-    def __init__(self, size: int = 4096) -> None:
+    def __init__(self, size: int = 4096, max_chars: int = 8_000_000) -> None:
         self.size = size
+        self.max_chars = max_chars
         self.hits = 0
         self.misses = 0
+        self._chars = 0
         self._ref: Reference | None = None
         self._items: OrderedDict[_Key, _TextReading] = OrderedDict()
 
@@ -125,9 +128,18 @@ class TextMemo:
         return found
 
     def put(self, key: _Key, reading: _TextReading) -> None:
+        chars = _chars(key)
+        if key in self._items or chars > self.max_chars:
+            return
         self._items[key] = reading
-        if len(self._items) > self.size:
-            self._items.popitem(last=False)
+        self._chars += chars
+        while len(self._items) > self.size or self._chars > self.max_chars:
+            old, _ = self._items.popitem(last=False)
+            self._chars -= _chars(old)
+
+
+def _chars(key: _Key) -> int:
+    return sum(len(name) + len(text) for name, text in key[2])
 
 
 # The memo of the reading context around this call, if any (the sweep sets one): the format

@@ -77,6 +77,15 @@ def test_the_memo_is_bounded_least_recently_used_out() -> None:
     assert (memo.hits, memo.misses) == (1, 4)
 
 
+def test_the_memo_is_bounded_in_characters_too() -> None:
+    memo = TextMemo(max_chars=25)
+    for note in ("ctx 8k, flash attention on", "ctx 8k", "ctx 16k", "ctx 8k", "ctx 32k, fa", "ctx 8k"):
+        read_record_text(ClaimBuilder("b"), [("notes", note)], memo=memo)
+    # The 26-character note is never kept; 8k (6) and 16k (7) are; 32k (11) fits beside them
+    # (24 characters); 8k is found each time it comes back.
+    assert (memo.hits, memo.misses) == (2, 4)
+
+
 def test_a_memo_serves_one_reference_only() -> None:
     memo = TextMemo()
     other = load_reference()
