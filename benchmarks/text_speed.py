@@ -38,7 +38,7 @@ def _fill(pieces: list[str], size: int) -> str:
     while total < size:
         piece = pieces[k % len(pieces)]
         out.append(piece)
-        total += len(piece.encode()) + 1
+        total += len(piece) + 1
         k += 1
     return "\n".join(out)[:size]
 
