@@ -49,10 +49,14 @@ def write_inferencex_dump(path: Path, n: int, *, pad: int = 0,
     return path
 
 
-def write_community_dump(path: Path, n: int) -> Path:
+def write_community_dump(path: Path, n: int, *, distinct_notes: bool = False) -> Path:
     """`n` records of the community board fixture (ordinary field names, read by the generic
-    adapter), repeated with the submitter renamed per copy: each submitter's runs on one setup
-    are siblings, as on the fixture (the seed's window batch is four runs)."""
+    adapter; 221 records, each with the launch command and notes its submitter wrote), repeated
+    with the submitter renamed per copy: each submitter's runs on one setup are siblings, as on
+    the fixture (the seed's window batch is four runs). The copies keep their launch commands
+    and notes, as a board's templates repeat; `distinct_notes` ends every record's notes with
+    its own run number instead, so that no two texts are the same (the worst case for a sweep
+    that reads each distinct text once)."""
     board = json.loads(COMMUNITY_BOARD.read_text(encoding="utf-8"), strict=False)
     base = board["records"]
     with path.open("w", encoding="utf-8") as f:
@@ -60,6 +64,8 @@ def write_community_dump(path: Path, n: int) -> Path:
         for k in range(n):
             copy, i = divmod(k, len(base))
             row = dict(base[i], id=f"{base[i]['id']}-{copy}", submitter=f"{base[i]['submitter']}-{copy}")
+            if distinct_notes:
+                row["notes"] = f"{row.get('notes') or ''}; run {k} of the batch".lstrip("; ")
             f.write(("," if k else "") + "\n" + json.dumps(row))
         f.write("\n]}\n")
     return path

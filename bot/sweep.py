@@ -1,30 +1,38 @@
 """`sweep`: every record of a leaderboard dump audited, each report written as it is made.
 
-The dump (`extractors.dump`) is read twice. The first pass reads each record's setup into a
-`SiblingIndex` and lists the records that cannot be read; the second audits the records in dump
-order, each with its siblings. In between only the index is held; during the second pass a
-record's Claim is held from when it is read until the last record that has it as a sibling has
-been audited, and each audited record leaves one summary row for the ranking: severity,
-roofline ratio, and the row as JSON. A dump whose sibling runs sit together (most boards list a
-submitter's batch together) holds one group at a time; siblings spread across the dump make the
-sweep hold the records between them, since reports go out in dump order.
+The dump (`extractors.dump`) is read once. That pass reads each record's setup into a
+`SiblingIndex`, lists the records that cannot be read, and spools each Claim it read to a
+temporary file (`_Spool`: one line a record, found again by its offset); the audit then takes the
+records in dump order, each with its siblings, from the spool, not from the dump: rows, their
+launch commands and notes are read once. In between only the index and the offsets are held;
+during the audit a record's Claim is held from when it is loaded until the last record that has
+it as a sibling has been audited, and each audited record leaves one summary row for the
+ranking: severity, roofline ratio, and the row as JSON. The texts of the records are read
+through one memo per process (`TextMemo`): a board's repeated templates are read once. A dump
+whose sibling runs sit together (most boards list a submitter's batch together) holds one group
+at a time; siblings spread across the dump make the sweep hold the records between them, since
+reports go out in dump order.
 
-`jobs` worker processes share the first pass of a streamed dump (every jobs-th record each); then
-each takes a contiguous part of the records, reads the dump itself and spools its reports to a
-file; the parts are copied out in order, so the output is the same bytes for any number of jobs. A part is at least `MIN_PART` records: below that, starting a
-process costs more than it saves.
+`jobs` worker processes share the reading of a streamed dump (every jobs-th record each, each
+stripe spooled to its own file); then each takes a contiguous part of the records, loads them
+from the spools and spools its reports to a file; the parts are copied out in order, so the
+output is the same bytes for any number of jobs. A part is at least `MIN_PART` records: below
+that, starting a process costs more than it saves.
 """
 
 from __future__ import annotations
 
 import asyncio
 import heapq
+import math
 import multiprocessing
 import os
+import pickle
 import tempfile
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +46,7 @@ from extractors.document import RawDocument
 from extractors.dump import (
     Dump,
     DumpStreamError,
+    Item,
     ReadNotes,
     Unreadable,
     loaded_dump,
@@ -45,6 +54,7 @@ from extractors.dump import (
 )
 from extractors.errors import InvalidInput, UsageError
 from extractors.evidence import record_evidence
+from extractors.formats.record_text import TextMemo, current_memo, text_memo
 from extractors.inputs import classify_input, read_local
 from extractors.select import SetupKey, SiblingIndex, setup_key
 
@@ -61,6 +71,9 @@ __all__ = [
 ]
 
 MIN_PART = 50
+# Distinct record texts (launch command + notes combinations) remembered per process: a board's
+# templates repeat, its one-off notes need not all be kept. A few KB each.
+MEMO_SIZE = 4096
 PARALLEL_BYTES = 256 * 1024  # below this, the first pass is quicker than starting workers
 SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
 _VERDICTS = list(SEVERITY)
@@ -141,9 +154,51 @@ def _rank(i: int, report: Report) -> RankKey:
     return SEVERITY[report.verdict], -(roof or 0.0), i, row.model_dump_json()
 
 
-def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int],
-                ref: Reference) -> Iterator[tuple[int, Report]]:
-    """The reports of `part` (ascending dump indices) in order, reading the dump once."""
+def _encode(c: Claim) -> bytes:
+    """One spool line. JSON reads back to an equal Claim, except a float that is not finite
+    (JSON has none): such a Claim is pickled instead, as hex so the line has no newline."""
+    if all(not isinstance(v, float) or math.isfinite(v) for v in c.__dict__.values()):
+        return b"J" + c.model_dump_json().encode() + b"\n"
+    return b"P" + pickle.dumps(c).hex().encode() + b"\n"
+
+
+def _decode(line: bytes) -> Claim:
+    if line[:1] == b"J":
+        return Claim.model_validate_json(line[1:])
+    found = pickle.loads(bytes.fromhex(line[1:].decode()))
+    assert isinstance(found, Claim)
+    return found
+
+
+@dataclass
+class _Spool:
+    """The Claims of the one pass over a streamed dump, found again by dump index: `files[k]`
+    holds stripe k's records, one line each; `stripe[i]` and `offset[i]` say where record i is
+    (-1: unreadable). Small enough to send to each worker (two machine words a record)."""
+
+    files: list[str]
+    stripe: array[int] = field(default_factory=lambda: array("i"))
+    offset: array[int] = field(default_factory=lambda: array("q"))
+
+    def read(self, wanted: Callable[[int], bool] | None = None) -> Iterator[Item]:
+        """The spooled Claims in dump order (only those `wanted`), as `Dump.read` gives them."""
+        handles = [open(f, "rb") for f in self.files]  # noqa: SIM115 - closed below
+        try:
+            for i, k in enumerate(self.stripe):
+                if k < 0 or (wanted is not None and not wanted(i)):
+                    continue
+                f = handles[k]
+                f.seek(self.offset[i])
+                yield i, _decode(f.readline())
+        finally:
+            for f in handles:
+                f.close()
+
+
+def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
+                spool: _Spool | None = None) -> Iterator[tuple[int, Report]]:
+    """The reports of `part` (ascending dump indices) in order, each Claim loaded once: from
+    the spool of the one pass, or (a dump read whole) from the dump."""
     if not part:
         return
     ready_at: dict[int, int] = {}  # the dump index by which a record and its siblings are read
@@ -159,7 +214,8 @@ def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int],
         release.setdefault(r, []).append(j)
     held: dict[int, Claim] = {}
     pos = 0
-    for i, item in dump.read(wanted=last_user.__contains__):
+    items = spool.read if spool is not None else dump.read
+    for i, item in items(last_user.__contains__):
         if isinstance(item, Claim):
             held[i] = item
         while pos < len(part) and ready_at[part[pos]] <= i:
@@ -180,12 +236,18 @@ def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int],
                            f"(it now ends before record {part[pos]})")
 
 
+def _reading() -> AbstractContextManager[object]:
+    """The texts read in this block are memoised: in the sweep's memo, or (in a worker process,
+    which has none) in one of its own for the block."""
+    return nullcontext() if current_memo() is not None else text_memo(TextMemo(MEMO_SIZE))
+
+
 def _spool_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
-                spool: str | None) -> list[RankKey]:
+                spool: str | None, claims: _Spool | None = None) -> list[RankKey]:
     """A worker's job: audit one part, its reports spooled to a file, its rank keys returned."""
     keys: list[RankKey] = []
-    with open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out:
-        for i, report in _audit_part(dump, index, part, ref):
+    with _reading(), open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out:
+        for i, report in _audit_part(dump, index, part, ref, claims):
             keys.append(_rank(i, report))
             if spool:
                 out.write(report.model_dump_json(by_alias=True) + "\n")
@@ -199,7 +261,7 @@ class _Nowhere:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def write(self, text: str) -> int:
+    def write(self, text: str | bytes) -> int:
         return 0
 
 
@@ -220,30 +282,55 @@ def _open(source: str, ref: Reference, opts: PipelineOptions) -> Dump:
 
 
 _Keyed = tuple[int, SetupKey | Unreadable]
+_Stripe = tuple[list[_Keyed], list[int], ReadNotes]
 
 
-def _keys(dump: Dump, stripe: int = 0, stride: int = 1) -> tuple[list[_Keyed], ReadNotes]:
-    """The first pass over every `stride`-th record from `stripe`: setup keys and unreadables,
-    and what the reading noticed (known once the whole stream has been read)."""
-    keyed: list[_Keyed] = [
-        (i, item if isinstance(item, Unreadable) else setup_key(item))
-        for i, item in dump.read(wanted=None if stride == 1 else lambda i: i % stride == stripe)
-    ]
-    return keyed, dump.notes
+def _keys(dump: Dump, stripe: int = 0, stride: int = 1, spool: str | None = None) -> _Stripe:
+    """The one pass over every `stride`-th record from `stripe`: setup keys and unreadables,
+    each Claim written to `spool` (with its offset there, -1 for an unreadable), and what the
+    reading noticed (known once the whole stream has been read)."""
+    keyed: list[_Keyed] = []
+    offsets: list[int] = []
+    with _reading(), open(spool, "wb") if spool else _Nowhere() as out:
+        at = 0
+        for i, item in dump.read(wanted=None if stride == 1 else lambda i: i % stride == stripe):
+            if isinstance(item, Unreadable):
+                keyed.append((i, item))
+                offsets.append(-1)
+                continue
+            keyed.append((i, setup_key(item)))
+            offsets.append(at)
+            if spool:
+                line = _encode(item)
+                out.write(line)
+                at += len(line)
+    return keyed, offsets, dump.notes
 
 
-def _first_pass(dump: Dump, pool: Executor | None,
-                stride: int) -> tuple[SiblingIndex, list[int], list[UnreadableRecord]]:
+def _first_pass(dump: Dump, pool: Executor | None, stride: int,
+                tmp: str | None) -> tuple[SiblingIndex, list[int], list[UnreadableRecord], _Spool | None]:
+    """The one pass: the sibling index, the readable and unreadable records, and (a streamed
+    dump, `tmp` given) the spool of its Claims."""
+    stride = 1 if pool is None else stride
+    files = [str(Path(tmp) / f"claims{k}.jsonl") for k in range(stride)] if tmp else []
     if pool is None or stride == 1:
-        keyed, notes = _keys(dump)
+        stripes = [_keys(dump, 0, 1, files[0] if files else None)]
     else:
-        stripes = [f.result() for f in [pool.submit(_keys, dump, k, stride) for k in range(stride)]]
-        keyed = list(heapq.merge(*(s[0] for s in stripes), key=lambda t: t[0]))
-        notes = ReadNotes()
-        for _, more in stripes:
-            notes = notes.merge(more)
+        stripes = [f.result() for f in [pool.submit(_keys, dump, k, stride, files[k] if files else None)
+                                        for k in range(stride)]]
+    keyed = list(heapq.merge(*(s[0] for s in stripes), key=lambda t: t[0]))
+    notes = ReadNotes()
+    for _, _, more in stripes:
+        notes = notes.merge(more)
     if dump.streamed:
         dump.settle(notes)
+    spool = None
+    if files:
+        spool = _Spool(files, array("i", [-1]) * len(keyed), array("q", [0]) * len(keyed))
+        for k, (stripe_keys, offsets, _) in enumerate(stripes):
+            for (i, _), off in zip(stripe_keys, offsets, strict=True):
+                if off >= 0:
+                    spool.stripe[i], spool.offset[i] = k, off
     index = SiblingIndex()
     readable: list[int] = []
     unreadable: list[UnreadableRecord] = []
@@ -253,7 +340,7 @@ def _first_pass(dump: Dump, pool: Executor | None,
         else:
             index.add(i, key)
             readable.append(i)
-    return index, readable, unreadable
+    return index, readable, unreadable, spool
 
 
 def _parts(readable: list[int], jobs: int) -> list[list[int]]:
@@ -267,28 +354,34 @@ def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, 
     """Sweep a file, stdin or URL; `on_report` gets each report's JSON in dump order (leave it
     out when only the ranking is wanted: reports are then never serialised)."""
     opts = opts or PipelineOptions()
-    dump = _open(source, ref, opts)
     with ExitStack() as stack:
+        # One memo for the whole sweep in this process: the audit pass finds every text the
+        # first pass read (workers keep their own).
+        stack.enter_context(text_memo(TextMemo(MEMO_SIZE)))
+        dump = _open(source, ref, opts)
         # Workers are started only when there is parsing to share: a streamed dump of some size.
         big = dump.path is not None and dump.path.stat().st_size >= PARALLEL_BYTES
         pool = stack.enter_context(_pool(jobs)) if jobs > 1 and big else None
+        # A dump read whole holds its Claims already; a streamed one spools them.
+        tmp = (stack.enter_context(tempfile.TemporaryDirectory(prefix="claimcheck-sweep-"))
+               if dump.streamed else None)
         try:
-            index, readable, unreadable = _first_pass(dump, pool, jobs)
+            index, readable, unreadable, spool = _first_pass(dump, pool, jobs, tmp)
         except DumpStreamError:
             # A raw tab or newline inside a string: the lenient whole-document reader copes.
             assert dump.path is not None
             dump = loaded_dump(_read_bytes(dump.path), ref, list(opts.boards))
-            index, readable, unreadable = _first_pass(dump, None, 1)
+            index, readable, unreadable, spool = _first_pass(dump, None, 1, None)
         summary = SweepSummary(source=source, unreadable=unreadable)
         parts = _parts(readable, jobs)
         if len(parts) == 1:
-            for i, report in _audit_part(dump, index, parts[0], ref):
+            for i, report in _audit_part(dump, index, parts[0], ref, spool):
                 summary.ranking.append(_rank(i, report))
                 if on_report is not None:
                     on_report(report.model_dump_json(by_alias=True))
         else:
             pool = pool or stack.enter_context(_pool(jobs))
-            _run_parallel(pool, dump, index, parts, ref, summary, on_report)
+            _run_parallel(pool, dump, index, parts, ref, summary, on_report, spool)
     summary.ranking.sort()
     return summary
 
@@ -308,16 +401,16 @@ def _read_bytes(path: Path) -> RawDocument:
 
 def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[list[int]],
                   ref: Reference, summary: SweepSummary,
-                  on_report: Callable[[str], None] | None) -> None:
+                  on_report: Callable[[str], None] | None, spool: _Spool | None) -> None:
     with tempfile.TemporaryDirectory(prefix="claimcheck-sweep-") as tmp:
         spools = [str(Path(tmp) / f"part{k}.jsonl") if on_report else None
                   for k in range(len(parts))]
-        futures = [pool.submit(_spool_part, dump, index, part, ref, spool)
-                   for part, spool in zip(parts, spools, strict=True)]
-        for future, spool in zip(futures, spools, strict=True):
+        futures = [pool.submit(_spool_part, dump, index, part, ref, out, spool)
+                   for part, out in zip(parts, spools, strict=True)]
+        for future, out in zip(futures, spools, strict=True):
             summary.ranking.extend(future.result())
-            if spool is not None and on_report is not None:
-                with open(spool, encoding="utf-8") as f:
+            if out is not None and on_report is not None:
+                with open(out, encoding="utf-8") as f:
                     for line in f:
                         on_report(line.rstrip("\n"))
 

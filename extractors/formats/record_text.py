@@ -21,16 +21,28 @@ Quirks, each with its reason:
 - Names in prose are matched against the packaged reference tables, loaded once per process: the
   adapters are called without the caller's reference, and a GPU named only in the notes must still
   be found.
+- Each distinct text is read once per sweep: boards repeat their launch templates and notes, so
+  the reading of a record's texts (what the readers set, before it is merged into the record) is
+  memoised by content in a `TextMemo`. The memo belongs to whoever reads many records (the sweep
+  opens one with `text_memo(...)`, or passes `memo=`): it is bounded (least recently used out)
+  and lives as long as that context, never in a module global. The reading depends only on the
+  texts, their order and paths, the engine, the source name and the reference, which make the
+  key; the merge into the record (which depends on its structured fields) runs every time.
 """
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from checks.models import FieldConflict
+from checks.models import FieldConflict, Provenance
 from checks.reference import Reference, load_reference
 from checks.text import sanitise
 from extractors.builder import ClaimBuilder
@@ -43,11 +55,14 @@ from extractors.text.logs import read_logs
 __all__ = [
     "CONFIG_KEYS",
     "CONFLICT_FIELDS",
+    "TextMemo",
     "config_flags",
+    "current_memo",
     "read_record_text",
     "record_conflicts",
     "row_texts",
     "text_fields",
+    "text_memo",
 ]
 
 # Claim fields where the record's words contradicting its structured keys is a finding. Names
@@ -64,6 +79,101 @@ _MAX_TEXT = 20_000  # one field of a record; a whole pasted log belongs in a fil
 @cache
 def _packaged_reference() -> Reference:
     return load_reference()
+
+
+@dataclass(frozen=True)
+class _TextReading:
+    """What the readers set from one record's texts: values, provenance, and which text (its
+    position among the texts) each field came from — positions, not paths, since the same
+    template sits at another path in every record. Shared between records with the same texts,
+    so never handed out itself."""
+
+    values: dict[str, Any]
+    provenance: dict[str, Provenance]
+    origin: dict[str, int]
+    plain_at: int | None  # the text whose complete command said plain decode, if that was used
+
+
+_Key = tuple[str, str, tuple[tuple[str, str], ...]]
+
+
+class TextMemo:
+    """Readings of records' own texts by content, the most recently used kept: at most `size`
+    readings and `max_chars` characters of text (a reading keeps about twice its texts' size).
+
+    One memo serves one reference (the readers' tables): a call with another reference reads
+    without it. `hits` and `misses` say how much reading it saved."""
+
+    def __init__(self, size: int = 4096, max_chars: int = 8_000_000) -> None:
+        self.size = size
+        self.max_chars = max_chars
+        self.hits = 0
+        self.misses = 0
+        self._chars = 0
+        self._ref: Reference | None = None
+        self._items: OrderedDict[_Key, _TextReading] = OrderedDict()
+
+    def serves(self, ref: Reference) -> bool:
+        if self._ref is None:
+            self._ref = ref
+        return self._ref is ref
+
+    def get(self, key: _Key) -> _TextReading | None:
+        found = self._items.get(key)
+        if found is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._items.move_to_end(key)
+        return found
+
+    def put(self, key: _Key, reading: _TextReading) -> None:
+        chars = _chars(key)
+        if key in self._items or chars > self.max_chars:
+            return
+        self._items[key] = reading
+        self._chars += chars
+        while len(self._items) > self.size or self._chars > self.max_chars:
+            old, _ = self._items.popitem(last=False)
+            self._chars -= _chars(old)
+
+
+def _chars(key: _Key) -> int:
+    return sum(len(name) + len(text) for name, text in key[2])
+
+
+# The memo of the reading context around this call, if any (the sweep sets one): the format
+# adapters between the sweep and `read_record_text` need not carry it in their signatures.
+_CONTEXT_MEMO: ContextVar[TextMemo | None] = ContextVar("claimcheck_text_memo", default=None)
+
+
+def current_memo() -> TextMemo | None:
+    """The memo of the enclosing `text_memo` block, if any."""
+    return _CONTEXT_MEMO.get()
+
+
+@contextmanager
+def text_memo(memo: TextMemo) -> Iterator[TextMemo]:
+    """Records read inside this block share `memo` (`with text_memo(TextMemo()): ...`)."""
+    token = _CONTEXT_MEMO.set(memo)
+    try:
+        yield memo
+    finally:
+        _CONTEXT_MEMO.reset(token)
+
+
+def _memo_key(source: str, engine: str, texts: Sequence[tuple[str, Any]]) -> _Key:
+    """What a reading depends on. A text's path does not change how it is read, except the last
+    key naming a configuration object (`_read_one`); an object is keyed by its JSON in its own
+    key order, since `config_flags` walks it in that order."""
+    return source, engine, tuple(
+        ("", value) if isinstance(value, str)
+        else (_config_name(path), json.dumps(value, default=repr))
+        for path, value in texts)
+
+
+def _config_name(path: str) -> str:
+    return fold(path.rsplit(".", 1)[-1])
 
 
 def config_flags(obj: dict[str, Any], prefix: str = "") -> list[tuple[str, str, str | None, str]]:
@@ -90,7 +200,7 @@ def config_flags(obj: dict[str, Any], prefix: str = "") -> list[tuple[str, str, 
 def _read_one(path: str, value: Any, engine: str, tb: ClaimBuilder, ref: Reference,
               plain: list[tuple[str, str]]) -> None:
     if isinstance(value, dict):
-        if fold(path.rsplit(".", 1)[-1]) in ("speculative_config", "spec_config"):
+        if _config_name(path) in ("speculative_config", "spec_config"):
             value = {"speculative_config": value}  # the object is the flag's value
         apply_flags(tb, ref, Program(engine.lower()), config_flags(value))
         return
@@ -105,29 +215,59 @@ def _read_one(path: str, value: Any, engine: str, tb: ClaimBuilder, ref: Referen
         plain.append((path, launch.plain[1]))
 
 
-def read_record_text(b: ClaimBuilder, texts: Sequence[tuple[str, Any]], *, engine: str = "",
-                     ref: Reference | None = None) -> list[FieldConflict]:
-    """Fill `b` from the record's free-text fields `[(JSON path, text or config object)]`.
-
-    Fields are read in the order given (launch commands before notes) and the first value wins,
-    as in a post. Returns the conflicts found, already appended to the builder's `conflicts`."""
-    ref = ref or _packaged_reference()
-    structured = dict(b.values)
-    structured_prov = dict(b.provenance)
-    tb = ClaimBuilder(b.source)
-    origin: dict[str, str] = {}
+def _read_texts(source: str, texts: Sequence[tuple[str, Any]], engine: str,
+                ref: Reference) -> _TextReading:
+    """The readers run over the (non-empty) texts in order: what they set and from which text."""
+    tb = ClaimBuilder(source)
+    origin: dict[str, int] = {}
     plain: list[tuple[str, str]] = []
-    for path, value in texts:
-        if value is None or (isinstance(value, str) and not value.strip()) or value == {}:
-            continue
+    plain_at: list[int] = []
+    for k, (path, value) in enumerate(texts):
         before = set(tb.values)
+        had_plain = len(plain)
         _read_one(path, value, engine, tb, ref, plain)
+        plain_at += [k] * (len(plain) - had_plain)
         for name in set(tb.values) - before:
-            origin[name] = path
+            origin[name] = k
+    used: int | None = None
     if plain and not tb.has("speculative"):
         path, span = plain[0]
         plain_decode(tb, span, field=path)
-        origin["speculative"] = path
+        used = origin["speculative"] = plain_at[0]
+    return _TextReading(tb.values, tb.provenance, origin, used)
+
+
+def read_record_text(b: ClaimBuilder, texts: Sequence[tuple[str, Any]], *, engine: str = "",
+                     ref: Reference | None = None,
+                     memo: TextMemo | None = None) -> list[FieldConflict]:
+    """Fill `b` from the record's free-text fields `[(JSON path, text or config object)]`.
+
+    Fields are read in the order given (launch commands before notes) and the first value wins,
+    as in a post. Returns the conflicts found, already appended to the builder's `conflicts`.
+    `memo` (else the one of the enclosing `text_memo` block, if any) saves reading texts seen
+    before."""
+    ref = ref or _packaged_reference()
+    memo = _CONTEXT_MEMO.get() if memo is None else memo
+    structured = dict(b.values)
+    structured_prov = dict(b.provenance)
+    texts = [(path, value) for path, value in texts
+             if not (value is None or (isinstance(value, str) and not value.strip()) or value == {})]
+    key = _memo_key(b.source, engine, texts) if memo is not None and memo.serves(ref) else None
+    reading = memo.get(key) if memo is not None and key is not None else None
+    if reading is None:
+        reading = _read_texts(b.source, texts, engine, ref)
+        if memo is not None and key is not None:
+            memo.put(key, reading)
+    tb = ClaimBuilder(b.source)
+    # Values are copied out of a shared reading: a caller may change a list it was given.
+    tb.values = {k: copy.deepcopy(v) if isinstance(v, (list, dict)) else v
+                 for k, v in reading.values.items()}
+    tb.provenance = dict(reading.provenance)
+    paths = [path for path, _ in texts]
+    if reading.plain_at is not None:  # its provenance names the text's path
+        tb.provenance["speculative"] = tb.provenance["speculative"].model_copy(
+            update={"field": paths[reading.plain_at]})
+    origin = {name: paths[k] for name, k in reading.origin.items()}
     for name, value in tb.values.items():
         if name in ("launch_command", "notes"):
             continue  # the record's own text is already kept as it was written

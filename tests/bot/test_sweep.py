@@ -163,16 +163,29 @@ def test_a_board_that_needs_a_mapping_is_read_whole(ref: Reference) -> None:
     assert sweep_source(str(path), ref).reports == _whole(path, ref)
 
 
-def test_a_dump_cut_short_while_it_is_swept_is_a_clear_error(tmp_path: Path, ref: Reference) -> None:
+def test_a_dump_is_read_once_so_cutting_it_short_mid_sweep_changes_no_report(tmp_path: Path,
+                                                                             ref: Reference) -> None:
     path = write_inferencex_dump(tmp_path / "shrinking.json", 400)
+    before = sweep_source(str(path), ref).reports
     cut = path.stat().st_size // 2
+    seen: list[str] = []
 
-    def shrink(_: str) -> None:
+    def shrink(report: str) -> None:
+        seen.append(report)
         with path.open("r+b") as f:
             f.truncate(cut)
 
-    with pytest.raises(InvalidInput, match=f"^{path}: the (JSON stream broke|dump changed)"):
-        run_sweep(str(path), ref, on_report=shrink)
+    summary = run_sweep(str(path), ref, on_report=shrink)
+    assert summary.records == 400
+    assert [Report.model_validate_json(r) for r in seen] == before
+
+
+def test_a_dump_cut_short_before_its_sweep_is_a_clear_error(tmp_path: Path, ref: Reference) -> None:
+    path = write_inferencex_dump(tmp_path / "cut.json", 400)
+    with path.open("r+b") as f:
+        f.truncate(path.stat().st_size // 2)
+    with pytest.raises(InvalidInput, match=f"^{path}: "):
+        run_sweep(str(path), ref)
 
 
 def test_a_board_read_whole_from_stdin_lists_its_unreadable_rows(monkeypatch: pytest.MonkeyPatch) -> None:
