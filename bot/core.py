@@ -54,7 +54,7 @@ if TYPE_CHECKING:  # aiohttp stays off the CLI's start-up path until a URL needs
     from extractors.fetch.safe_fetch import Fetched
     from extractors.storage import RawStore
 
-__all__ = ["App", "AuditResult", "AuditStore", "Fetcher", "Network", "Request"]
+__all__ = ["App", "AuditResult", "AuditStore", "Fetcher", "Network", "Request", "real_network"]
 
 MAX_BOARD_PAGES = 20  # pages of a paged board read by `sweep` (LocalScore: 100 runs a page)
 

@@ -46,8 +46,8 @@ if TYPE_CHECKING:
     from extractors.evidence import Reading
     from extractors.web import PageReading
 
-__all__ = ["ReadingPool", "read_document_async", "read_page_async", "run_off_loop",
-           "start_method", "warm_up"]
+__all__ = ["ReadingPool", "default_size", "read_document_async", "read_page_async",
+           "run_off_loop", "start_method", "warm_up"]
 
 T = TypeVar("T")
 # What a fork server loads once, so that each worker forked from it starts warm ("__main__":

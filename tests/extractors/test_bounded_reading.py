@@ -164,7 +164,7 @@ def _slow_for_the_record() -> None:
             _spin(30.0)
         return real(doc, *args, **kwargs)
 
-    extractors.web.read_page = slow  # type: ignore[assignment]
+    extractors.web.read_page = slow
 
 
 async def test_a_page_that_is_slow_to_read_costs_at_most_the_follow_deadline(
