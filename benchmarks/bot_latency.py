@@ -84,7 +84,7 @@ async def _latency(rounds: int) -> dict[str, float]:
 
     from bot.app import create_bot
     from bot.settings import Settings
-    from tests.fixtures.web.loopback import Loopback
+    from tests.fixtures.web.loopback import Loopback, loopback_network
 
     server = await Loopback().start()
     uncached: list[float] = []
@@ -93,7 +93,8 @@ async def _latency(rounds: int) -> dict[str, float]:
         server.file("/api/records", "generic_board/community_board.json")
         with tempfile.TemporaryDirectory() as tmp:
             b = create_bot(Settings(db_path=Path(tmp) / "bench.sqlite3", allow_hosts=[server.host],
-                                    user_rate=10_000, channel_rate=10_000))
+                                    user_rate=10_000, channel_rate=10_000),
+                           network=loopback_network)
             try:
                 async with simcord.run(b, strict_sync=False) as env:
                     guild = env.create_guild("bench")
@@ -118,10 +119,7 @@ async def _latency(rounds: int) -> dict[str, float]:
 
 
 def thread_latency(rounds: int = 20) -> dict[str, float]:
-    from tests.fixtures.web.loopback import bot_fetching_on_loopback
-
-    with bot_fetching_on_loopback():
-        return asyncio.run(_latency(rounds))
+    return asyncio.run(_latency(rounds))
 
 
 def measure(n: int = 100_000, rounds: int = 20) -> dict[str, dict[str, float]]:

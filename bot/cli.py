@@ -1,5 +1,8 @@
 """The `claimcheck` command line: the offline, scriptable face of the audit pipeline.
 
+Every command is `asyncio.run` over one `bot.core.App` (the same calls the bot makes): local
+files are read in the same reading workers, under the same deadline, as the bot's attachments.
+
 Exit codes: 0 a report was printed (whatever the verdict); 2 unusable input or configuration (one
 line on stderr, never a traceback); 3 a URL could not be fetched or was refused; 1 a bug (one
 line too).
@@ -14,12 +17,15 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from extractors.errors import ExtractError, FetchError, UsageError
 
 if TYPE_CHECKING:
     # Imported where used: `--help` needs none of them, and a cold start pays for each.
+    from collections.abc import Awaitable, Callable
+
+    from bot.core import App, Network
     from bot.options import PipelineOptions
     from bot.settings import Settings
     from checks.models import Report
@@ -79,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--brief", action="store_true", help="leave out figures and basis lines")
     a.add_argument("--chart", metavar="FILE.png",
                    help="also write the chart: the claim against the ceilings, tok/s against window")
+    a.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="facts",
+                   help="a fact the record leaves out, stated by you (repeatable): hardware=\"8x B200\", "
+                        "batch=1, model=..., format=...; never overrides the record (a conflict shows both)")
     common(a)
 
     c = sub.add_parser("compare", help="two claims side by side: the difference table, knob by knob")
@@ -143,39 +152,54 @@ def options_from_args(args: argparse.Namespace, settings: Settings) -> PipelineO
     )
 
 
+def _run(args: argparse.Namespace, ref: Reference,
+         call: Callable[[App], Awaitable[Any]]) -> Any:
+    """`asyncio.run` of one call on an app opened for this command."""
+    import asyncio
+
+    from bot.core import App
+
+    async def run() -> Any:
+        # One command reads one document at a time: one reading worker.
+        async with App.open(args.settings, ref=ref, options=args.options,
+                            network=args.network, readers=1) as app:
+            return await call(app)
+
+    return asyncio.run(run())
+
+
 def _cmd_audit(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
-    from bot.pipeline import audit_inputs
+    from bot.core import AuditResult, Request
+    from bot.facts import parse_facts
 
     inputs = list(args.inputs)
     if args.example:
         inputs = [str(p) for p in _example_paths()] + inputs
+    facts = parse_facts(args.facts)
     if not inputs:
         raise UsageError("nothing to audit: give a URL, a file, - for stdin or the claim's text (or --example)")
+    request = Request.from_args(inputs, facts=facts)
+    result: AuditResult = _run(args, ref, lambda app: app.audit(request))
     if args.chart:
-        from bot.pipeline import evidence_for_inputs
-        from bot.render.chart import chart_points, render_chart
-        from checks.runner import audit
+        from bot.render.chart import render_chart
 
-        ev = evidence_for_inputs(inputs, ref, args.options)
-        report = audit(ev, ref)
-        png = render_chart(report, chart_points(ev.claim, ev.siblings))
+        png = render_chart(result.report, result.points)
         if png is None:
             raise UsageError("no chart: the report has no roofline ceiling to draw the claim against")
         try:
             Path(args.chart).write_bytes(png)
         except OSError as exc:
             raise UsageError(f"cannot write the chart to {args.chart}: {exc.strerror}") from None
-    else:
-        report = audit_inputs(inputs, ref, args.options)
-    _print_report(report, args, out)
+    _print_report(result.report, args, out)
     return EXIT_OK
 
 
 def _cmd_compare(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
-    from bot.pipeline import compare_inputs
+    from bot.core import Request
     from bot.render.compare import render_comparison
 
-    comparison = compare_inputs(args.a, args.b, ref, args.options)
+    a, b = Request.from_args([args.a]), Request.from_args([args.b])
+    comparison = _run(args, ref, lambda app: app.compare(a, b))
     if args.json:
         out.write(comparison.model_dump_json(indent=2) + "\n")
     else:
@@ -185,18 +209,24 @@ def _cmd_compare(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
 
 def _cmd_sweep(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     from bot.render.sweep import JsonSweepWriter, render_sweep
-    from bot.sweep import SweepResult, default_jobs, run_sweep
+    from bot.sweep import SweepResult, SweepSummary, default_jobs
 
     if args.top < 1:
         raise UsageError(f"--top must be a whole number of rows, at least 1 (got {args.top})")
     jobs = default_jobs() if args.jobs is None else args.jobs
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
+
+    def sweep(on_report: Callable[[str], None] | None) -> SweepSummary:
+        summary: SweepSummary = _run(args, ref, lambda app: app.sweep(
+            args.source, jobs=jobs, on_report=on_report))
+        return summary
+
     if args.jsonl:
         def line(text: str) -> None:
             out.write(text + "\n")
 
-        summary = run_sweep(args.source, ref, args.options, jobs=jobs, on_report=line)
+        summary = sweep(line)
         if summary.unreadable:
             # Not a report, so not on stdout; but never dropped silently.
             sys.stderr.write(f"claimcheck: {len(summary.unreadable)} record(s) could not be read: "
@@ -211,10 +241,10 @@ def _cmd_sweep(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
             writer = writer or JsonSweepWriter(out, args.source)
             writer.report(text)
 
-        summary = run_sweep(args.source, ref, args.options, jobs=jobs, on_report=write)
+        summary = sweep(write)
         (writer or JsonSweepWriter(out, args.source)).finish(summary)
         return EXIT_OK
-    summary = run_sweep(args.source, ref, args.options, jobs=jobs)
+    summary = sweep(None)
     result = SweepResult(source=summary.source, records=summary.records,
                          by_verdict=summary.by_verdict, ranked=summary.ranked(args.top),
                          unreadable=summary.unreadable)
@@ -236,7 +266,8 @@ def _cmd_bot(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     from bot.app import run_bot
 
     settings = args.settings
-    if settings.token is None or not settings.token.get_secret_value().strip():
+    token = settings.discord.token
+    if token is None or not token.get_secret_value().strip():
         raise UsageError(NO_TOKEN)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     asyncio.run(run_bot(settings))
@@ -250,7 +281,7 @@ def _cmd_digest(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     from bot.store.db import Store, StoreError, default_db_path
     from extractors.storage import utc_now
 
-    path = Path(args.db or args.settings.db_path or default_db_path())
+    path = Path(args.db or args.settings.store.db_path or default_db_path())
     if not path.is_file():
         raise UsageError(f"no store at {path}: run the bot first, or give --db")
 
@@ -295,8 +326,10 @@ def _settings() -> Settings:
         hint = " (a list is written as JSON, e.g. '[\"host:8080\"]')" if m and m[1].endswith("s") else ""
         raise UsageError(f"{name} is not a value claimcheck can read{hint}") from None
     except ValidationError as exc:
+        from bot.settings import flat_name
+
         first = exc.errors()[0]
-        name = "CLAIMCHECK_" + str(first["loc"][0]).upper() if first["loc"] else "a CLAIMCHECK_ variable"
+        name = flat_name(tuple(first["loc"])) if first["loc"] else "a CLAIMCHECK_ variable"
         raise UsageError(f"{name}: {first['msg']} (got {one_line(first.get('input'), 60)!r})") from None
 
 
@@ -321,15 +354,17 @@ def _check_config(args: argparse.Namespace, settings: Settings) -> None:
                         ("--boards", [*settings.board_files, *getattr(args, "boards", [])])):
         for path in paths:
             _check_file(flag, Path(path))
-    cache = getattr(args, "cache", None) or settings.cache_path
+    cache = getattr(args, "cache", None) or settings.store.cache_path
     if cache and not getattr(args, "no_cache", False) and Path(cache).is_dir():
         raise UsageError(f"--cache {cache} is a directory; give the SQLite file to use inside it")
 
 
-def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None,
+         network: Network | None = None) -> int:
     """Run one command. Every failure ends in one line on `err` and exit 2 (unusable input or
     configuration) or 3 (a URL that cannot be fetched); a bug is one line and exit 1, never a
-    traceback."""
+    traceback. `network`: how fetches reach hosts (default: the real network; tests pass a
+    loopback-only one)."""
     out = out or sys.stdout
     err = err or sys.stderr
     parser = build_parser()
@@ -337,12 +372,17 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
     if not args.command:
         parser.print_help(out)
         return EXIT_UNUSABLE
+    if args.command in ("audit", "compare", "sweep"):
+        from extractors.offloop import warm_up
+
+        warm_up()  # the reading workers' server loads while this process does
     from checks.reference import ReferenceError, load_reference
     from checks.text import one_line
 
     try:
         settings = _settings()
         args.settings = settings
+        args.network = network
         _check_config(args, settings)
         args.options = options_from_args(args, settings)
         ref = load_reference(*settings.reference_files, *getattr(args, "reference", []))

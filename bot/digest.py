@@ -9,18 +9,19 @@ information (`insufficient`); new implausible/suspicious records from the watche
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from bot.options import PipelineOptions
 from bot.store.audits import AuditRecord, list_audits
 from bot.store.db import Store
 from bot.store.guilds import new_records_since, remember_records
 from checks.models import Verdict
-from checks.reference import Reference
+
+if TYPE_CHECKING:
+    from bot.core import App
 
 __all__ = ["SEVERITY", "Digest", "NewRecord", "build_digest", "digest_text", "sweep_new_records"]
 
@@ -53,17 +54,17 @@ def _record_key(row: object) -> str:
     return "|".join("" if p is None else str(p) for p in parts)
 
 
-async def sweep_new_records(store: Store, sources: Sequence[str], ref: Reference,
-                            opts: PipelineOptions, now: datetime) -> list[NewRecord]:
-    """Sweep each watched source (bot.sweep.sweep_source, in a worker thread: it runs its
-    own event loop) and keep the implausible/suspicious records not seen before. A source that
-    cannot be read is skipped; the next digest tries again."""
-    from bot.sweep import sweep_source
-
+async def sweep_new_records(app: App, sources: Sequence[str],
+                            now: datetime) -> list[NewRecord]:
+    """Sweep each watched source (`App.sweep_board`: fetched with the app's own fetcher, audited
+    in a reading worker; no second loop, store or session) and keep the implausible/suspicious
+    records not seen before. A source that cannot be read is skipped; the next digest tries
+    again."""
+    store = await app.store()
     found: list[NewRecord] = []
     for source in sources:
         try:
-            result = await asyncio.to_thread(sweep_source, source, ref, opts)
+            result = await app.sweep_board(source)
         except Exception:  # one broken board must not cost the guild its digest
             continue
         rows = [(r, _record_key(r)) for r in result.ranked]

@@ -1,8 +1,8 @@
 """The typed options every front door hands the pipeline.
 
-The CLI builds them from its flags over the settings (`from_settings(settings, ...)`); the bot
-builds them from the settings and a guild's configuration. Neither fakes the other's inputs: the
-pipeline never sees an `argparse.Namespace`.
+Derived from the settings' `fetch` and `store` groups (`from_settings`), with a front door's own
+entries added (boards, hosts) or put first (the cache file, `no_cache`): the fetch settings are
+carried whole, not copied field by field. The pipeline never sees an `argparse.Namespace`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-from bot.settings import Settings
+from bot.settings import FetchSettings, Settings
 
 __all__ = ["PipelineOptions"]
 
@@ -22,13 +22,26 @@ class PipelineOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
+    fetch: FetchSettings = Field(default_factory=FetchSettings)
     boards: tuple[Path | str, ...] = ()  # leaderboard mapping files, merged over the built-in one
-    allow_hosts: tuple[str, ...] = ()  # host[:port] let through the address and port rules
     cache_path: Path | None = None  # None: the default file under the user's data dir
     use_cache: bool = True  # False: fetched bodies are kept in memory only
-    fetch_budget: int = 12  # fetches per audit when following links
-    fetch_deadline_s: float = 30.0  # for a whole follow (or a whole board read)
-    total_timeout_s: float = 15.0  # for one fetch
+
+    @property
+    def allow_hosts(self) -> tuple[str, ...]:
+        return tuple(self.fetch.allow_hosts)
+
+    @property
+    def fetch_budget(self) -> int:
+        return self.fetch.fetch_budget
+
+    @property
+    def fetch_deadline_s(self) -> float:
+        return self.fetch.fetch_deadline_s
+
+    @property
+    def total_timeout_s(self) -> float:
+        return self.fetch.total_timeout_s
 
     @classmethod
     def from_settings(
@@ -42,12 +55,13 @@ class PipelineOptions(BaseModel):
     ) -> PipelineOptions:
         """The settings, with a front door's own entries added (boards, hosts) or put first
         (the cache file, `no_cache`)."""
+        fetch = settings.fetch
+        extra = list(allow_hosts)
+        if extra:
+            fetch = fetch.model_copy(update={"allow_hosts": [*fetch.allow_hosts, *extra]})
         return cls(
+            fetch=fetch,
             boards=(*settings.board_files, *boards),
-            allow_hosts=(*settings.allow_hosts, *allow_hosts),
-            cache_path=cache_path or settings.db_path,
-            use_cache=settings.use_cache and not no_cache,
-            fetch_budget=settings.fetch_budget,
-            fetch_deadline_s=settings.fetch_deadline_s,
-            total_timeout_s=settings.total_timeout_s,
+            cache_path=cache_path or settings.store.db_path,
+            use_cache=settings.store.use_cache and not no_cache,
         )

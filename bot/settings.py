@@ -1,58 +1,165 @@
 """Configuration, from the environment (CLAIMCHECK_*) and the command line (pydantic-settings).
 
-`db_path` is the store's SQLite file (fetched pages, audits, guild settings, digests); the older
-`cache_path` (CLAIMCHECK_CACHE_PATH) is still accepted and used when `db_path` is not set.
-`allow_hosts` and `shard_ids` are JSON lists in the environment
-(`CLAIMCHECK_ALLOW_HOSTS='["127.0.0.1:8080"]'`).
+Split by concern, one nested model each: `fetch` (hosts let through, budget, deadlines),
+`store` (the SQLite file, the cache), `discord` (token, guild, owners, sharding, charts) and
+`limits` (rate limits, attachment cap, reading workers). The pipeline's options are derived from
+`fetch` and `store` (`bot.options.PipelineOptions.from_settings`), never copied field by field.
+
+Environment names: the nested form `CLAIMCHECK_FETCH__ALLOW_HOSTS` and, as before, the flat
+`CLAIMCHECK_ALLOW_HOSTS` (every name the README lists keeps working; the nested one wins when
+both are set). Keyword arguments may be flat too (`Settings(db_path=...)`). `db_path` is the
+store's SQLite file; the older `cache_path` (CLAIMCHECK_CACHE_PATH) is still read when `db_path`
+is not set. Lists are JSON (`CLAIMCHECK_ALLOW_HOSTS='["127.0.0.1:8080"]'`).
 """
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
+from typing import Any
 
-from pydantic import Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    SettingsError,
+)
 
-__all__ = ["Settings"]
+__all__ = ["DiscordSettings", "FetchSettings", "LimitSettings", "Settings", "StoreSettings",
+           "flat_name"]
+
+PREFIX = "CLAIMCHECK_"
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="CLAIMCHECK_", extra="ignore")
+class FetchSettings(BaseModel):
+    model_config = ConfigDict(frozen=True)
 
-    reference_files: list[Path] = Field(default_factory=list)  # merged over the packaged tables
-    board_files: list[Path] = Field(default_factory=list)  # extra leaderboard mappings
+    allow_hosts: list[str] = Field(default_factory=list)  # host[:port] let through the address rules
+    fetch_budget: int = 12  # fetches per audit when following links
+    fetch_deadline_s: float = 30.0  # for a whole follow (or a whole board read, or a reading)
+    total_timeout_s: float = 15.0  # for one fetch
+
+
+class StoreSettings(BaseModel):
     db_path: Path | None = None  # None: the default file under the user's data dir
     cache_path: Path | None = None  # the old name of db_path, still read
     use_cache: bool = True
     cache_lifetime_s: float = 6 * 3600.0  # a stored page or audit older than this is redone
-    allow_hosts: list[str] = Field(default_factory=list)  # host[:port] let through the address rules
-    fetch_budget: int = 12  # fetches per audit when following links
-    fetch_deadline_s: float = 30.0
-    total_timeout_s: float = 15.0
 
-    # The Discord bot
+    @model_validator(mode="after")
+    def _old_cache_name(self) -> StoreSettings:
+        if self.db_path is None and self.cache_path is not None:
+            self.db_path = self.cache_path
+        return self
+
+
+class DiscordSettings(BaseModel):
     token: SecretStr | None = None
     dev_guild_id: int | None = None  # slash commands are synced here at start (instantly visible)
     owner_ids: list[int] = Field(default_factory=list)  # empty: the application's owner
     charts: bool = True  # attach the PNG chart to reports (False: text only)
-    attachment_max_bytes: int = Field(default=2 * 1024 * 1024, ge=1)  # /audit file: cap
-    user_rate: int = Field(default=3, ge=1)  # audits a member may start per `user_per_s`
-    user_per_s: float = Field(default=60.0, gt=0)
-    channel_rate: int = Field(default=10, ge=1)  # audits started in one channel per `channel_per_s`
-    channel_per_s: float = Field(default=60.0, gt=0)
     shard_count: int | None = Field(default=None, ge=1)  # set: AutoShardedBot
     shard_ids: list[int] | None = None  # the shards this process runs (of shard_count)
 
     @model_validator(mode="after")
-    def _old_cache_name(self) -> Settings:
-        if self.db_path is None and self.cache_path is not None:
-            self.db_path = self.cache_path
+    def _shards(self) -> DiscordSettings:
         if self.shard_ids is not None and self.shard_count is None:
             raise ValueError("shard_ids needs shard_count (the total number of shards)")
         if self.shard_ids and self.shard_count and max(self.shard_ids) >= self.shard_count:
             raise ValueError(f"shard_ids must be below shard_count ({self.shard_count})")
         return self
 
+
+class LimitSettings(BaseModel):
+    attachment_max_bytes: int = Field(default=2 * 1024 * 1024, ge=1)  # /audit file: cap
+    user_rate: int = Field(default=3, ge=1)  # audits a member may start per `user_per_s`
+    user_per_s: float = Field(default=60.0, gt=0)
+    channel_rate: int = Field(default=10, ge=1)  # audits started in one channel per `channel_per_s`
+    channel_per_s: float = Field(default=60.0, gt=0)
+    readers: int | None = Field(default=None, ge=1)  # reading worker processes (None: the cores, up to 4)
+
+
+_GROUPS: dict[str, type[BaseModel]] = {"fetch": FetchSettings, "store": StoreSettings,
+                                       "discord": DiscordSettings, "limits": LimitSettings}
+# The flat (pre-split) name of every grouped field, and its group.
+_FLAT: dict[str, str] = {name: group for group, model in _GROUPS.items()
+                         for name in model.model_fields}
+_JSON_FIELDS = {"allow_hosts", "owner_ids", "shard_ids"}
+
+
+def flat_name(loc: tuple[int | str, ...]) -> str:
+    """The environment variable a validation error's location names (the flat form)."""
+    names = [str(part) for part in loc if str(part) not in _GROUPS]
+    return PREFIX + (names[0] if names else str(loc[0])).upper() if loc else PREFIX + "*"
+
+
+class _FlatEnv(PydanticBaseSettingsSource):
+    """The flat names (CLAIMCHECK_ALLOW_HOSTS, CLAIMCHECK_TOKEN, …), read into their groups."""
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # __call__ does the work
+
+    def __call__(self) -> dict[str, Any]:
+        env = {k.upper(): v for k, v in os.environ.items() if k.upper().startswith(PREFIX)}
+        out: dict[str, dict[str, Any]] = {}
+        for name, group in _FLAT.items():
+            raw = env.get(PREFIX + name.upper())
+            if raw is None:
+                continue
+            value: Any = raw
+            if name in _JSON_FIELDS:
+                try:
+                    value = json.loads(raw)
+                except ValueError:
+                    raise SettingsError(
+                        f'error parsing value for field "{name}" from source "_FlatEnv"') from None
+            out.setdefault(group, {})[name] = value
+        return out
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix=PREFIX, env_nested_delimiter="__",
+                                      extra="ignore")
+
+    reference_files: list[Path] = Field(default_factory=list)  # merged over the packaged tables
+    board_files: list[Path] = Field(default_factory=list)  # extra leaderboard mappings
+    fetch: FetchSettings = Field(default_factory=FetchSettings)
+    store: StoreSettings = Field(default_factory=StoreSettings)
+    discord: DiscordSettings = Field(default_factory=DiscordSettings)
+    limits: LimitSettings = Field(default_factory=LimitSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, _FlatEnv(settings_cls), dotenv_settings,
+                file_secret_settings)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flat_keywords(cls, data: Any) -> Any:
+        """`Settings(db_path=..., token=...)`: flat keywords go to their group."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for name in [k for k in data if k in _FLAT]:
+            group = data.setdefault(_FLAT[name], {})
+            if isinstance(group, BaseModel):
+                group = data[_FLAT[name]] = group.model_dump()
+            group[name] = data.pop(name)  # a keyword given is what the caller wants
+        return data
+
     @property
     def sharded(self) -> bool:
-        return self.shard_count is not None
+        return self.discord.shard_count is not None
+
+    @property
+    def db_path(self) -> Path | None:
+        return self.store.db_path

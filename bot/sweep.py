@@ -22,7 +22,6 @@ that, starting a process costs more than it saves.
 
 from __future__ import annotations
 
-import asyncio
 import heapq
 import math
 import multiprocessing
@@ -53,7 +52,7 @@ from extractors.dump import (
     open_dump,
 )
 from extractors.errors import InvalidInput, UsageError
-from extractors.evidence import record_evidence
+from extractors.evidence import Reading, record_evidence
 from extractors.formats.record_text import TextMemo, current_memo, text_memo
 from extractors.inputs import classify_input, read_local
 from extractors.select import SetupKey, SiblingIndex, setup_key
@@ -265,12 +264,13 @@ class _Nowhere:
         return 0
 
 
-def _open(source: str, ref: Reference, opts: PipelineOptions) -> Dump:
+def _open(source: str, ref: Reference, opts: PipelineOptions,
+          records: Reading | None = None) -> Dump:
     spec = classify_input(source)
     if spec.kind == "url":
-        from bot.fetching import fetch_board
-
-        reading = asyncio.run(fetch_board(spec.value, ref, opts))
+        if records is None:  # the app fetches a board (App.sweep, App.sweep_board)
+            raise UsageError(f"{source}: a board's records are fetched by the app first")
+        reading = records
         if not reading.records:
             raise UsageError(f"{source}: sweep needs records (a leaderboard dump or tool output)")
         return Dump(source=reading.source, warnings=reading.warnings, claims=reading.records)
@@ -350,15 +350,17 @@ def _parts(readable: list[int], jobs: int) -> list[list[int]]:
 
 
 def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, *,
-              jobs: int = 1, on_report: Callable[[str], None] | None = None) -> SweepSummary:
-    """Sweep a file, stdin or URL; `on_report` gets each report's JSON in dump order (leave it
-    out when only the ranking is wanted: reports are then never serialised)."""
+              jobs: int = 1, on_report: Callable[[str], None] | None = None,
+              records: Reading | None = None) -> SweepSummary:
+    """Sweep a file, stdin or URL (`records`: the URL's board, fetched by the app); `on_report`
+    gets each report's JSON in dump order (leave it out when only the ranking is wanted: reports
+    are then never serialised)."""
     opts = opts or PipelineOptions()
     with ExitStack() as stack:
         # One memo for the whole sweep in this process: the audit pass finds every text the
         # first pass read (workers keep their own).
         stack.enter_context(text_memo(TextMemo(MEMO_SIZE)))
-        dump = _open(source, ref, opts)
+        dump = _open(source, ref, opts, records)
         # Workers are started only when there is parsing to share: a streamed dump of some size.
         big = dump.path is not None and dump.path.stat().st_size >= PARALLEL_BYTES
         pool = stack.enter_context(_pool(jobs)) if jobs > 1 and big else None
@@ -416,11 +418,11 @@ def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[l
 
 
 def sweep_source(source: str, ref: Reference, opts: PipelineOptions | None = None, *,
-                 jobs: int = 1) -> SweepResult:
+                 jobs: int = 1, records: Reading | None = None) -> SweepResult:
     """A whole sweep in memory, every report kept: for small boards and callers that want
     models, not a stream."""
     reports: list[Report] = []
-    summary = run_sweep(source, ref, opts, jobs=jobs,
+    summary = run_sweep(source, ref, opts, jobs=jobs, records=records,
                         on_report=lambda text: reports.append(Report.model_validate_json(text)))
     return SweepResult(source=summary.source, records=summary.records,
                        by_verdict=summary.by_verdict, ranked=summary.ranked(),

@@ -63,6 +63,9 @@ class Provenance(BaseModel):
     source: str  # URL, file path, "text" or "stdin"
     field: str | None = None  # record field path, flag name or env var
     span: str | None = None  # the quoted text the value was read from
+    # "read": from the record or text; "user": stated by the user (`audit --set`, `/audit
+    # facts:`), not found in any source
+    kind: Literal["read", "user"] = "read"
 
 
 class FieldConflict(BaseModel):

@@ -39,7 +39,7 @@ from extractors.errors import FetchError, FetchRefused, FetchTimeout, UnusableIn
 from extractors.evidence import Reading
 from extractors.fetch.url_policy import check_url
 from extractors.links import is_evidence_link, is_image_link, rank_links
-from extractors.offloop import read_page_async
+from extractors.offloop import ReadingPool, read_page_async
 from extractors.select import matching_number
 from extractors.web import PageReading, rewrite_url
 from extractors.web.images import post_images
@@ -128,7 +128,8 @@ def _fmt(n: float) -> str:
 
 class _Follower:
     def __init__(self, fetcher: Any, ref: Reference, *, max_depth: int, max_fetches: int,
-                 boards: Sequence[str | Path]) -> None:
+                 boards: Sequence[str | Path], pool: ReadingPool | None = None) -> None:
+        self.pool = pool
         self.budget = _Budget(fetcher, max_fetches)
         self.ref, self.max_depth, self.boards = ref, max_depth, boards
         self.result = FollowResult()
@@ -171,7 +172,7 @@ class _Follower:
         self.seen.add(fetched.final_url)
         doc = await fetched.document()
         return await read_page_async(doc, self.ref, self._source(fetched, asked),
-                                     as_post=as_post, boards=self.boards)
+                                     as_post=as_post, boards=self.boards, pool=self.pool)
 
     # ---- the first URL -------------------------------------------------------------------
 
@@ -383,14 +384,16 @@ async def follow(
     max_fetches: int = 12,
     deadline_s: float = 30.0,
     boards: Sequence[str | Path] = (),
+    pool: ReadingPool | None = None,
 ) -> FollowResult:
     """Fetch `url`, read it, and follow a post's links to the record behind it.
 
     `fetcher` is a SafeFetcher (or anything with its `fetch`). Raises FetchError when the URL
     itself cannot be fetched (FetchTimeout when the deadline passes first) and UnusableInput when
-    its body cannot be read; later failures become `not_found` lines."""
+    its body cannot be read; later failures become `not_found` lines. Pages are read in `pool`'s
+    workers (the app's), or in a one-worker pool opened for each page."""
     run = _Follower(fetcher, ref, max_depth=max_depth, max_fetches=max(1, max_fetches),
-                    boards=boards)
+                    boards=boards, pool=pool)
     deadline_hit = False
     try:
         async with asyncio.timeout(deadline_s):

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 from hypothesis import settings
 
+from bot.core import Network
 from checks.reference import Reference, load_reference
-from tests.fixtures.web.loopback import Loopback, bot_fetching_on_loopback
+from tests.fixtures.web.loopback import Loopback
+from tests.fixtures.web.loopback import loopback_network as _loopback
 
 
 @pytest.fixture(scope="session")
@@ -30,7 +32,8 @@ settings.load_profile("claimcheck")
 
 
 @pytest.fixture
-def loopback_network() -> Iterator[None]:
-    """The bot's and the CLI's fetches confined to loopback (`bot_fetching_on_loopback`)."""
-    with bot_fetching_on_loopback():
-        yield
+def loopback_network() -> Network:
+    """How the app, the bot and the CLI reach hosts in a test: loopback only, no DNS. Passed in
+    (`App.open(..., network=)`, `create_bot(..., network=)`, `main(..., network=)`), never
+    patched into a module."""
+    return _loopback

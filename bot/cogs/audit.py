@@ -4,6 +4,8 @@ Both defer at once (Discord wants an answer within 3 s; an audit that follows li
 longer), then answer with a followup. An attachment is read only up to the configured cap.
 Cooldowns are per member (`user_rate` per `user_per_s`) and per channel (`channel_rate` per
 `channel_per_s`); a user over a limit is told when to try again. Every failure becomes one sentence in chat.
+`/audit facts:"hardware=8x B200; batch=1"` adds what the record leaves out, each "stated by the
+user" (bot/facts.py). `/compare` reads both claims and runs no checks.
 """
 
 from __future__ import annotations
@@ -12,39 +14,29 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import claimbot, error_sentence, report_message, split_input
-from bot.cogs.watch import prefilter
-from bot.pipeline import compare_async
+from bot.cogs.common import claimbot, error_sentence, report_message
+from bot.core import Request
+from bot.facts import parse_facts, split_facts
 from bot.render.compare import render_comparison
-from bot.service import subject_of
 from bot.store.audits import AuditPlace, set_answer
 from extractors.document import RawDocument
+from extractors.errors import UsageError
 
 __all__ = ["AuditCog", "setup"]
 
 
 def _member_cooldown(interaction: discord.Interaction) -> app_commands.Cooldown:
-    s = claimbot(interaction.client).settings
+    s = claimbot(interaction.client).settings.limits
     return app_commands.Cooldown(s.user_rate, s.user_per_s)
 
 
 def _channel_cooldown(interaction: discord.Interaction) -> app_commands.Cooldown:
-    s = claimbot(interaction.client).settings
+    s = claimbot(interaction.client).settings.limits
     return app_commands.Cooldown(s.channel_rate, s.channel_per_s)
 
 
 def _channel_key(interaction: discord.Interaction) -> int | None:
     return interaction.channel_id
-
-
-def _inputs(text: str, *, with_file: bool = False) -> tuple[list[RawDocument], list[str]]:
-    """Links to fetch and the text to read; beside a file, text that states no speed and has
-    no link is the user's note, not a second claim."""
-    if with_file and prefilter(text) is None:
-        return [], []
-    rest, urls = split_input(text)
-    docs = [RawDocument.from_text(text if not urls else rest)] if rest else []
-    return docs, urls
 
 
 class AuditCog(commands.Cog):
@@ -53,27 +45,33 @@ class AuditCog(commands.Cog):
 
     @app_commands.command(name="audit", description="Audit a speed claim: a URL, pasted text or a file")
     @app_commands.describe(input="a link to the post or record, or the claim's text",
-                           file="a benchmark tool's JSON, a log or a leaderboard dump")
+                           file="a benchmark tool's JSON, a log or a leaderboard dump",
+                           facts="what the record leaves out: key=value; key=value "
+                                 "(hardware, batch, model, format, ...)")
     @app_commands.checks.dynamic_cooldown(_member_cooldown)
     @app_commands.checks.dynamic_cooldown(_channel_cooldown, key=_channel_key)
     async def audit(self, interaction: discord.Interaction, input: str,
-                    file: discord.Attachment | None = None) -> None:
+                    file: discord.Attachment | None = None, facts: str | None = None) -> None:
         await interaction.response.defer(thinking=True)
-        cap = self.bot.settings.attachment_max_bytes
+        try:
+            stated = parse_facts(split_facts(facts or ""))
+        except UsageError as exc:
+            await interaction.followup.send(f"Those facts cannot be read: {exc}")
+            return
+        cap = self.bot.settings.limits.attachment_max_bytes
         if file is not None and file.size > cap:
             await interaction.followup.send(
                 f"That file is {file.size:,} bytes; I read attachments up to {cap:,} bytes.")
             return
-        docs, urls = _inputs(input, with_file=file is not None)
-        if file is not None:
-            docs.append(RawDocument(await file.read(), source=file.filename[:100]))
-        if not docs and not urls:
+        files = [RawDocument(await file.read(), source=file.filename[:100])] if file else []
+        request = Request.from_message(input, files=files, facts=stated)
+        if not request.docs and not request.urls:
             await interaction.followup.send("Give me a link, the claim's text, or a file to audit.")
             return
         place = AuditPlace(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                           asked_by=interaction.user.id, subject=subject_of(urls, docs))
+                           asked_by=interaction.user.id, subject=request.subject())
         try:
-            outcome = await self.bot.auditor.audit(f"interaction:{interaction.id}", docs, urls,
+            outcome = await self.bot.auditor.audit(f"interaction:{interaction.id}", request,
                                                    place)
         except Exception as exc:
             await interaction.followup.send(error_sentence(exc))
@@ -81,7 +79,7 @@ class AuditCog(commands.Cog):
         note = None
         if outcome.reused and outcome.record.jump_url():
             note = f"Audited before: {outcome.record.jump_url()}"
-        sent = await interaction.followup.send(**await report_message(outcome, note, chart=self.bot.settings.charts), wait=True)
+        sent = await interaction.followup.send(**await report_message(outcome, note, chart=self.bot.settings.discord.charts), wait=True)
         if not outcome.reused:
             await set_answer(self.bot.store, outcome.record.id, message_id=sent.id)
 
@@ -92,8 +90,8 @@ class AuditCog(commands.Cog):
     async def compare(self, interaction: discord.Interaction, a: str, b: str) -> None:
         await interaction.response.defer(thinking=True)
         try:
-            comparison = await compare_async(_inputs(a), _inputs(b), self.bot.ref,
-                                             self.bot.options, fetcher=self.bot.auditor.fetcher)
+            comparison = await self.bot.app.compare(Request.from_message(a),
+                                                    Request.from_message(b))
         except Exception as exc:
             await interaction.followup.send(error_sentence(exc))
             return

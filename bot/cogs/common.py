@@ -1,12 +1,12 @@
-"""What the cogs share: the bot's typed parts, inputs split into text and links, the report as a
-message (embed + chart), and one sentence for every error a user can cause."""
+"""What the cogs share: the bot's typed parts, the report as a message (embed + chart), and one
+sentence for every error a user can cause. Inputs are split by `bot.core.Request.from_message`
+(the one grammar, `extractors.inputs`)."""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import logging
-import re
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -20,22 +20,14 @@ from extractors.errors import ExtractError, FetchError, UnusableInput
 if TYPE_CHECKING:
     from bot.app import ClaimBot
 
-__all__ = ["URL", "chart_file", "claimbot", "error_sentence", "report_message", "split_input"]
+__all__ = ["chart_file", "claimbot", "error_sentence", "report_message"]
 
 log = logging.getLogger("claimcheck.bot")
-URL = re.compile(r"https?://[^\s<>\"'`|]+", re.IGNORECASE)
-MAX_URLS = 3  # per message: a link dump is not one claim
 
 
 def claimbot(client: Any) -> ClaimBot:
     """The running bot with its store, auditor and settings (both bot classes have them)."""
     return cast("ClaimBot", client)
-
-
-def split_input(text: str) -> tuple[str, list[str]]:
-    """The text with its links taken out, and the links (at most MAX_URLS, in order)."""
-    urls = list(dict.fromkeys(u.rstrip(".,;:!?)]}") for u in URL.findall(text)))[:MAX_URLS]
-    return URL.sub(" ", text).strip(), urls
 
 
 def error_sentence(exc: BaseException) -> str:

@@ -50,7 +50,7 @@ class DigestCog(commands.Cog):
     async def post_digest(self, guild: GuildConfig, now: dt.datetime) -> bool:
         assert guild.digest_channel_id is not None
         sources = await list_watched_sources(self.bot.store, guild.guild_id)
-        await sweep_new_records(self.bot.store, sources, self.bot.ref, self.bot.options, now)
+        await sweep_new_records(self.bot.app, sources, now)
         text = digest_text(await build_digest(self.bot.store, guild.guild_id, now))
         if not await save_digest(self.bot.store, guild.guild_id, f"{now:%Y-%m-%d}", text, now,
                                  channel_id=guild.digest_channel_id):

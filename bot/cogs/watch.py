@@ -16,28 +16,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from dataclasses import dataclass
 
 import discord
 from discord.ext import commands
 
-from bot.cogs.common import claimbot, report_message, split_input
+from bot.cogs.common import claimbot, report_message
+from bot.core import Request
 from bot.render.discord import report_embed, thread_name
-from bot.service import AuditOutcome, subject_of
+from bot.service import AuditOutcome
 from bot.store.audits import AuditPlace, set_answer
 from bot.store.guilds import WatchMode, channel_mode
 from extractors.document import RawDocument
 from extractors.errors import ExtractError
+from extractors.inputs import SPEED, split_links
 
 __all__ = ["Candidate", "WatchCog", "prefilter", "setup"]
 
 log = logging.getLogger("claimcheck.bot")
 
-_SPEED = re.compile(
-    r"\d[\d,]*(?:\.\d+)?\s*(?:k\s*)?(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|t/s\b|tps\b|tok(?:en)?s?\s+per\s+sec)",
-    re.IGNORECASE,
-)
 _WATCHED_TYPES = (discord.MessageType.default, discord.MessageType.reply)
 _REACTION = {"implausible": "🛑", "suspicious": "⚠️"}
 MAX_CONTENT = 4000  # Discord's own limit for Nitro messages
@@ -54,8 +51,8 @@ def prefilter(content: str) -> Candidate | None:
     runs."""
     if "http" not in content and not any(ch.isdigit() for ch in content):
         return None
-    rest, urls = split_input(content[:MAX_CONTENT]) if "http" in content else (content, [])
-    text = rest if _SPEED.search(rest) else None
+    rest, urls = split_links(content[:MAX_CONTENT]) if "http" in content else (content, [])
+    text = rest if SPEED.search(rest) else None
     if text is None and not urls:
         return None
     return Candidate(text=text, urls=tuple(urls))
@@ -64,7 +61,7 @@ def prefilter(content: str) -> Candidate | None:
 class WatchCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = claimbot(bot)
-        s = self.bot.settings
+        s = self.bot.settings.limits
         self.per_user = commands.CooldownMapping.from_cooldown(
             s.user_rate, s.user_per_s, commands.BucketType.member)
         self.per_channel = commands.CooldownMapping.from_cooldown(
@@ -114,15 +111,15 @@ class WatchCog(commands.Cog):
         mode = await self._mode(message.guild.id, message.channel.id)
         if mode == "off" or self._over_limit(message):
             return
-        docs = [RawDocument.from_text(candidate.text)] if candidate.text else []
+        request = Request(docs=(RawDocument.from_text(candidate.text),) if candidate.text else (),
+                          urls=candidate.urls)
         # A link is its own subject even with words around it: dropped again, it is recognised.
-        subject = candidate.urls[0] if candidate.urls else subject_of((), docs)
+        subject = candidate.urls[0] if candidate.urls else Request(docs=request.docs).subject()
         place = AuditPlace(subject=subject, guild_id=message.guild.id,
                            channel_id=message.channel.id, message_id=message.id,
                            asked_by=message.author.id)
         try:
-            outcome = await self.bot.auditor.audit(f"message:{message.id}", docs,
-                                                   list(candidate.urls), place)
+            outcome = await self.bot.auditor.audit(f"message:{message.id}", request, place)
         except ExtractError as exc:  # no claim on the page, refused or unreachable: stay quiet
             log.info("watch: nothing to report for message %s: %s", message.id, exc)
             return
@@ -141,7 +138,7 @@ class WatchCog(commands.Cog):
             await message.reply(f"Audited before: {earlier}",
                                 allowed_mentions=discord.AllowedMentions.none())
             return
-        kwargs = await report_message(outcome, chart=self.bot.settings.charts)
+        kwargs = await report_message(outcome, chart=self.bot.settings.discord.charts)
         thread_id = None
         try:
             thread = await message.create_thread(name=thread_name(outcome.report),
@@ -150,7 +147,7 @@ class WatchCog(commands.Cog):
             thread_id = thread.id
         except discord.HTTPException as exc:  # 403: threads not allowed here
             log.info("watch: no thread in %s (%s); replying instead", message.channel.id, exc.status)
-            kwargs = await report_message(outcome, chart=self.bot.settings.charts)  # a discord.File is consumed by one send
+            kwargs = await report_message(outcome, chart=self.bot.settings.discord.charts)  # a discord.File is consumed by one send
             sent = await message.reply(**kwargs)
         await set_answer(self.bot.store, outcome.record.id, message_id=sent.id,
                          thread_id=thread_id)

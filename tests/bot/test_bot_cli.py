@@ -45,8 +45,9 @@ def test_settings_read_the_old_cache_path_and_json_lists(monkeypatch: pytest.Mon
     monkeypatch.setenv("CLAIMCHECK_TOKEN", "t0k")
     s = Settings()
     assert s.db_path == Path("/data/old.sqlite3")
-    assert s.allow_hosts == ["127.0.0.1:8080", "board.lan"]
-    assert s.token is not None and s.token.get_secret_value() == "t0k" and "t0k" not in repr(s)
+    assert s.fetch.allow_hosts == ["127.0.0.1:8080", "board.lan"]
+    token = s.discord.token
+    assert token is not None and token.get_secret_value() == "t0k" and "t0k" not in repr(s)
     monkeypatch.setenv("CLAIMCHECK_DB_PATH", "/data/new.sqlite3")
     assert Settings().db_path == Path("/data/new.sqlite3")
 

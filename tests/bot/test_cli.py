@@ -232,3 +232,41 @@ def test_a_boards_mapping_file_reads_a_local_dump_with_unusual_field_names(tmp_p
     assert r["sources"][0]["format"] == "generic_board:oddboard"
     assert r["claim"]["tok_s"] == 141.9 and r["claim"]["hardware"] == "RTX 4090"
     assert q(r, "roofline")["status"] == "ok"
+
+
+# --- facts the user adds (--set) ------------------------------------------------------------------------------------
+
+def test_set_fills_what_the_claim_leaves_out_stated_by_the_user() -> None:
+    report = run_json("audit", "Llama 3.1 8B BF16 at 158 tok/s", "--set", "hardware=1x H100 SXM",
+                      "--set", "batch=1")
+    claim = report["claim"]
+    assert (claim["hardware"], claim["hardware_count"], claim["batch"]) == ("H100 SXM", 1, 1)
+    assert claim["provenance"]["batch"] == {"source": "stated by the user", "field": "--set batch",
+                                            "span": None, "kind": "user"}
+    assert q(report, "roofline")["status"] == "ok"
+    assert report["sources"][-1]["url"] == "stated by the user"
+
+
+def test_set_never_overrides_the_record_a_conflict_shows_both() -> None:
+    report = run_json("audit", "--example", "--set", "hardware=H100 SXM")
+    assert report["claim"]["hardware"] == "NVIDIA GeForce RTX 5090"
+    conflict = f(report, "field_conflict")
+    assert conflict["status"] == "flag"
+    assert any(line.startswith("hardware: NVIDIA GeForce RTX 5090 (") and
+               line.endswith("vs H100 SXM (stated by the user (--set hardware))")
+               for line in conflict["basis"])
+    roof = q(report, "roofline")["figures"]
+    assert (round(roof["ceiling_tok_s"]), round(roof["ratio"], 1)) == (129, 16.3)
+
+
+@pytest.mark.parametrize(("fact", "message"), [
+    ("gpu=H100", "unknown fact 'gpu'"),
+    ("batch=one", "batch='one' is not a whole number"),
+    ("batch", "a fact is key=value, got 'batch'"),
+])
+def test_a_bad_fact_is_one_line_and_exit_2(fact: str, message: str) -> None:
+    code, out, err = run("audit", "150 tok/s", "--set", fact)
+    assert (code, out) == (2, "")
+    assert err == (f"claimcheck: {message}; valid keys: hardware, hardware_count, model, params_b, "
+                   "active_params_b, format, batch, concurrency, context, engine, power_w, "
+                   "spec_method, window, acceptance_length\n")

@@ -17,14 +17,14 @@ import pytest
 
 from bot.cli import main
 from bot.store.db import Store
-from tests.fixtures.web.loopback import Loopback
+from tests.fixtures.web.loopback import Loopback, loopback_network
 
 POST_PATH = "/r/LocalLLaMA/comments/1u07q3x/benchmark_eagle3_on_a_single_h100/.json"
 GIST_PATH = "/gist/speedrunner/4f2a9c1e7b/raw/bench_result.json"
 
 
 @pytest.fixture(autouse=True)
-def loopback_only_network(loopback_network: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in (
         "ALLOW_HOSTS",
         "TOTAL_TIMEOUT_S",
@@ -41,7 +41,8 @@ def loopback_only_network(loopback_network: None, monkeypatch: pytest.MonkeyPatc
 
 async def run(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = await asyncio.to_thread(main, list(argv), out=out, err=err)
+    code = await asyncio.to_thread(main, list(argv), out=out, err=err,
+                                    network=loopback_network)
     return code, out.getvalue(), err.getvalue()
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from tests.fixtures.web.loopback import WEB, Loopback
+from tests.fixtures.web.loopback import WEB, Loopback, loopback_network
 
 ENV = ("ALLOW_HOSTS", "TOTAL_TIMEOUT_S", "FETCH_DEADLINE_S", "FETCH_BUDGET", "BOARD_FILES",
        "CACHE_PATH", "USE_CACHE", "REFERENCE_FILES")
@@ -23,14 +23,14 @@ HUGE = "9" * 5000
 
 
 @pytest.fixture(autouse=True)
-def loopback_only_network(loopback_network: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ENV:
         monkeypatch.delenv(f"CLAIMCHECK_{name}", raising=False)
 
 
 def run(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
+    code = main(list(argv), out=out, err=err, network=loopback_network)
     return code, out.getvalue(), err.getvalue()
 
 

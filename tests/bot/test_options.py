@@ -9,7 +9,7 @@ import pytest
 
 from bot.cli import build_parser, main, options_from_args
 from bot.options import PipelineOptions
-from bot.settings import Settings
+from bot.settings import FetchSettings, Settings
 
 
 def test_cli_flags_are_added_to_the_settings_entries(tmp_path: Path) -> None:
@@ -18,9 +18,11 @@ def test_cli_flags_are_added_to_the_settings_entries(tmp_path: Path) -> None:
     args = build_parser().parse_args(["audit", "x", "--boards", "b.json", "--allow-host", "127.0.0.1:9",
                                       "--cache", str(tmp_path / "c.db")])
     opts = options_from_args(args, settings)
-    assert opts == PipelineOptions(boards=(Path("a.json"), "b.json"),
-                                   allow_hosts=("board.example:8080", "127.0.0.1:9"),
-                                   cache_path=tmp_path / "c.db", use_cache=True, fetch_budget=5)
+    assert opts == PipelineOptions(
+        fetch=FetchSettings(allow_hosts=["board.example:8080", "127.0.0.1:9"], fetch_budget=5),
+        boards=(Path("a.json"), "b.json"), cache_path=tmp_path / "c.db", use_cache=True)
+    # derived from the settings' fetch group, not copied field by field
+    assert (opts.fetch_budget, opts.fetch_deadline_s) == (5, settings.fetch.fetch_deadline_s)
 
 
 @pytest.mark.parametrize(("use_cache", "no_cache", "expected"), [

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from tests.fixtures.web.loopback import FIXTURES, Loopback
+from tests.fixtures.web.loopback import FIXTURES, Loopback, loopback_network
 
 OSC = "\x1b]0;pwned\x07"
 RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -26,14 +26,15 @@ HOSTILE = f"<img src=x onerror=alert(1)></details><script>x</script>{OSC}\u202e@
 
 
 @pytest.fixture(autouse=True)
-def loopback_only_network(loopback_network: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("ALLOW_HOSTS", "FETCH_BUDGET", "CACHE_PATH", "USE_CACHE"):
         monkeypatch.delenv(f"CLAIMCHECK_{name}", raising=False)
 
 
 async def run(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = await asyncio.to_thread(main, list(argv), out=out, err=err)
+    code = await asyncio.to_thread(main, list(argv), out=out, err=err,
+                                    network=loopback_network)
     return code, out.getvalue(), err.getvalue()
 
 

@@ -21,7 +21,7 @@ from extractors.errors import InvalidInput
 from extractors.evidence import build_evidence
 from extractors.follow import follow
 from extractors.inputs import InputSpec, read_local
-from extractors.offloop import read_document_async, run_off_loop
+from extractors.offloop import ReadingPool, read_document_async, run_off_loop
 from extractors.web import PageReading
 from tests.fixtures.web.loopback import Loopback, loopback_fetcher
 
@@ -134,31 +134,49 @@ async def test_a_read_that_finishes_returns_its_result_and_errors_come_back() ->
         await read_document_async(RawDocument(b"\x00" * 100, source="attachment"), None)  # type: ignore[arg-type]
 
 
-async def test_reading_an_attachment_past_its_deadline_is_stopped(ref: Reference,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("extractors.evidence.read_document", lambda *a, **k: _spin(30.0))
-    with pytest.raises(InvalidInput) as err:
-        await read_document_async(RawDocument.from_text("150 tok/s", source="post.txt"), ref,
-                                  deadline_s=0.5)
-    assert str(err.value) == "post.txt: reading it took longer than the 0.5 s deadline; stopped"
+def _slow_document_reader() -> None:
+    """Run inside a reading worker: from now on its document reader spins."""
+    import extractors.evidence
+
+    extractors.evidence.read_document = lambda *a, **k: _spin(30.0)  # type: ignore[assignment]
 
 
-async def test_a_page_that_is_slow_to_read_costs_at_most_the_follow_deadline(
-    server: Loopback, ref: Reference, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_reading_an_attachment_past_its_deadline_is_stopped(ref: Reference) -> None:
+    async with ReadingPool.open(ref, 1) as pool:
+        await pool.run(_slow_document_reader)  # the pool's one worker now reads slowly
+        with pytest.raises(InvalidInput) as err:
+            await read_document_async(RawDocument.from_text("150 tok/s", source="post.txt"), ref,
+                                      deadline_s=0.5, pool=pool)
+        assert str(err.value) == "post.txt: reading it took longer than the 0.5 s deadline; stopped"
+        assert pool.replaced == 1  # the spinning worker was killed and a fresh one took its place
+        reading = await read_document_async(RawDocument.from_text("150 tok/s", source="post.txt"),
+                                            ref, deadline_s=5.0, pool=pool)
+        assert reading.text is not None and reading.text.claim.tok_s == 150.0
+
+
+def _slow_for_the_record() -> None:
+    """Run inside a reading worker: from now on it spins on any page named /slow.json."""
+
     real = extractors.web.read_page
 
-    def slow_for_the_record(doc: RawDocument, *args: Any, **kwargs: Any) -> PageReading:
+    def slow(doc: RawDocument, *args: Any, **kwargs: Any) -> PageReading:
         if doc.source.endswith("/slow.json"):
             _spin(30.0)
         return real(doc, *args, **kwargs)
 
-    monkeypatch.setattr(extractors.web, "read_page", slow_for_the_record)
+    extractors.web.read_page = slow
+
+
+async def test_a_page_that_is_slow_to_read_costs_at_most_the_follow_deadline(
+    server: Loopback, ref: Reference
+) -> None:
     server.file("/slow.json", "vllm_bench/llama31_8b_eagle3_conc4.json")
     url = _post(server, "/post", "485.6 tok/s on one H100. <a href='{{BASE}}/slow.json'>raw</a>")
-    start = time.monotonic()
-    async with loopback_fetcher(server) as fetcher:
-        result = await follow(url, fetcher, ref, deadline_s=2.0)
-    assert time.monotonic() - start < 6
+    async with ReadingPool.open(ref, 1) as pool:
+        await pool.run(_slow_for_the_record)
+        start = time.monotonic()
+        async with loopback_fetcher(server) as fetcher:
+            result = await follow(url, fetcher, ref, deadline_s=2.0, pool=pool)
+        assert time.monotonic() - start < 6
     assert f"{server.url('/slow.json')}: timed out (the 2 s deadline for following links passed)" \
         in result.not_found

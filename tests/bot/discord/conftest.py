@@ -18,15 +18,10 @@ import simcord
 from bot.app import ClaimBot, ShardedClaimBot, create_bot
 from bot.settings import Settings
 from checks.reference import Reference
-from tests.fixtures.web.loopback import Loopback
+from tests.fixtures.web.loopback import Loopback, loopback_network
 
 POST = "/posts/new-record"
 BOARD = "/api/records"
-
-
-@pytest.fixture(autouse=True)
-def loopback_only_network(loopback_network: None) -> None:
-    """Every test here fetches from loopback only."""
 
 
 def serve_headline(server: Loopback) -> str:
@@ -70,7 +65,8 @@ def world_factory(tmp_path: Path, server: Loopback, ref: Reference) -> Callable[
 
     @contextlib.asynccontextmanager
     async def make(**over: Any) -> AsyncIterator[World]:
-        b = create_bot(make_settings(tmp_path, server, **over), ref=ref)
+        # Every bot here fetches from loopback only: its network is passed in.
+        b = create_bot(make_settings(tmp_path, server, **over), ref=ref, network=loopback_network)
         try:
             async with simcord.run(b, strict_sync=False) as env:
                 g = env.create_guild("LocalLLM")

@@ -6,7 +6,9 @@ any error the bot raised)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from tests.bot.discord.conftest import BOARD, POST, serve_headline
@@ -55,3 +57,42 @@ async def test_a_burst_of_500_messages_audits_each_claim_once_within_the_limits(
         assert len(rows) == distinct + 5 and all(r[1] == 1 for r in rows)
         threads = [t for ch in channels for t in ch.threads]
         assert len(threads) == distinct + 5
+
+
+class _CountingExecutor(ThreadPoolExecutor):
+    """The loop's default executor, counting what is put on it."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        self.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_500_concurrent_pasted_claims_never_wait_on_the_default_executor(
+    world_factory: Any,
+) -> None:
+    """Each pasted claim is read in a reading worker, waited on through the loop's own
+    selector: none of the 500 takes a default-executor thread (before the pool, each took one
+    for as long as its worker ran, six threads on two cores), so a one-thread executor is
+    enough and stays free for the work that needs it."""
+    executor = _CountingExecutor()
+    asyncio.get_running_loop().set_default_executor(executor)
+    async with world_factory(user_rate=500, user_per_s=600, channel_rate=500, channel_per_s=600,
+                             charts=False) as w:
+        members = [w.guild.add_member(w.env.create_user(f"u{i}")) for i in range(50)]
+        texts = [(members[i % 50], f"Llama 3.1 8B on one RTX 4090, batch 1: {100 + i} tok/s")
+                 for i in range(500)]
+        for start in range(0, len(texts), 100):
+            wave = texts[start:start + 100]
+            for m, text in wave[:-1]:
+                w.env.backend.create_message(w.general.id, m.id, text, reference=None,
+                                             attachments=[])
+            await wave[-1][0].send(w.general, wave[-1][1])
+        assert w.bot.auditor.audits_run == 500
+        assert len(w.general.threads) == 500
+        assert executor.submitted == 0
+        probe = await asyncio.wait_for(asyncio.to_thread(lambda: "free"), 5)
+        assert probe == "free" and w.bot.app.pool.replaced == 0
