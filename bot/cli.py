@@ -162,7 +162,8 @@ def _run(args: argparse.Namespace, ref: Reference,
     async def run() -> Any:
         # One command reads one document at a time: one reading worker.
         async with App.open(args.settings, ref=ref, options=args.options,
-                            network=args.network, readers=1) as app:
+                            network=args.network, readers=1,
+                            fork_while_single_threaded=True) as app:
             return await call(app)
 
     return asyncio.run(run())
@@ -372,10 +373,6 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
     if not args.command:
         parser.print_help(out)
         return EXIT_UNUSABLE
-    if args.command in ("audit", "compare", "sweep"):
-        from extractors.offloop import warm_up
-
-        warm_up()  # the reading workers' server loads while this process does
     from checks.reference import ReferenceError, load_reference
     from checks.text import one_line
 

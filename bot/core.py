@@ -200,17 +200,20 @@ class App:
                    options: PipelineOptions | None = None, network: Network | None = None,
                    fetcher: Fetcher | None = None, pool: ReadingPool | None = None,
                    open_store: bool = False, readers: int | None = None,
+                   fork_while_single_threaded: bool = False,
                    clock: Callable[[], datetime] | None = None) -> AsyncIterator[App]:
         """The app, its reading workers started first. The store (and with it the fetcher's
         archive) is opened now with `open_store` (the bot), else on the first URL (the CLI
         reading local files never touches it). `readers`: worker processes (default: the
-        settings' `limits.readers`, else the cores up to 4)."""
+        settings' `limits.readers`, else the cores up to 4). `fork_while_single_threaded`: a
+        one-shot command may fork its workers while it has no other thread (see ReadingPool)."""
         ref = ref if ref is not None else load_reference(*settings.reference_files)
         options = options or PipelineOptions.from_settings(settings)
         async with AsyncExitStack() as stack:
             if pool is None:
                 size = readers or settings.limits.readers or default_size()
-                pool = stack.enter_context(_closing(ReadingPool(ref, size)))
+                pool = stack.enter_context(_closing(ReadingPool(
+                    ref, size, fork_while_single_threaded=fork_while_single_threaded)))
             app = cls(settings, ref, options, pool, network=network or real_network,
                       fetcher=fetcher, clock=clock)
             stack.push_async_callback(app._stack.aclose)

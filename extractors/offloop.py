@@ -151,11 +151,19 @@ class _Worker:
 class ReadingPool:
     """`size` worker processes, reused; a task past its deadline costs its worker, replaced."""
 
-    def __init__(self, ref: Reference | None, size: int = 2) -> None:
+    def __init__(self, ref: Reference | None, size: int = 2, *,
+                 fork_while_single_threaded: bool = False) -> None:
         self.ref = ref
         self.size = max(1, size)
         self.method = start_method()
         self._ctx = _context()
+        # A process with one thread forks safely (no lock can be held by a thread the child
+        # lacks), and a forked worker starts with the parent's modules and tables already loaded:
+        # the CLI's cold start. Each spawn checks again, so a worker started once any thread
+        # exists (a DNS lookup's, the store's) comes from the fork server instead.
+        self._fork = (multiprocessing.get_context("fork") if fork_while_single_threaded
+                      and "fork" in multiprocessing.get_all_start_methods() else None)
+        self.forked = 0  # workers forked from this process while it had one thread
         self._idle: asyncio.Queue[_Worker] | None = None
         self._all: list[_Worker] = []
         self.started = 0  # workers started, replacements included
@@ -173,7 +181,9 @@ class ReadingPool:
         return self
 
     def _spawn(self) -> _Worker:
-        worker = _Worker(self._ctx, self.ref)
+        single = self._fork is not None and threading.active_count() == 1
+        worker = _Worker(self._fork if single and self._fork else self._ctx, self.ref)
+        self.forked += single
         self._all.append(worker)
         self.started += 1
         return worker

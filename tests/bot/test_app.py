@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -152,6 +154,39 @@ async def test_workers_are_never_forked_from_this_threaded_process(ref: Referenc
                 assert os.getpid() not in parents
     finally:
         started.set()
+
+
+# A one-shot command (the CLI) may fork its worker while it has one thread, and must not once a
+# thread exists. Run in a fresh interpreter, so no thread of the test session is there.
+_FORK_PROBE = """
+import asyncio, os, sys, threading
+from extractors.offloop import ReadingPool
+
+def parent():
+    return os.getppid()
+
+async def main():
+    pool = ReadingPool(None, 1, fork_while_single_threaded=True)
+    try:
+        single = await pool.run(parent)
+        gate = threading.Event()
+        threading.Thread(target=gate.wait, daemon=True).start()
+        pool._spawn()  # a second worker, now that a thread exists
+        gate.set()
+        print(single == os.getpid(), pool.forked, pool.started)
+    finally:
+        pool.close()
+
+asyncio.run(main())
+"""
+
+
+def test_a_single_threaded_command_forks_its_worker_and_a_threaded_one_does_not() -> None:
+    done = subprocess.run([sys.executable, "-c", _FORK_PROBE], capture_output=True, text=True,
+                          timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    # the first worker is this process's own child (forked); the second came from the fork server
+    assert done.stdout.split() == ["True", "1", "2"]
 
 
 async def test_a_hostile_read_is_killed_at_its_deadline_and_the_pool_keeps_serving(
