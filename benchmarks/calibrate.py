@@ -17,16 +17,16 @@ missing reference row shows up as one line with its count. Physics is also count
 claims "whose hardware has a public spec" (the named hardware resolves to a reference row), and
 the names that did not resolve are listed with their counts.
 
-Planted fakes: every honest per-stream claim (not an aggregate, not prompt processing, not a per-
-request rate measured under load at an unknown concurrency, not already flagged) is audited again
-with every speed figure ×3 and ×10 — tok/s, per-user rate and baseline multiplied, wall time and
-TTFT divided, token counts kept — so the record's own arithmetic still adds up and only the
+Planted fakes: every honest per-stream claim (not an aggregate, not prompt processing, not a
+per-request rate measured under load at an unknown concurrency, not already flagged) is audited
+again with every speed figure ×3 and ×10 — tok/s, per-user rate and baseline multiplied, wall time
+and TTFT divided, token counts kept — so the record's own arithmetic still adds up and only the
 physics can catch it. Caught = `implausible` or `suspicious`. The share `implausible` is also
-given where plain decode is known — the record says it did not speculate, its tool cannot (llama-
-bench, LocalScore/llamafile, plain llama.cpp, Ollama), or the corpus manifest says so of the whole
-source (`plain_decode` in `index.ndjson`, independent of what the readers make of the record) —
-and the share caught among the fakes that land above the generous ceiling (the roofline's own
-ratio > 1).
+given where plain decode is known — the record says it did not speculate, its tool cannot
+(llama-bench, LocalScore/llamafile, plain llama.cpp, Ollama), or the corpus manifest says so of
+the whole source (`plain_decode` in `index.ndjson`, independent of what the readers make of the
+record) — and the share caught among the fakes that land above the generous ceiling (the
+roofline's own ratio > 1).
 
 The pipeline's own functions do the work (`extractors.evidence.read_document`,
 `evidence_per_record`, `checks.runner.audit`): what this prints is what `sweep` would say.
