@@ -132,13 +132,11 @@ def is_stream(claim: Claim) -> bool:
         return False
     if claim.tok_s_kind is None:
         return claim.batch in (None, 1) and claim.concurrency in (None, 1)
-    if claim.tok_s_kind == "per_user" and batch_unknown(claim):
-        # A per-request rate measured under load at an unknown concurrency (AccelMark online at
-        # N QPS, a serving run's TPOT) shares the bandwidth with streams nobody counted: its
-        # honest value sits far below the batch-1 ceiling, so ×10 of it is often still physically
-        # possible and no ceiling can catch it. It is no single stream to plant.
-        return False
-    return True
+    # A per-request rate measured under load at an unknown concurrency (AccelMark online at N QPS,
+    # a serving run's TPOT) shares the bandwidth with streams nobody counted: its honest value
+    # sits far below the batch-1 ceiling, so ×10 of it is often still physically possible and no
+    # ceiling can catch it. It is no single stream to plant.
+    return not (claim.tok_s_kind == "per_user" and batch_unknown(claim))
 
 
 def batch_unknown(claim: Claim) -> bool:

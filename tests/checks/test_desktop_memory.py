@@ -1,0 +1,84 @@
+"""A socketed desktop's generous bound is its fastest common XMP/EXPO memory; laptops keep the spec.
+
+And a record's size label above its model's sourced count yields to the count (the reading that
+favours the claim). The shapes are LocalScore's CPU rows (accel_name = the CPU, plain decode).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from checks.models import Answer, Claim, Evidence
+from checks.physics import num, roofline_ceilings
+from checks.physics.ceilings import Ceilings
+from checks.reference import Reference
+from checks.rules.acceptance import acceptance
+from checks.rules.roofline import roofline
+
+ZEN3 = "AMD Ryzen 9 5950X 16-Core Processor (znver3)"
+
+
+def _q7(ref: Reference, claim: Claim) -> Answer:
+    ev = Evidence(claim=claim)
+    return roofline(ev, ref, {"acceptance": acceptance(ev, ref, {})})
+
+
+def _cpu(hardware: str, tok_s: float, **kw: object) -> Claim:
+    base: dict[str, object] = {"model": "Meta Llama 3.1 8B Instruct", "weight_format": "BF16",
+                               "params_total_b": 8.0, "hardware": hardware, "tok_s": tok_s,
+                               "tok_s_kind": "decode", "speculative": False}
+    base.update(kw)
+    return Claim(**base)
+
+
+@pytest.mark.parametrize(("hardware", "generous", "official"), [
+    (ZEN3, 64.0, 51.2),  # AM4: DDR4-4000 kits against the official DDR4-3200
+    ("13th Gen Intel(R) Core(TM) i9-13900K", 128.0, 89.6),  # LGA1700: DDR5-8000 against 5600
+    ("AMD Ryzen 9 9950X3D 16-Core Processor", 128.0, 89.6),  # AM5
+    ("Intel(R) Core(TM) i7-8700K CPU @ 3.70GHz", 64.0, 42.7),  # LGA1151 DDR4
+    ("AMD Ryzen 7 8845HS w/ Radeon 780M Graphics", 120.0, 120.0),  # soldered LPDDR5X: spec only
+    ("AMD EPYC 7352 24-Core Processor (znver2)", 204.8, 204.8),  # server RDIMMs: spec only
+])
+def test_the_generous_ceiling_reads_the_fastest_common_memory(
+        ref: Reference, hardware: str, generous: float, official: float) -> None:
+    ceil = roofline_ceilings(_cpu(hardware, 3.0), ref)
+    assert isinstance(ceil, Ceilings)
+    weights = 8.03 * 16 / 8  # the Llama 3.1 8B row's 8.03B (the label's 8.0B is within 5%)
+    assert ceil.bandwidth.value == pytest.approx(generous)
+    assert ceil.generous.value == pytest.approx(generous / weights, rel=1e-3)
+    # the realistic ceiling stays at the official rate
+    assert f"0.9 × {num(official)} GB/s ÷" in ceil.realistic.basis[-1]
+
+
+def test_an_overclocked_am4_rig_at_53_gb_s_is_consistent(ref: Reference) -> None:
+    """LocalScore row 292: Llama 3.1 8B BF16 at 3.3 tok/s on a 5950X reads 53 GB/s, 1.04× the
+    official DDR4-3200 51.2 GB/s: honest on DDR4-3600+, 0.83 of the DDR4-4000 bound."""
+    a = _q7(ref, _cpu(ZEN3, 3.3))
+    assert a.status == "ok"
+    assert a.figures["ratio"] == pytest.approx(3.3 / (64.0 / 16.06), abs=0.005)
+    assert any("official rate 51.2 GB/s kept for the realistic ceiling" in b for b in a.basis)
+
+
+def test_the_same_row_x10_is_still_a_stop(ref: Reference) -> None:
+    a = _q7(ref, _cpu(ZEN3, 33.0))
+    assert a.status == "stop"
+    assert a.figures["ratio"] == pytest.approx(33.0 / (64.0 / 16.06), abs=0.01)
+
+
+@pytest.mark.parametrize(("model", "label_b", "used_b"), [
+    ("Llama 3.2 1B Instruct", 1.5, 1.24),  # LocalScore's "1500 M"
+    ("Llama 3.2 3B Instruct", 3.6, 3.21),  # "3600 M"
+    ("Meta Llama 3.1 8B Instruct", 8.0, 8.03),  # within 5%: the row's exact count, as before
+])
+def test_a_size_label_above_the_models_count_yields_to_the_count(
+        ref: Reference, model: str, label_b: float, used_b: float) -> None:
+    ceil = roofline_ceilings(_cpu(ZEN3, 10.0, model=model, params_total_b=label_b), ref)
+    assert isinstance(ceil, Ceilings)
+    assert ceil.weights_gb.value == pytest.approx(used_b * 2, rel=1e-3)
+
+
+def test_a_label_below_the_models_count_is_kept(ref: Reference) -> None:
+    """The smaller of the two favours the claim whichever side it is on."""
+    ceil = roofline_ceilings(_cpu(ZEN3, 10.0, model="Llama 3.2 3B Instruct", params_total_b=2.8), ref)
+    assert isinstance(ceil, Ceilings)
+    assert ceil.weights_gb.value == pytest.approx(5.6)
