@@ -82,3 +82,56 @@ def test_a_label_below_the_models_count_is_kept(ref: Reference) -> None:
     ceil = roofline_ceilings(_cpu(ZEN3, 10.0, model="Llama 3.2 3B Instruct", params_total_b=2.8), ref)
     assert isinstance(ceil, Ceilings)
     assert ceil.weights_gb.value == pytest.approx(5.6)
+
+
+@pytest.mark.parametrize(("name", "row", "bandwidth"), [
+    # LocalScore's accel_name for CPU runs: lscpu's model name and the -march tag
+    ("Intel Core i5-4570 CPU @ 3.20GHz (haswell)",
+     "Intel Core 3rd-5th gen and Xeon E3 v2-v4 (Ivy Bridge, Haswell, Broadwell; DDR3)", 25.6),
+    ("Intel Xeon CPU E3-1245 V2 @ 3.40GHz (ivybridge)",
+     "Intel Core 3rd-5th gen and Xeon E3 v2-v4 (Ivy Bridge, Haswell, Broadwell; DDR3)", 25.6),
+    ("Intel Core M-5Y71 CPU @ 1.20GHz (broadwell)",
+     "Intel Core 3rd-5th gen and Xeon E3 v2-v4 (Ivy Bridge, Haswell, Broadwell; DDR3)", 25.6),
+    ("Intel Core i5-2500 CPU @ 3.30GHz (sandybridge)", "Intel Core 2nd gen (Sandy Bridge)", 25.6),
+    ("Intel Xeon CPU           X5660  @ 2.80GHz (westmere)", "Intel Xeon 5600 (Westmere-EP)", 32.0),
+    ("Intel Xeon CPU E3-1260L v5 @ 2.90GHz (skylake)", "Intel Xeon E3 v5/v6 (Skylake, Kaby Lake)", 38.4),
+    ("Intel Pentium CPU G4600 @ 3.60GHz (skylake)",
+     "Intel Pentium / Celeron desktop G4000-G6000 (Skylake to Comet Lake)", 42.7),
+    ("Intel Core i5-7Y54 CPU @ 1.20GHz (skylake)", "Intel Core i/m Y-series 6th-7th gen (LPDDR3)", 29.9),
+    # the newer families keep their own rows
+    ("Intel(R) Core(TM) i7-8700K CPU @ 3.70GHz", "Intel 8th/9th gen desktop (Coffee Lake)", 42.7),
+    ("Intel Xeon E5-2697 v2", "Intel Xeon E5 v2 (Ivy Bridge-EP)", 59.7),
+])
+def test_older_intel_parts_reach_their_platform_rows(ref: Reference, name: str, row: str,
+                                                     bandwidth: float) -> None:
+    hw = ref.gpu(name)
+    assert hw is not None
+    assert (hw.name, hw.bandwidth_gbs, hw.source_kind) == (row, bandwidth, "platform")
+
+
+@pytest.mark.parametrize(("hardware", "count", "model", "tok_s", "status", "bound"), [
+    # MLPerf v4.1 Server on 4× H100 NVL (ASUSTeK ESC4000A): the compute bound at any batch,
+    # 4 × 1670.5 dense FP8 TFLOPS ÷ (2 × 6.05B GPT-J params)
+    ("H100 NVL", 4, "gptj-99", 6070.26, "ok", 4 * 1670.5e12 / (2 * 6.05e9)),
+    ("H100 NVL", 4, "gptj-99", 606000.0, "stop", 4 * 1670.5e12 / (2 * 6.05e9)),
+    # the GH200 from the results path (a bare 'GH200': the 144 GB HBM3e module); the format is
+    # unknown, so the card's best dense peak (FP8 1979 TFLOPS) over Llama 2 70B's params
+    ("GH200", 1, "llama2-70b-99.9", 3884.16, "ok", 1979e12 / (2 * 68.98e9)),
+])
+def test_mlperf_server_aggregates_reach_the_compute_bound(
+        ref: Reference, hardware: str, count: int, model: str, tok_s: float, status: str,
+        bound: float) -> None:
+    claim = Claim(model=model, hardware=hardware, hardware_count=count, serving_claim=True,
+                  tok_s=tok_s, tok_s_kind="aggregate", cell="MLPerf Server")
+    a = _q7(ref, claim)
+    assert a.status == status
+    assert a.figures["compute_bound_tok_s"] == pytest.approx(bound, rel=0.01)
+
+
+def test_gpt_j_and_the_gh200_have_rows(ref: Reference) -> None:
+    gptj = ref.model("gptj-99.9")
+    assert gptj is not None and (gptj.name, gptj.params_total_b, gptj.moe) == ("GPT-J 6B", 6.05, False)
+    assert gptj.kv_bytes_per_token_bf16 == 2 * 28 * 16 * 256 * 2
+    big, small = ref.gpu("GH200"), ref.gpu("GH200-96GB")
+    assert big is not None and (big.name, big.memory_gb, big.bandwidth_gbs) == ("GH200 144GB", 144, 5000)
+    assert small is not None and (small.name, small.memory_gb, small.bandwidth_gbs) == ("GH200 96GB", 96, 4000)
