@@ -11,6 +11,7 @@ import pytest
 from checks.models import Answer, Claim, Evidence
 from checks.physics import num, roofline_ceilings
 from checks.physics.ceilings import Ceilings
+from checks.physics.weights import family_row
 from checks.reference import Reference
 from checks.rules.acceptance import acceptance
 from checks.rules.roofline import roofline
@@ -135,3 +136,17 @@ def test_gpt_j_and_the_gh200_have_rows(ref: Reference) -> None:
     big, small = ref.gpu("GH200"), ref.gpu("GH200-96GB")
     assert big is not None and (big.name, big.memory_gb, big.bandwidth_gbs) == ("GH200 144GB", 144, 5000)
     assert small is not None and (small.name, small.memory_gb, small.bandwidth_gbs) == ("GH200 96GB", 96, 4000)
+
+
+@pytest.mark.parametrize(("name", "family"), [
+    # LocalScore model names whose MoE-ness was unknown, each dense by its paper or model card
+    ("Qwen2.5.1 Coder 7B Instruct", "Qwen 1.5/2/2.5 dense sizes"),
+    ("EuroLLM 9B Instruct", "EuroLLM"),
+    ("codegeex4-all-9b", "GLM-4 9B / CodeGeeX4"),
+    ("glm-4-9b-chat", "GLM-4 9B / CodeGeeX4"),
+    ("GLM-4.5-Air", "GLM-4.5/4.6/4.7"),  # the MoE line keeps its own row
+])
+def test_named_families_decide_dense_or_moe(ref: Reference, name: str, family: str) -> None:
+    row = family_row(name, ref)
+    assert row is not None
+    assert (row.name, row.moe) == (family, family == "GLM-4.5/4.6/4.7")
