@@ -17,15 +17,16 @@ missing reference row shows up as one line with its count. Physics is also count
 claims "whose hardware has a public spec" (the named hardware resolves to a reference row), and
 the names that did not resolve are listed with their counts.
 
-Planted fakes: every honest per-stream claim (not an aggregate, not prompt processing, not
-already flagged) is audited again with every speed figure ×3 and ×10 — tok/s, per-user rate and
-baseline multiplied, wall time and TTFT divided, token counts kept — so the record's own
-arithmetic still adds up and only the physics can catch it. Caught = `implausible` or
-`suspicious`. The share `implausible` is also given where plain decode is known — the record says
-it did not speculate, its tool cannot (llama-bench, LocalScore/llamafile, plain llama.cpp,
-Ollama), or the corpus manifest says so of the whole source (`plain_decode` in `index.ndjson`,
-independent of what the readers make of the record) — and the share caught among the fakes that
-land above the generous ceiling (the roofline's own ratio > 1).
+Planted fakes: every honest per-stream claim (not an aggregate, not prompt processing, not a
+per-request rate measured under load at an unknown concurrency, not already flagged) is audited
+again with every speed figure ×3 and ×10 — tok/s, per-user rate and baseline multiplied, wall time
+and TTFT divided, token counts kept — so the record's own arithmetic still adds up and only the
+physics can catch it. Caught = `implausible` or `suspicious`. The share `implausible` is also
+given where plain decode is known — the record says it did not speculate, its tool cannot
+(llama-bench, LocalScore/llamafile, plain llama.cpp, Ollama), or the corpus manifest says so of
+the whole source (`plain_decode` in `index.ndjson`, independent of what the readers make of the
+record) — and the share caught among the fakes that land above the generous ceiling (the
+roofline's own ratio > 1).
 
 The pipeline's own functions do the work (`extractors.evidence.read_document`,
 `evidence_per_record`, `checks.runner.audit`): what this prints is what `sweep` would say.
@@ -131,7 +132,16 @@ def is_stream(claim: Claim) -> bool:
         return False
     if claim.tok_s_kind is None:
         return claim.batch in (None, 1) and claim.concurrency in (None, 1)
-    return True
+    # A per-request rate measured under load at an unknown concurrency (AccelMark online at N QPS,
+    # a serving run's TPOT) shares the bandwidth with streams nobody counted: its honest value
+    # sits far below the batch-1 ceiling, so ×10 of it is often still physically possible and no
+    # ceiling can catch it. It is no single stream to plant.
+    return not (claim.tok_s_kind == "per_user" and batch_unknown(claim))
+
+
+def batch_unknown(claim: Claim) -> bool:
+    """Neither the batch nor the concurrency is stated."""
+    return claim.batch is None and claim.concurrency is None
 
 
 def is_plain_decode(claim: Claim, fmt: str | None) -> bool:

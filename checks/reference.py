@@ -92,6 +92,11 @@ class HardwareRow(_Row):
     cards: int = 1
     parts: list[str] = Field(default_factory=list)
     source_kind: SourceKind = "curated"
+    # A socketed desktop platform's memory runs above its official rate with XMP/EXPO kits: the
+    # generous ceiling reads this figure (the fastest memory its users commonly run), the
+    # realistic one keeps `bandwidth_gbs`. None where memory cannot be overclocked that way.
+    overclock_bandwidth_gbs: float | None = None
+    overclock_derivation: str | None = None  # "2 x 64 bit / 8 x 4000 MT/s DDR4 (XMP kits: ...)"
 
 
 class PlatformRow(_Row):
@@ -106,13 +111,16 @@ class PlatformRow(_Row):
     bandwidth_gbs: float
     bandwidth_derivation: str
     tdp_w: float | None = None
+    overclock_bandwidth_gbs: float | None = None  # see HardwareRow
+    overclock_derivation: str | None = None
 
     def hardware(self) -> HardwareRow:
         return HardwareRow(
             name=self.name, kind=self.kind, memory_gb=self.memory_gb, bandwidth_gbs=self.bandwidth_gbs,
             bandwidth_derivation=self.bandwidth_derivation, tdp_w=self.tdp_w, source=self.source,
             checked=self.checked, unverified=self.unverified, notes=self.notes, power_band=self.kind,
-            source_kind="platform")
+            source_kind="platform", overclock_bandwidth_gbs=self.overclock_bandwidth_gbs,
+            overclock_derivation=self.overclock_derivation)
 
 
 class SystemRow(_Row):

@@ -83,32 +83,41 @@ def test_a_corpus_is_tallied_by_its_own_sources() -> None:
                   t.spec_answered, t.with_spec)
            for name, t in cal.tallies.items()}
     # (read, files read, claims, refused, Q7 answered, answered with a public spec, public spec)
-    assert got == {"leaderboard": (2, 2, 2, 0, 0, 0, 1),
-                   "mlperf": (2, 1, 1, 1, 0, 0, 0),
-                   "readme": (3, 2, 2, 1, 2, 2, 2)}
-    assert dict(cal.tallies["readme"].formats) == {"text": 2}
+    # The leaderboard's 8000 M reads as 8B and its 5950X through the AM4 platform row; the MLPerf
+    # logs take their 8 H100s from systems/SYS_H100x8.json and GPT-J's size from its model row.
+    assert got == {"leaderboard": (3, 3, 3, 0, 3, 3, 3),
+                   "mlperf": (3, 2, 2, 1, 2, 2, 2),
+                   "readme": (3, 3, 3, 0, 3, 3, 3)}
+    assert dict(cal.tallies["readme"].formats) == {"text": 3}
+    # a SingleStream log gives a latency, no token rate
     assert cal.tallies["mlperf"].refused == {
         "MLPerf log: no 'Tokens per second' line: the log holds no token rate": 1}
-    assert dict(cal.tallies["leaderboard"].unresolved) == {
-        "AMD Ryzen 9 5950X 16-Core Processor (znver3)": 1}
+    assert dict(cal.tallies["leaderboard"].unresolved) == {}
 
 
 def test_every_flagged_corpus_record_is_listed_by_its_id() -> None:
     cal = calibrate(CORPUS, load_reference())
-    assert [(v, w) for v, w, _ in cal.tallies["leaderboard"].flagged] == [
-        ("implausible", "leaderboard:1#0")]
-    assert dict(cal.tallies["leaderboard"].verdicts) == {"implausible": 1, "insufficient": 1}
-    assert dict(cal.tallies["readme"].verdicts) == {"consistent": 2}
+    # Row 1 (103 tok/s, 8000 M = 8B) is honest; row 3 is the same run at 1030 tok/s, 4.4× the
+    # RTX 3090's batch-1 ceiling, and LocalScore's tool cannot speculate.
+    [(verdict, where, headline)] = cal.tallies["leaderboard"].flagged
+    assert (verdict, where) == ("implausible", "leaderboard:3#0")
+    assert headline.startswith("implausible — 1030.0 tok/s is 4.4× the batch-1 ceiling of one RTX 3090")
+    assert dict(cal.tallies["leaderboard"].verdicts) == {"implausible": 1, "consistent": 2}
+    assert dict(cal.tallies["readme"].verdicts) == {"consistent": 3}
+    assert dict(cal.tallies["mlperf"].verdicts) == {"consistent": 2}
 
 
 @pytest.mark.parametrize(("source", "factor", "n", "caught", "implausible", "plain",
                           "plain_implausible", "above", "above_caught"), [
-    ("readme", 3, 2, 1, 0, 1, 0, 2, 1),
-    ("readme", 10, 2, 1, 0, 1, 0, 2, 1),
-    # the manifest marks the leaderboard's tool as plain decode, whatever the reader makes of it
-    ("leaderboard", 3, 1, 0, 0, 1, 0, 0, 0),
-    ("leaderboard", 10, 1, 0, 0, 1, 0, 0, 0),
-    ("mlperf", 10, 0, 0, 0, 0, 0, 0, 0),  # an Offline aggregate is no stream: nothing planted
+    # the ExLlamaV2 row stays unjudged (MoE-ness unknown); the llama.cpp row lands above the
+    # ceiling and is caught, as `suspicious` only: llama.cpp can speculate
+    ("readme", 3, 2, 1, 0, 1, 0, 1, 1),
+    ("readme", 10, 2, 1, 0, 1, 0, 1, 1),
+    # the manifest marks the leaderboard's tool as plain decode: both honest rows ×3 and ×10
+    # (the RTX 3090 and the 5950X) land above their ceilings as `implausible`
+    ("leaderboard", 3, 2, 2, 2, 2, 2, 2, 2),
+    ("leaderboard", 10, 2, 2, 2, 2, 2, 2, 2),
+    ("mlperf", 10, 0, 0, 0, 0, 0, 0, 0),  # Offline and Server aggregates are no stream: nothing planted
 ])
 def test_planted_fakes_are_counted(source: str, factor: int, n: int, caught: int,
                                    implausible: int, plain: int, plain_implausible: int,
@@ -130,6 +139,9 @@ def test_a_planted_fake_scales_speeds_and_divides_durations() -> None:
 @pytest.mark.parametrize(("claim", "stream"), [
     (Claim(tok_s=50.0, tok_s_kind="decode"), True),
     (Claim(tok_s=50.0, tok_s_kind="per_user", concurrency=32), True),
+    # a per-request rate under load at an unknown concurrency (AccelMark online at N QPS)
+    (Claim(tok_s=25.7, per_user_tok_s=25.7, tok_s_kind="per_user"), False),
+    (Claim(tok_s=67.3, tok_s_kind="decode", batch=1, concurrency=1), True),
     (Claim(tok_s=50.0), True),
     (Claim(tok_s=50.0, batch=64), False),
     (Claim(tok_s=5000.0, tok_s_kind="aggregate"), False),
@@ -159,9 +171,9 @@ def test_the_corpus_json_carries_the_same_figures(capsys: pytest.CaptureFixture[
     assert main([str(CORPUS), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     readme = data["sources"]["readme"]
-    assert (readme["read"], readme["records"], readme["q7_with_public_spec"]) == (3, 2, [2, 2])
+    assert (readme["read"], readme["records"], readme["q7_with_public_spec"]) == (3, 3, [3, 3])
     assert readme["planted"]["x10"]["caught"] == 1
-    assert data["sources"]["leaderboard"]["flagged"][0]["record"] == "leaderboard:1#0"
+    assert data["sources"]["leaderboard"]["flagged"][0]["record"] == "leaderboard:3#0"
 
 
 # --- the build script: a deterministic, disjoint held-out split ----------------------------------

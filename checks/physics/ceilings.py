@@ -31,6 +31,7 @@ __all__ = [
     "bandwidth",
     "batch_size",
     "hardware_row",
+    "official_bandwidth_gbs",
     "peak_tflops",
     "required_tflops",
     "roofline_ceilings",
@@ -66,11 +67,24 @@ def bandwidth(claim: Claim, hw: HardwareRow) -> Derived:
     count = claim.hardware_count or 1
     how = f" = {hw.bandwidth_derivation}" if hw.bandwidth_derivation else ""
     basis = [f"{hw.cite()}: {num(hw.bandwidth_gbs)} GB/s{how}"]
+    per = hw.bandwidth_gbs
+    if hw.overclock_bandwidth_gbs and hw.overclock_bandwidth_gbs > hw.bandwidth_gbs:
+        # A socketed desktop's DIMMs are unknown and commonly run XMP/EXPO profiles above the
+        # official rate: the generous bound reads the fastest common kit, the realistic one
+        # keeps the official rate (`official_bandwidth_gbs`).
+        per = hw.overclock_bandwidth_gbs
+        basis.append(f"generous: {num(per)} GB/s = {hw.overclock_derivation} (official rate "
+                     f"{num(hw.bandwidth_gbs)} GB/s kept for the realistic ceiling)")
     if count > 1:
-        basis.append(f"{num(hw.bandwidth_gbs)} GB/s × {count} cards (tensor parallel) = "
-                     f"{num(hw.bandwidth_gbs * count)} GB/s")
+        basis.append(f"{num(per)} GB/s × {count} cards (tensor parallel) = "
+                     f"{num(per * count)} GB/s")
     notes = ("card count not stated: one card assumed",) if claim.hardware_count is None else ()
-    return Derived(hw.bandwidth_gbs * count, "GB/s", tuple(basis), notes=notes)
+    return Derived(per * count, "GB/s", tuple(basis), notes=notes)
+
+
+def official_bandwidth_gbs(claim: Claim, hw: HardwareRow) -> float:
+    """The bandwidth at the vendor's official memory rate, × card count (the realistic basis)."""
+    return hw.bandwidth_gbs * (claim.hardware_count or 1)
 
 
 def batch_size(claim: Claim) -> int | None:
@@ -159,7 +173,8 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
     state = model.state_gb_per_token if model is not None and model.state_gb_per_token else 0.0
     per_seq = state + real_kv.value
     f = split.system_fraction if split is not None else 0.0
-    real_bw = ACHIEVABLE_BANDWIDTH_FRACTION * bw.value
+    official = official_bandwidth_gbs(claim, hw)
+    real_bw = ACHIEVABLE_BANDWIDTH_FRACTION * official
     real_time = (real_w.value * (1 - f) + batch * per_seq) / real_bw
     if split is not None:
         real_time += real_w.value * f / (ACHIEVABLE_BANDWIDTH_FRACTION * split.system_bandwidth.value)
@@ -171,10 +186,10 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
         parts.append(f"{num(real_kv.value)} GB KV")
     per = " per sequence" if batch > 1 else ""
     formula = (f"realistic ceiling = {batch} × " if batch > 1 else "realistic ceiling = ") + (
-        f"{ACHIEVABLE_BANDWIDTH_FRACTION} × {num(bw.value)} GB/s ÷ ({' + '.join(parts)}{per})")
+        f"{ACHIEVABLE_BANDWIDTH_FRACTION} × {num(official)} GB/s ÷ ({' + '.join(parts)}{per})")
     if split is not None:
         formula = (f"realistic ceiling = {batch} ÷ ({' + '.join(parts)}{per} at {ACHIEVABLE_BANDWIDTH_FRACTION} × "
-                   f"{num(bw.value)} GB/s + {num(real_w.value * f)} GB at {ACHIEVABLE_BANDWIDTH_FRACTION} × "
+                   f"{num(official)} GB/s + {num(real_w.value * f)} GB at {ACHIEVABLE_BANDWIDTH_FRACTION} × "
                    f"{num(split.system_bandwidth.value)} GB/s)")
     b, a, n = join_parts(real_w, real_kv)
     realistic = Derived(real_value, "tok/s", (*b, f"{formula} = {num(real_value)} tok/s"), (_A_BW, *a), n)
