@@ -98,6 +98,13 @@ class HardwareRow(_Row):
     overclock_bandwidth_gbs: float | None = None
     overclock_derivation: str | None = None  # "2 x 64 bit / 8 x 4000 MT/s DDR4 (XMP kits: ...)"
 
+    def on(self, count: int) -> str:
+        """'one RTX 5090', '4 × H100 SXM', or a rig's or system's own name, which already says its
+        cards ('2× RTX 5090 + 2× RTX 4090'): never '4 × 2× RTX 5090 + …'."""
+        if self.source_kind in ("composite", "system") and count == self.cards:
+            return self.name
+        return f"one {self.name}" if count == 1 else f"{count} × {self.name}"
+
 
 class PlatformRow(_Row):
     """A CPU, APU or board's memory system, found by the part's name (`match`, first row wins).

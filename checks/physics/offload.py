@@ -134,7 +134,7 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
         frac = (weights.value - memory) / weights.value
         if not stated:
             basis.append(f"{num(weights.value)} GB of {fmt.name} weights do not fit the stated "
-                         f"{count} × {hw.name} ({num(memory)} GB): the rest is read from system memory")
+                         f"{hw.on(count)} ({num(memory)} GB): the rest is read from system memory")
         basis += [*weights.basis,
                   f"{hw.cite()}: {num(hw.memory_gb)} GB (GiB) × {count} = {num(memory)} GB on the card(s); "
                   f"({num(weights.value)} − {num(memory)}) ÷ {num(weights.value)} = {num(frac)} of the "

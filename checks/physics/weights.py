@@ -78,6 +78,7 @@ class WeightFormat:
     basis: tuple[str, ...] = ()
     assumptions: tuple[Assumption, ...] = ()
     notes: tuple[str, ...] = ()
+    assumed: bool = False  # no format and no bits known: the 4-bit guess below
 
 
 def resolve_format(claim: Claim, ref: Reference) -> WeightFormat:
@@ -115,7 +116,7 @@ def resolve_format(claim: Claim, ref: Reference) -> WeightFormat:
         name="4-bit (assumed)", nominal_bits=ASSUMED_NOMINAL_BITS,
         effective_bits=ASSUMED_EFFECTIVE_BITS, family=None, row=None,
         assumptions=(_A_NOMINAL, _A_EFFECTIVE),
-        notes=(f"{why}: 4-bit assumed, the smallest format in common use",),
+        notes=(f"{why}: 4-bit assumed, the smallest format in common use",), assumed=True,
     )
 
 
