@@ -9,7 +9,7 @@ The count is read around that card, in every common form:
 - before it: "8x H100", "8×B200", "4*2080ti", "2x 3090s", "dual 4090s", "two 3090s",
   "dual-socket EPYC", "a single", "one used", and "a", "an", "my" for one card ("my 3090 does
   120 t/s"; "my 3090s" says nothing about how many);
-- after it: "RTX 5090 ×1";
+- after it: "RTX 5090 ×1", "4090 24GB * 8" (the memory between card and count);
 - elsewhere: "4 GPUs", "two cards", then a tensor-parallel degree ("TP8", "TP=4", "tp2", "--tp 8"),
   which is the number of cards one model is split over.
 "two H200 machines" is two machines of unknown size: no count.
@@ -39,7 +39,8 @@ _ADJ = (r"(?i:(?:consumer|flagship|datacenter|data-center|desktop|gaming|high-en
 _COUNT_BEFORE = re.compile(
     rf"(?:(?<![\w.])(?P<n>\d{{1,3}})\s?[x×*]\s?|(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|a|an|my|"
     rf"\d{{1,3}}))(?:[\s-]socket)?\s+{_ADJ})$")
-_COUNT_AFTER = re.compile(r"\s?[x×]\s?(\d{1,3})\b")
+# After it, perhaps past the card's memory: "RTX 5090 ×1", "4090 24GB * 8" (a table's "card, memory * count").
+_COUNT_AFTER = re.compile(r"(?:\s?\d{1,3}\s?GB)?\s?[x×*]\s?(\d{1,3})\b")
 _MACHINES = re.compile(r"(?i)s?\s{1,3}(?:machines?|nodes?|servers?|boxes|systems|rigs|hosts)\b")
 _COUNT_GPUS = re.compile(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))\s+{_ADJ}"
                          r"(?i:GPUs?|cards?|graphics\s+cards?|accelerators?)\b")
