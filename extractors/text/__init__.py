@@ -85,6 +85,11 @@ def parse_text(doc: RawDocument, ref: Reference) -> TextReading:
     rows = _safely(lambda: read_rows(rest, b, ref), RowReading(), "table rows", warnings)
     rest = _blank(rest, rows.spans)
     free = _safely(lambda: read_free_text(rest, b, ref), FreeTextReading(), "free text", warnings)
+    if rows.model is not None:  # a tool's own "<arch> <size>" only when the prose named no model
+        b.set("model", rows.model[0], field=rows.model[1], span=rows.model[2])
+    if rows.weight_format is not None:
+        b.set("weight_format", rows.weight_format[0], field=rows.weight_format[1],
+              span=rows.weight_format[2])
     if launch.plain is not None:  # last: a method named in the prose or a log outranks it
         plain_decode(b, launch.plain[1], field=launch.plain[0])
     found = [*launch.found, *logs.found] + (["table_rows"] if rows.found else []) + (

@@ -6,7 +6,9 @@ figure is. Two shapes are read:
   rendered page or a spreadsheet, and how the calibration corpus writes Markdown rows); text
   before the first cell is the row's context and is left for the prose readers;
 - a Markdown pipe table (`| model | size | ... |` over a `|---|` rule), in or out of a code
-  block: each body row is read against the header.
+  block, in a tool's own shape (llama-bench, llama-sweep-bench, llama-batched-bench): each body
+  row is read against the header. Other tables in a post (an essay's "| Window | AL | tok/s |"
+  comparison) are left to the prose readers, which weigh baselines and controls.
 
 What the headers mean, each with its reason:
 - llama.cpp `llama-bench` (ggml-org/llama.cpp `tools/llama-bench/README.md`, its Markdown
@@ -44,7 +46,8 @@ from dataclasses import dataclass, field
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
 from extractors.text.lines import MAX_NUMBERS
-from extractors.text.quants import size_in_bytes
+from extractors.text.models import spell_model
+from extractors.text.quants import size_in_bytes, spell_format
 from extractors.text.units import parse_int, parse_positive
 
 __all__ = ["RowReading", "read_rows"]
@@ -83,6 +86,10 @@ class _Cell:
 @dataclass
 class RowReading:
     found: bool = False
+    # llama-bench's "<arch> <size>" ("llama 8B"): the model only when the prose names none more
+    # precisely ("Llama 3.1 8B" in a caption), so it is set after the prose readers
+    model: tuple[str, str, str] | None = None  # (name, header, span)
+    weight_format: tuple[str, str, str] | None = None  # its file type, the same way
     spans: list[tuple[int, int]] = field(default_factory=list)  # cells read (blanked for prose)
     numbers: list[float] = field(default_factory=list)
 
@@ -108,10 +115,19 @@ def read_rows(text: str, b: ClaimBuilder, ref: Reference | None = None) -> RowRe
         (r for r in rates if r.kind != "prefill"), rates[0])
     _fill(b, chosen)
     out.found = True
+    if chosen.tool == "llama-bench":
+        cell = next((c for c in chosen.row if _key(c.key) == "model"), None)
+        if cell is not None and (m := _MODEL_TYPE.match(cell.value.strip())):
+            raw = f"{m.group('arch')} {m.group('size')}"
+            span = f"{cell.key}: {cell.value}"[:200]
+            out.model = (spell_model(raw, ref) or raw, cell.key, span)
+            ftype = m.group("ftype").strip()
+            row = ref.format(ftype) if ref is not None else None
+            out.weight_format = (row.name if row else spell_format(ftype), cell.key, span)
     for r in rates:  # every rate cell is read here, whichever was chosen
         out.spans.append((r.cell.start, r.cell.end))
     for cell in chosen.row if chosen.tool else []:  # the tool's own cells, read here in full
-        if _key(cell.key) in ("model", "size", "params", "test", "backend", "ngl"):
+        if _key(cell.key) in ("size", "params", "test", "backend", "ngl"):
             out.spans.append((cell.start, cell.end))
     return out
 
@@ -132,7 +148,9 @@ def _rows(text: str) -> list[list[_Cell]]:
             if _RULE.match(stripped) and pending is not None:
                 header = pending[0]
             elif header is not None:
-                out.append(_pipe_row(header, line, pos))
+                row = _pipe_row(header, line, pos)
+                if _tool(row) is not None:  # other tables in a post are the prose readers' to weigh
+                    out.append(row)
             else:
                 pending = (_pipe_cells(line), pos)
         else:
@@ -271,8 +289,7 @@ def _fill_cell(b: ClaimBuilder, key: str, cell: _Cell) -> None:
     span = f"{cell.key}: {cell.value}"[:200]
     value = cell.value.strip()
     if key == "model" and (m := _MODEL_TYPE.match(value)):
-        b.set("model", f"{m.group('arch')} {m.group('size')}", field=cell.key, span=span)
-        b.set("weight_format", m.group("ftype").strip(), field=cell.key, span=span)
+        # the file type ("Q4_K - Medium") is left in the text for the format reader to spell
         if re.search(r"(?i)moe$", m.group("arch")) or re.search(r"(?i)A\d|x\d", m.group("size")):
             b.set("is_moe", True, field=cell.key, span=span)
     elif key == "size" and (size := size_in_bytes(value)) is not None:
