@@ -56,14 +56,15 @@ MAX_ROWS = 2000  # rows looked at per text; a pasted table longer than this is r
 MAX_LINE = 4000  # characters of one line examined for cells
 _RATE_UNIT = re.compile(r"(?i)(?<![A-Za-z])(?:t|tok|toks|tokens?)\s?/\s?s(?:ec)?(?![A-Za-z])|"
                         r"(?<![A-Za-z])tps(?![A-Za-z])")
-_MEAN = re.compile(r"^\s*(?P<v>\d[\d,]*(?:\.\d+)?)\s*(?:(?:±|\+/-|\+-)\s*\d[\d,]*(?:\.\d+)?)?\s*$")
+_MEAN = re.compile(r"^\s*+(?P<v>\d[\d,]*+(?:\.\d++)?+)(?:\s*+(?:±|\+/-|\+-)\s*+\d[\d,]*+(?:\.\d++)?+)?+"
+                   r"\s*+$")
 _TEST = re.compile(r"(?i)^\s*(?:(?P<pp>pp)(?P<np>\d{1,7})(?:\s*\+\s*tg(?P<ng2>\d{1,7}))?|"
                    r"(?P<tg>tg)(?P<ng>\d{1,7}))(?:\s*@\s*d(?P<d>\d{1,7}))?\s*$")
 _PREFILL_WORDS = re.compile(r"(?i)\bprompt\b|\bpre-?fill\b|(?<![A-Za-z])(?:S_)?pp(?:\d+)?(?![A-Za-z])|"
                             r"\binput\b")
 _DECODE_WORDS = re.compile(r"(?i)\beval\b|(?<![A-Za-z])(?:S_)?tg(?:\d+)?(?![A-Za-z])|\bgen(?:eration)?\b|"
                            r"\bdecod(?:e|ing)\b|\boutput\b")
-_PARAMS = re.compile(r"(?i)^\s*(?P<v>\d{1,6}(?:\.\d+)?)\s*(?P<u>[KMBT])?\s*$")
+_PARAMS = re.compile(r"(?i)^\s*+(?P<v>\d{1,6}+(?:\.\d++)?+)\s*+(?P<u>[KMBT])?+\s*+$")
 _PARAM_UNITS = {"k": 1e-6, "m": 1e-3, "b": 1.0, "t": 1e3}
 _BILLIONS = re.compile(r"(?i)^(?:model\s+)?(?:size|params?|parameters)\s*\(\s*B\s*\)$")
 _SPEC_COL = re.compile(r"(?i)^(?:spec(?:ulative)?[\s_-]?(?:dec(?:oding)?|draft)|draft(?:er)?(?:\s+model)?)"
@@ -72,7 +73,7 @@ _NONE = {"", "-", "--", "—", "–", "n/a", "na", "none", "no", "off", "false",
 _MODEL_TYPE = re.compile(r"^(?P<arch>[A-Za-z][\w.-]{0,40})\s+(?P<size>\d{1,4}(?:\.\d{1,2})?[BM]"
                          r"(?:[.-]?A\d{1,3}(?:\.\d{1,2})?B)?|\d{1,3}x\d{1,4}(?:\.\d{1,2})?B)\s+"
                          r"(?P<ftype>\S.{0,60})$")
-_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_RULE = re.compile(r"^\s*+\|?+\s*+:?+-{2,}+:?+\s*+(?:\|\s*+:?+-{2,}+:?+\s*+)*+\|?+\s*+$")
 
 
 @dataclass
@@ -127,7 +128,7 @@ def read_rows(text: str, b: ClaimBuilder, ref: Reference | None = None) -> RowRe
     for r in rates:  # every rate cell is read here, whichever was chosen
         out.spans.append((r.cell.start, r.cell.end))
     for cell in chosen.row if chosen.tool else []:  # the tool's own cells, read here in full
-        if _key(cell.key) in ("size", "params", "test", "backend", "ngl"):
+        if _key(cell.key) in ("size", "params", "test", "ngl"):  # "backend: M2-Max CPU" names the device
             out.spans.append((cell.start, cell.end))
     return out
 
@@ -263,9 +264,9 @@ def _fill(b: ClaimBuilder, r: _Rate) -> None:
                   span=f"{r.tool} row: the tool has no speculative decoding")
             if r.tool != "llama-batched-bench":
                 b.set("batch", 1, field="row shape", span=f"{r.tool} decodes one sequence")
-    if r.tool == "llama-bench" and (test := cells.get("test")) and (m := _TEST.match(test.value)):
-        if m.group("ng"):
-            b.set("tokens_generated", parse_int(m.group("ng")), field="test", span=test.value)
+    if (r.tool == "llama-bench" and (test := cells.get("test")) and (m := _TEST.match(test.value))
+            and m.group("ng")):
+        b.set("tokens_generated", parse_int(m.group("ng")), field="test", span=test.value)
     if r.tool in ("llama-sweep-bench", "llama-batched-bench") and r.kind == "decode":
         tg, secs, batch = cells.get("tg"), cells.get("t_tg s"), cells.get("b")
         streams = parse_int(batch.value) if batch else 1
