@@ -298,6 +298,18 @@ def _family_with_size(s: Scan, total_b: float, at: int | None) -> None:
     s.set("model", name, f"{s.text[chosen[0]:chosen[1]]} … {size}")
 
 
+def _sized_name(s: Scan, model: str, total_b: float) -> None:
+    """A name without a size and a size stated beside it ("Model: qwen 2.5 coder; Size (B): 32")
+    are one model: the sized name, when the tables know it."""
+    if s.ref is None or family_row(model, s.ref) is not None:
+        return  # the name alone already says dense or MoE ("Devstral Small 2")
+    name = _lookup(f"{model} {total_b:g}B", True, s.ref)
+    if s.ref.model(name) is not None or family_row(name, s.ref) is not None:
+        prov = s.b.provenance.get("model")
+        s.b.set("model", name, field=prov.field if prov else None,
+                span=f"{prov.span if prov and prov.span else model} … {total_b:g}B", overwrite=True)
+
+
 def infer_size(s: Scan) -> None:
     """After every statement reader ran: a size for a model the tables do not know."""
     read_moe_totals(s)
@@ -307,6 +319,9 @@ def infer_size(s: Scan) -> None:
         elif (bare := _BARE_SIZE.search(s.text)) is not None and not bare.group("hi"):
             _family_with_size(s, float(bare.group("t")), bare.start())
     model = s.b.values.get("model")
+    if model is not None and s.b.has("params_total_b") and size_from_name(model) is None:
+        _sized_name(s, model, s.b.values["params_total_b"])
+        model = s.b.values.get("model")
     if model is not None and s.ref is not None and s.ref.model(model) is not None:
         return
     ns = size_from_name(model) if model else None

@@ -29,7 +29,9 @@ What the headers mean, each with its reason:
   "S_PP" prefill, never judged against the decode ceiling; "eval", "tg", "S_TG", "generation"
   decode. A header with no such word leaves the kind to the prose around it.
 - A size column in billions ("Size (B): 12") is the parameter count; "B" there cannot be bytes
-  (a 12-byte model holds nothing).
+  (a 12-byte model holds nothing). "30 - A3" there is a MoE's total and active count (the
+  Qwen3-30B-A3B spelling).
+- "Type: MLX; Quant: 4" is MLX's 4-bit format (mlx-lm's `--q-bits`).
 - A speculative-decoding column ("Spec Dec (B): 1.5") holding a value means a drafter was used;
   "-", "none", "no" or an empty cell mean it was not.
 
@@ -65,6 +67,8 @@ _PREFILL_WORDS = re.compile(r"(?i)\bprompt\b|\bpre-?fill\b|(?<![A-Za-z])(?:S_)?p
 _DECODE_WORDS = re.compile(r"(?i)\beval\b|(?<![A-Za-z])(?:S_)?tg(?:\d+)?(?![A-Za-z])|\bgen(?:eration)?\b|"
                            r"\bdecod(?:e|ing)\b|\boutput\b")
 _PARAMS = re.compile(r"(?i)^\s*+(?P<v>\d{1,6}+(?:\.\d++)?+)\s*+(?P<u>[KMBT])?+\s*+$")
+_TOTAL_ACTIVE = re.compile(r"^\s*+(?P<t>\d{1,4}+(?:\.\d{1,2}+)?+)(?:\s*+[-,/]?\s*+A(?P<a>\d{1,4}+(?:\.\d{1,2}+)?+)B?)?+"
+                           r"\s*+$", re.IGNORECASE)
 _PARAM_UNITS = {"k": 1e-6, "m": 1e-3, "b": 1.0, "t": 1e3}
 _BILLIONS = re.compile(r"(?i)^(?:model\s+)?(?:size|params?|parameters)\s*\(\s*B\s*\)$")
 _SPEC_COL = re.compile(r"(?i)^(?:spec(?:ulative)?[\s_-]?(?:dec(?:oding)?|draft)|draft(?:er)?(?:\s+model)?)"
@@ -283,10 +287,10 @@ def _fill(b: ClaimBuilder, r: _Rate) -> None:
                   + (f" × B: {streams}" if streams > 1 else ""))
             b.set("wall_seconds", wall, field="T_TG s", span=f"T_TG s: {secs.value if secs else ''}")
     for key, cell in cells.items():
-        _fill_cell(b, key, cell)
+        _fill_cell(b, key, cell, cells)
 
 
-def _fill_cell(b: ClaimBuilder, key: str, cell: _Cell) -> None:
+def _fill_cell(b: ClaimBuilder, key: str, cell: _Cell, cells: dict[str, _Cell]) -> None:
     span = f"{cell.key}: {cell.value}"[:200]
     value = cell.value.strip()
     if key == "model" and (m := _MODEL_TYPE.match(value)):
@@ -300,8 +304,18 @@ def _fill_cell(b: ClaimBuilder, key: str, cell: _Cell) -> None:
         unit = (m.group("u") or "").lower()
         if number is not None and unit:
             b.set("params_total_b", number * _PARAM_UNITS[unit], field=cell.key, span=span)
-    elif _BILLIONS.match(key) and (number := parse_positive(value)) is not None and number < 5000:
-        b.set("params_total_b", number, field=cell.key, span=span)
+    elif _BILLIONS.match(key) and (m := _TOTAL_ACTIVE.match(value)):
+        total, active = parse_positive(m.group("t")), parse_positive(m.group("a"))
+        if total is not None and total < 5000:
+            b.set("params_total_b", total, field=cell.key, span=span)
+            if active is not None and active < total:  # "30 - A3": 30B total, 3B active, a MoE
+                b.set("params_active_b", active, field=cell.key, span=span)
+                b.set("is_moe", True, field=cell.key, span=span)
+    elif key == "quant" and (bits := parse_int(value)) is not None and 2 <= bits <= 8:
+        kind = cells.get("type")
+        if kind is not None and kind.value.strip().upper() == "MLX":  # "Type: MLX; Quant: 4"
+            b.set("weight_format", f"MLX {bits}-bit", field=cell.key,
+                  span=f"{kind.key}: {kind.value}; {span}")
     elif key == "ngl" and (layers := parse_int(value)) is not None:
         b.set("gpu_layers", layers, field=cell.key, span=span)
     elif _SPEC_COL.match(key):

@@ -180,3 +180,22 @@ def test_gpu_benchmarks_rows(test: str, card: str, figure: str, want: tuple[obje
 ])
 def test_names_in_rows(text: str, name: str, ref: Reference) -> None:
     assert [n.name for n in find_gpus(text, ref)] == [name]
+
+
+@pytest.mark.parametrize(("cells", "want"), [
+    ("Size (B): 30 - A3; Speed (T/s): 93; Model: qwen 3; Type: MLX; Quant: 4",
+     (30.0, 3.0, True, "MLX 4-bit")),
+    ("Size (B): 12; Speed (T/s): 45; Model: wayfarer; Type: MLX; Quant: 6",
+     (12.0, None, None, "MLX 6-bit")),
+    ("Size (B): 12; Speed (T/s): 35; Model: wayfarer; Type: GUFF; Quant: Q6_K",
+     (12.0, None, None, "Q6_K")),
+], ids=["MoE total and active", "MLX bits", "GGUF quant"])
+def test_size_and_quant_columns(cells: str, want: tuple[object, ...], ref: Reference) -> None:
+    c = claim(f"Inference Benchmarks (Apple M4 Max 48GB using LM Studio): {cells}", ref)
+    assert (c.params_total_b, c.params_active_b, c.is_moe, c.weight_format) == want
+
+
+def test_a_name_without_a_size_takes_the_rows_size(ref: Reference) -> None:
+    """"qwen 2.5 coder" with "Size (B): 32" is the Qwen2.5 Coder 32B row (dense)."""
+    c = claim("M4 Max: Size (B): 32; Speed (T/s): 22; Model: qwen 2.5 coder; Type: MLX; Quant: 4", ref)
+    assert (c.model, c.params_total_b) == ("Qwen2.5 32B", 32.0)
