@@ -177,6 +177,12 @@ def test_gpu_benchmarks_rows(test: str, card: str, figure: str, want: tuple[obje
     ("I also have an M2-Max laptop", "Apple M2 Max"),
     ("backend: M2-Max CPU", "Apple M2 Max"),
     ("RTX 4090 laptop", "RTX 4090 Laptop"),
+    ("AMD RX 6500 XT1", "RX 6500 XT"),  # a README footnote mark glued on
+    ("AMD RX 76001", "RX 7600"),
+    ("AMD Pro W77001", "Radeon PRO W7700"),
+    ("Pi 400 - 4GB", "Raspberry Pi 400"),
+    ("Raspberry Pi CM5 Cluster", "Raspberry Pi CM5"),
+    ("AmpereOne A192-32X (512GB)", "AmpereOne A192-32X"),
 ])
 def test_names_in_rows(text: str, name: str, ref: Reference) -> None:
     assert [n.name for n in find_gpus(text, ref)] == [name]
@@ -199,3 +205,23 @@ def test_a_name_without_a_size_takes_the_rows_size(ref: Reference) -> None:
     """"qwen 2.5 coder" with "Size (B): 32" is the Qwen2.5 Coder 32B row (dense)."""
     c = claim("M4 Max: Size (B): 32; Speed (T/s): 22; Model: qwen 2.5 coder; Type: MLX; Quant: 4", ref)
     assert (c.model, c.params_total_b) == ("Qwen2.5 32B", 32.0)
+
+
+OLLAMA = ("ollama-benchmark (Ollama), ollama-benchmark / Findings / Llama 3.2:3b: System: {system}; "
+          "CPU/GPU: GPU; Eval Rate: {figure} Tokens/s; Power (Peak): 145 W")
+
+
+@pytest.mark.parametrize(("system", "hardware"), [
+    ("Pi 5 - 8GB (AMD Pro W77001)", "Radeon PRO W7700"),
+    ("Pi 5 - 8GB (AMD RX 76001)", "RX 7600"),
+    ("Ryzen 9 7950X (Nvidia 4080)", "RTX 4080"),
+    ("Pi 5 - 8GB (AMD Mystery 9000)", None),  # the host is never taken for the card it hosts
+])
+def test_the_card_in_brackets_after_a_machine_is_the_device(system: str, hardware: str | None,
+                                                           ref: Reference) -> None:
+    assert claim(OLLAMA.format(system=system, figure="56.14"), ref).hardware == hardware
+
+
+def test_a_chips_gpu_cores_are_no_card_count(ref: Reference) -> None:
+    c = claim(OLLAMA.format(system="M1 Ultra (48 GPU Core) 64GB", figure="108.67"), ref)
+    assert (c.hardware, c.hardware_count) == ("Apple M1 Ultra", None)
