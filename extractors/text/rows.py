@@ -24,8 +24,9 @@ What the headers mean, each with its reason:
 - `llama-batched-bench` (ggml-org/llama.cpp `tools/batched-bench/README.md`) adds `B`, the
   number of sequences decoded at once, and `T s` / `S t/s`: its S_TG is B × TG / T_TG, every
   sequence counted, so with B > 1 the figure is an aggregate at batch B.
-- Any other header holding a rate unit ("Speed (T/s)", "tok/s", "tokens/s") with a bare number
-  is a tok/s figure; words in the header say which rate it is: "prompt eval", "pp", "prefill",
+- Any other header holding a rate unit ("prompt eval t/s", "tok/s", "tokens/s") with a bare number
+  is a tok/s figure (a unit in brackets, "Speed (T/s)", "Throughput (out tok/s/GPU)", is left to
+  the prose reader's label rule, which reads per-GPU, output and total qualifiers); words in the header say which rate it is: "prompt eval", "pp", "prefill",
   "S_PP" prefill, never judged against the decode ceiling; "eval", "tg", "S_TG", "generation"
   decode. A header with no such word leaves the kind to the prose around it.
 - A size column in billions ("Size (B): 12") is the parameter count; "B" there cannot be bytes
@@ -77,6 +78,7 @@ _NONE = {"", "-", "--", "—", "–", "n/a", "na", "none", "no", "off", "false",
 _MODEL_TYPE = re.compile(r"^(?P<arch>[A-Za-z][\w.-]{0,40})\s+(?P<size>\d{1,4}(?:\.\d{1,2})?[BM]"
                          r"(?:[.-]?A\d{1,3}(?:\.\d{1,2})?B)?|\d{1,3}x\d{1,4}(?:\.\d{1,2})?B)\s+"
                          r"(?P<ftype>\S.{0,60})$")
+_BRACKETED = re.compile(r"[(\[][^()\[\]]{0,40}(?:/\s?s|tps)[^()\[\]]{0,20}[)\]]", re.IGNORECASE)
 _RULE = re.compile(r"^\s*+\|?+\s*+:?+-{2,}+:?+\s*+(?:\|\s*+:?+-{2,}+:?+\s*+)*+\|?+\s*+$")
 
 
@@ -106,6 +108,7 @@ class _Rate:
     cell: _Cell
     row: list[_Cell]
     tool: str | None  # "llama-bench" / "llama-sweep-bench" when the row has that tool's shape
+    own: bool = True  # False: the figure is left to the prose reader, the other cells read here
 
 
 def read_rows(text: str, b: ClaimBuilder, ref: Reference | None = None) -> RowReading:
@@ -115,7 +118,7 @@ def read_rows(text: str, b: ClaimBuilder, ref: Reference | None = None) -> RowRe
     rates = [r for row in rows for r in _rates(row)]
     if not rates:
         return out
-    out.numbers = [r.value for r in rates][:MAX_NUMBERS]
+    out.numbers = [r.value for r in rates if r.own][:MAX_NUMBERS]
     chosen = next((r for r in rates if r.kind == "decode"), None) or next(
         (r for r in rates if r.kind != "prefill"), rates[0])
     _fill(b, chosen)
@@ -129,8 +132,9 @@ def read_rows(text: str, b: ClaimBuilder, ref: Reference | None = None) -> RowRe
             ftype = m.group("ftype").strip()
             row = ref.format(ftype) if ref is not None else None
             out.weight_format = (row.name if row else spell_format(ftype), cell.key, span)
-    for r in rates:  # every rate cell is read here, whichever was chosen
-        out.spans.append((r.cell.start, r.cell.end))
+    for r in rates:  # every rate cell read here is blanked, whichever was chosen
+        if r.own:
+            out.spans.append((r.cell.start, r.cell.end))
     for cell in chosen.row if chosen.tool else []:  # the tool's own cells, read here in full
         if _key(cell.key) in ("size", "params", "test", "ngl"):  # "backend: M2-Max CPU" names the device
             out.spans.append((cell.start, cell.end))
@@ -232,15 +236,19 @@ def _rates(row: list[_Cell]) -> list[_Rate]:
     test = next((_TEST.match(c.value) for c in row if _key(c.key) == "test"), None)
     out = []
     for cell in row:
-        if not _RATE_UNIT.search(cell.key):
+        unit = _RATE_UNIT.search(cell.key)
+        if unit is None:
             continue
         value = _rate_value(cell.value)
         if value is None:
             continue
+        # "Speed (T/s): 36", "Throughput (out tok/s/GPU): 3,214": the figure is the prose label
+        # reader's (it reads per-GPU, output and total qualifiers); the row's other cells are ours.
+        own = tool is not None or not _BRACKETED.search(cell.key)
         kind = _header_kind(cell.key)
         if kind is None and tool == "llama-bench" and test is not None:
             kind = "decode" if test.group("tg") else "total" if test.group("ng2") else "prefill"
-        out.append(_Rate(value, kind, cell, row, tool))
+        out.append(_Rate(value, kind, cell, row, tool, own))
     return out
 
 
@@ -256,8 +264,9 @@ def _header_kind(header: str) -> str | None:
 
 def _fill(b: ClaimBuilder, r: _Rate) -> None:
     span = f"{r.cell.key}: {r.cell.value}"
-    b.set("tok_s", r.value, field=r.cell.key, span=span)
-    if r.kind is not None:
+    if r.own:
+        b.set("tok_s", r.value, field=r.cell.key, span=span)
+    if r.own and r.kind is not None:
         b.set("tok_s_kind", r.kind, field=r.cell.key, span=span)
     cells = {_key(c.key): c for c in r.row}
     if r.tool is not None:
