@@ -31,6 +31,7 @@ from extractors.document import RawDocument
 from extractors.text.freetext import FreeTextReading, read_free_text
 from extractors.text.launch import LaunchReading, plain_decode, read_launch
 from extractors.text.logs import LogReading, read_logs
+from extractors.text.rows import RowReading, read_rows
 
 T = TypeVar("T")
 
@@ -81,11 +82,19 @@ def parse_text(doc: RawDocument, ref: Reference) -> TextReading:
     launch = _safely(lambda: read_launch(text, b, ref), LaunchReading(), "launch", warnings)
     logs = _safely(lambda: read_logs(text, b, ref), LogReading(), "logs", warnings)
     rest = _blank(text, [*launch.spans, *logs.spans, *_url_spans(text)])
+    rows = _safely(lambda: read_rows(rest, b, ref), RowReading(), "table rows", warnings)
+    rest = _blank(rest, rows.spans)
     free = _safely(lambda: read_free_text(rest, b, ref), FreeTextReading(), "free text", warnings)
+    if rows.model is not None:  # a tool's own "<arch> <size>" only when the prose named no model
+        b.set("model", rows.model[0], field=rows.model[1], span=rows.model[2])
+    if rows.weight_format is not None:
+        b.set("weight_format", rows.weight_format[0], field=rows.weight_format[1],
+              span=rows.weight_format[2])
     if launch.plain is not None:  # last: a method named in the prose or a log outranks it
         plain_decode(b, launch.plain[1], field=launch.plain[0])
-    found = [*launch.found, *logs.found] + (["free_text"] if free.found else [])
-    numbers = list(dict.fromkeys([*free.numbers, *logs.numbers]))
+    found = [*launch.found, *logs.found] + (["table_rows"] if rows.found else []) + (
+        ["free_text"] if free.found else [])
+    numbers = list(dict.fromkeys([*rows.numbers, *free.numbers, *logs.numbers]))
     claim = _safely(b.build, Claim(), "claim", warnings)
     return TextReading(
         claim=claim, found=found, links=links, kind=_kind(launch, logs, free, rest),

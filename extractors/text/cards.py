@@ -9,8 +9,8 @@ The count is read around that card, in every common form:
 - before it: "8x H100", "8×B200", "4*2080ti", "2x 3090s", "dual 4090s", "two 3090s",
   "dual-socket EPYC", "a single", "one used", and "a", "an", "my" for one card ("my 3090 does
   120 t/s"; "my 3090s" says nothing about how many);
-- after it: "RTX 5090 ×1";
-- elsewhere: "4 GPUs", "two cards", then a tensor-parallel degree ("TP8", "TP=4", "tp2", "--tp 8"),
+- after it: "RTX 5090 ×1", "4090 24GB * 8" (the memory between card and count);
+- elsewhere: "4 GPUs", "two cards" (not "48 GPU cores", a chip's cores), then a tensor-parallel degree ("TP8", "TP=4", "tp2", "--tp 8"),
   which is the number of cards one model is split over.
 "two H200 machines" is two machines of unknown size: no count.
 
@@ -39,10 +39,11 @@ _ADJ = (r"(?i:(?:consumer|flagship|datacenter|data-center|desktop|gaming|high-en
 _COUNT_BEFORE = re.compile(
     rf"(?:(?<![\w.])(?P<n>\d{{1,3}})\s?[x×*]\s?|(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|a|an|my|"
     rf"\d{{1,3}}))(?:[\s-]socket)?\s+{_ADJ})$")
-_COUNT_AFTER = re.compile(r"\s?[x×]\s?(\d{1,3})\b")
+# After it, perhaps past the card's memory: "RTX 5090 ×1", "4090 24GB * 8" (a table's "card, memory * count").
+_COUNT_AFTER = re.compile(r"(?:\s?\d{1,3}\s?GB)?\s?[x×*]\s?(\d{1,3})\b")
 _MACHINES = re.compile(r"(?i)s?\s{1,3}(?:machines?|nodes?|servers?|boxes|systems|rigs|hosts)\b")
 _COUNT_GPUS = re.compile(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))\s+{_ADJ}"
-                         r"(?i:GPUs?|cards?|graphics\s+cards?|accelerators?)\b")
+                         r"(?i:GPUs?|cards?|graphics\s+cards?|accelerators?)\b(?!\s?(?i:cores?)\b)")
 _TP = re.compile(r"(?i)(?<![\w-])(?:TP|tensor[-_ ]parallel(?:[-_ ]size)?)\s?[:=]?\s?(\d{1,3})"
                  r"(?![\d.])|(?<![\w-])--tp(?:-size)?[ =](\d{1,3})\b")
 _SINGULAR = {"a", "an", "my"}
@@ -58,10 +59,23 @@ def _is_cpu(card: Name, ref: Reference | None) -> bool:
     return row is not None and row.kind == "cpu"
 
 
+# A GPU vendor's name opening a parenthesis right after a CPU or board: "Pi 5 (AMD Pro W7700)",
+# "Ryzen 9 7950X (Nvidia 4080)" — the machine named first, the card that ran in the brackets.
+_CARD_IN_BRACKETS = re.compile(r"(?i)[^()\n]{0,30}?\(\s?(?:AMD|NVIDIA|Radeon|GeForce|Intel\s+Arc)\b")
+
+
+def _hosts_bracketed_card(card: Name, text: str, ref: Reference | None) -> bool:
+    return _is_cpu(card, ref) and bool(_CARD_IN_BRACKETS.match(text, card.end))
+
+
 def _is_host(card: Name, text: str, ref: Reference | None) -> bool:
-    """A CPU written as the machine around the card: in parentheses, or as the box/rig/host."""
+    """A CPU written as the machine around the card: in parentheses, as the box/rig/host, or
+    followed by the card in brackets (even one the tables do not know: then no device is read,
+    rather than the host taken for it)."""
     if not _is_cpu(card, ref):
         return False
+    if _hosts_bracketed_card(card, text, ref):
+        return True
     before = text[max(0, card.start - 40):card.start]
     opened = before.rfind("(") > before.rfind(")")
     return opened or bool(_HOST_AFTER.match(text, card.end)) or _host_word_before(before)
@@ -134,6 +148,8 @@ def read_cards(s: Scan, at: int | None = None) -> None:
     """Set hardware and hardware_count; `at` is where the headline figure is, if any."""
     found = find_gpus(s.text, s.ref)
     devices = [c for c in found if not _is_host(c, s.text, s.ref)]
+    # A lone CPU is the device of a CPU run; one that hosts a bracketed card never is.
+    found = [c for c in found if not _hosts_bracketed_card(c, s.text, s.ref)]
     card = choose_card(devices or found, s, at)
     if card is not None:
         rig = _rig(devices or found, card, s.text, s.ref)

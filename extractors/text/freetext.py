@@ -158,6 +158,22 @@ def _kind(text: str, before_at: int, m: re.Match[str], after_end: int) -> str | 
     return nearest
 
 
+# A legend defining abbreviations ("TG = text generation, PP = prompt processing") names every
+# kind and none in particular.
+_LEGEND = re.compile(r"\b[A-Z]{2,5}\s?=\s?[A-Za-z][A-Za-z ]{0,40}")
+_LINE_REACH = 2000  # characters of the figure's line looked at, before the figure
+
+
+def _line_kind(text: str, at: int) -> str | None:
+    """The rate a figure's line names when nothing near the figure did: a table row's heading or
+    caption ("Average 1024 tokens prompt eval speed (tokens/s) by GPUs") says what every figure
+    under it is. Only a line naming exactly one of prefill or decode decides; legends are skipped."""
+    start = max(text.rfind("\n", 0, at) + 1, at - _LINE_REACH)
+    line = _LEGEND.sub(" ", text[start:at])
+    kinds = {k.lastgroup for k in _KIND_WORDS.finditer(line)} & {"prefill", "decode"}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
 def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
     mentions: list[_Mention] = []
     numbers = [m.start() for m in re.finditer(NUM, s.text)]
@@ -203,6 +219,8 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
             or [m for m in mentions if not m.baseline and not m.prefill]
             or [m for m in mentions if not m.prefill] or mentions)
     best = max(pool, key=lambda m: m.value)
+    if best.kind is None:
+        best.kind = _line_kind(s.text, best.start)
     s.primary_line = s.line_of(best.start)
     s.set("tok_s", best.value, best.span)
     s.set("tok_s_kind", best.kind, best.span)

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 
 from checks.physics import size_from_name
+from checks.physics.weights import family_row
 from checks.reference import Reference
 from extractors.text.names import finder
 from extractors.text.scan import Scan
@@ -259,10 +260,68 @@ def read_moe_totals(s: Scan) -> None:
     s.set("is_moe", True, m.group(0))
 
 
+# "llama.cpp", "llama-cpp", "llamafile" name a program, not a model family.
+_PROGRAM_AFTER = re.compile(r"(?i)[.\-_]?cpp\b|file\b|[.\-_]?server\b")
+
+
+def _family_mentions(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, spelled family and version) of every bare family word ("LLaMA 3", "Llama2",
+    "qwen 2.5"); program names built on a family word are left out."""
+    out = []
+    for m in _MENTION.finditer(text):
+        family = _family(m.group("fam"))
+        sp = _spell(family, m.group("ver"), m.group("rest"))
+        end = m.start("rest") + sp.end if sp.end else m.end("ver") if m.group("ver") else m.end("fam")
+        if family == "R1" or sp.sized or _PROGRAM_AFTER.match(text, m.end("fam")):
+            continue
+        out.append((m.start(), end, sp.name))
+    return out
+
+
+def _family_with_size(s: Scan, total_b: float, at: int | None) -> None:
+    """A family word and a size written apart, as table rows and headings write them ("LLaMA 3
+    ... 8B F16", "Llama, GPTQ, 7B", "Size (B): 14; Model: qwen 2.5") name that family's model of
+    that size: the family word nearest before the size on its line, else the first in the text.
+    Set only when the family table or a model row knows the composed name, so that
+    `weights.architecture` can say dense or MoE from the family's row."""
+    mentions = _family_mentions(s.text)
+    if not mentions:
+        return
+    chosen = mentions[0]
+    if at is not None:
+        before = [m for m in mentions if m[0] < at and s.line_of(m[0]) == s.line_of(at)]
+        chosen = before[-1] if before else chosen
+    size = f"{total_b:g}B"
+    name = _lookup(f"{chosen[2]} {size}", True, s.ref)
+    if s.ref is None or (s.ref.model(name) is None and family_row(name, s.ref) is None):
+        return
+    s.set("model", name, f"{s.text[chosen[0]:chosen[1]]} … {size}")
+
+
+def _sized_name(s: Scan, model: str, total_b: float) -> None:
+    """A name without a size and a size stated beside it ("Model: qwen 2.5 coder; Size (B): 32")
+    are one model: the sized name, when the tables know it."""
+    if s.ref is None or family_row(model, s.ref) is not None:
+        return  # the name alone already says dense or MoE ("Devstral Small 2")
+    name = _lookup(f"{model} {total_b:g}B", True, s.ref)
+    if s.ref.model(name) is not None or family_row(name, s.ref) is not None:
+        prov = s.b.provenance.get("model")
+        s.b.set("model", name, field=prov.field if prov else None,
+                span=f"{prov.span if prov and prov.span else model} … {total_b:g}B", overwrite=True)
+
+
 def infer_size(s: Scan) -> None:
     """After every statement reader ran: a size for a model the tables do not know."""
     read_moe_totals(s)
+    if not s.b.has("model"):
+        if s.b.has("params_total_b"):
+            _family_with_size(s, s.b.values["params_total_b"], None)
+        elif (bare := _BARE_SIZE.search(s.text)) is not None and not bare.group("hi"):
+            _family_with_size(s, float(bare.group("t")), bare.start())
     model = s.b.values.get("model")
+    if model is not None and s.b.has("params_total_b") and size_from_name(model) is None:
+        _sized_name(s, model, s.b.values["params_total_b"])
+        model = s.b.values.get("model")
     if model is not None and s.ref is not None and s.ref.model(model) is not None:
         return
     ns = size_from_name(model) if model else None

@@ -27,9 +27,14 @@ _FOLD = re.compile(r"[\s_-]+")
 _NOT_UNIT = (r"(?!\s*(?:[.,]\d|tok|t/s|tps|tk/s|W\b|watts?|ms\b|sec|%|x\b|×|tokens?|GB|MB|MHz|"
              r"B\b))(?!\s+s\b)")
 _START = r"(?:(?<![A-Za-z0-9$.])|(?<=\d[xX×*]))"
+# A footnote mark glued to a card's name in a README table ("RX 6500 XT¹" rendered "RX 6500 XT1",
+# "RX 7600¹" as "RX 76001"): one digit after a complete name, dropped by `card_name`.
+_FOOTNOTE = r"(?:[1-9](?![\d.]))?"
 _TAILS = {
     # "H100s" is two H100s; "RTX 5090 laptop" and "H200 NVL" are other cards than the bare names.
-    "hardware": r"(?=s?(?![A-Za-z0-9]))(?!\s*(?i:laptop|mobile|notebook|NVL)\b)",
+    # Apple's M chips are one chip in a laptop or a desktop ("an M2-Max laptop" is the M2 Max).
+    "hardware": r"(?=s?(?![A-Za-z0-9]))(?:(?<=M[1-5])|(?<=M[1-5][ -]Max)|(?<=M[1-5][ -]Pro)|"
+                r"(?<=M[1-5][ -]Ultra)|(?!\s*(?i:laptop|mobile|notebook|NVL)\b))",
     # "Qwen3.6-27B-NVFP4" still names Qwen3.6-27B; "DeepSeek-R1-8B" and "DeepSeek-V3.2" do not
     # name DeepSeek R1 / V3.
     "models": r"(?![A-Za-z0-9])(?![.\-_]\d)",
@@ -43,12 +48,15 @@ GPU_GENERIC = re.compile(_START + r"(?:"
     r"(?i:[1-5]0[5-9]0(?:\s?Ti)?(?:\s?SUPER)?)" + _NOT_UNIT + r"|"
     r"(?i:(?:RTX\s+)?A[2-6]000)|(?i:Quadro\s+(?:RTX\s+)?[A-Z]?\d{3,4})|"
     r"[AHBL]\d{2,3}S?(?:\s(?:NVL|PCIe|SXM\d?))?|G[BH]\d{2,3}|MI\d{3}X?|V100|T4|P40|P100|"
-    r"(?i:(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s?)?[5-9]\d{2}0\s?(?:XTX|XT|GRE))|"
-    r"(?i:(?:Radeon\s+)?RX\s?\d{4})|(?i:(?:Radeon\s+|RX\s?)[6-9]\d0M)|"
-    r"(?:Apple\s+)?M[1-5](?:\s(?:Max|Ultra|Pro))?(?!\.\d|\s?(?i:SSD|NVMe|slot|drive|screw))|"
+    r"(?i:(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s?)?[5-9]\d{2}0\s?(?:XTX|XT|GRE)" + _FOOTNOTE + r")|"
+    r"(?i:(?:Radeon\s+)?RX\s?\d{4}" + _FOOTNOTE + r")|(?i:(?:Radeon\s+|RX\s?)[6-9]\d0M)|"
+    r"(?i:(?:AMD\s+)?(?:Radeon\s+)?Pro\s+W[5-7]\d00X?" + _FOOTNOTE + r")|"
+    r"Raspberry\s+Pi\s+(?:[345]\d{0,2}\+?|CM[45])|Pi\s+(?:[45]\d{0,2}\+?|CM[45])(?!\.\d)|"
+    r"AmpereOne(?:\s+A\d{2,3}-\d{2}X)?|(?i:Intel\s+)?N(?:9[57]|1[05]0|200|30[05])|"
+    r"(?:Apple\s+)?M[1-5](?:[\s-](?:Max|Ultra|Pro))?(?!\.\d|\s?(?i:SSD|NVMe|slot|drive|screw))|"
     r"(?i:(?:Intel\s+)?(?:Core\s+)?i[3579][-\s]1[0-4]\d00[A-Z]{0,2}|1[0-4]\d00(?:KS|KF|K))|"
     r"(?i:EPYC\s+\d{4}[A-Z]?|Xeon\s+(?:(?:Gold|Platinum|Silver|w[3579]-)\s?)?[A-Z]?\d{4}\w{0,2}|"
-    r"Ryzen\s+(?:Threadripper\s+)?(?:[3579]\s+)?\d{4}X?3?D?)|"
+    r"Ryzen[\s-]+(?:Threadripper[\s-]+)?(?:[3579][\s-]+)?\d{4}X?3?D?)|"
     r"(?i:(?:Ryzen\s+)?AI\s+Max\+?\s?(?:PRO\s+)?3[89]\d)|"
     r"(?i:Cerebras(?:\s(?:CS-[23]|WSE-[23]))?|WSE-3|CS-3|Groq(?:\s(?:LPU))?|SambaNova(?:\sSN40L)?|"
     r"SN40L|Gaudi\s?[23]|Ascend\s?910\w?|Trainium\d?)|"
@@ -73,17 +81,33 @@ def card_name(raw: str) -> str:
         return " ".join(x for x in (s[:3].upper(), m.group(1), tail, rest) if x)
     if re.fullmatch(r"(?i)(?:RTX\s+)?A[2-6]000", s):
         return "RTX " + s.split()[-1].upper()
+    if m := re.fullmatch(r"(?i)((?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}|(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s?)?"
+                         r"\d{4}\s?(?:XTX|XT|GRE))[1-9]", s):
+        s = m.group(1)  # the footnote mark off
+    if m := re.fullmatch(r"(?i)(?:AMD\s+)?(?:Radeon\s+)?Pro\s+(W\d{4}X?)[1-9]?", s):
+        return f"Radeon PRO {m.group(1).upper()}"
+    if m := re.fullmatch(r"(?i)Pi\s+(.+)", s):
+        return "Raspberry Pi " + m.group(1)
     if m := re.fullmatch(r"(?i)(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s?)?(\d{4})\s?(XTX|XT|GRE)?", s):
         return " ".join(x for x in ("RX", m.group(1), (m.group(2) or "").upper()) if x)
     if m := re.fullmatch(r"(?i)(?:Radeon\s+|RX\s?)(\d{3})m", s):
         return f"Radeon {m.group(1)}M"
-    if m := re.fullmatch(r"(?:Apple\s+)?(M[1-5](?:\s(?:Max|Ultra|Pro))?)", s):
-        return "Apple " + m.group(1)
+    if m := re.fullmatch(r"(?:Apple\s+)?(M[1-5])(?:[\s-](Max|Ultra|Pro))?", s):
+        return "Apple " + " ".join(x for x in m.groups() if x)  # "M2-Max" is the M2 Max
     if m := re.fullmatch(r"(?i)(?:Intel\s+)?(?:Core\s+)?(?:i([3579])[-\s])?(1[0-4](\d)00)(\w{0,2})", s):
         tier = m.group(1) or {"9": "9", "7": "7", "6": "5", "5": "5", "4": "5"}.get(m.group(3), "3")
         return f"Core i{tier}-{m.group(2)}{m.group(4).upper()}"
     if m := re.fullmatch(r"(?i)(?:Ryzen\s+)?AI\s+Max\+?\s?(?:PRO\s+)?(3[89]\d)", s):
         return f"Ryzen AI Max+ {m.group(1)}"
+    if m := re.fullmatch(r"(?i)Ryzen[\s-]+(\d)(\d)(\d\d\w*)", s):
+        # No tier written ("Ryzen 7950X", "Ryzen-5800X3D"): AMD's model number carries it, the
+        # second digit being the segment (9: Ryzen 9; 7-8: Ryzen 7; 5-6: Ryzen 5; else Ryzen 3),
+        # as AMD's own names show: 5950X/7950X Ryzen 9, 5800X/7700X Ryzen 7, 7600X Ryzen 5, 3300X
+        # Ryzen 3 (https://www.amd.com/en/products/specifications/processors.html).
+        tier = {"9": "9", "8": "7", "7": "7", "6": "5", "5": "5"}.get(m.group(2), "3")
+        return f"Ryzen {tier} {m.group(1)}{m.group(2)}{m.group(3).upper()}"
+    if m := re.fullmatch(r"(?i)Ryzen-(.+)", s):  # "Ryzen-9 5950X" as "Ryzen 9 5950X"
+        return "Ryzen " + m.group(1).replace("-", " ")
     if low.startswith("epyc"):
         return "EPYC " + s.split()[-1].upper()
     return s

@@ -29,6 +29,7 @@ from extractors.text.lines import LogReading
 from extractors.text.logs import read_logs
 from extractors.text.names import find_gpus
 from extractors.text.printouts import read_bench_one_batch, read_dflash_benchmark
+from extractors.text.rows import read_rows
 from extractors.text.scan import Scan
 from extractors.text.statements import read_statements
 from extractors.web.html_page import parse_html
@@ -63,6 +64,9 @@ READERS: dict[str, Callable[[str], object]] = {
     "launch": lambda t: read_launch(t, _b(), REF),
     "split_command": split_command,
     "free_text": lambda t: read_free_text(t, _b(), REF),
+    "table_rows": lambda t: read_rows(t, _b(), REF),
+    "table_rows.pairs": lambda t: read_rows("ctx: test: tg128; t/s: " + t + "; " + t, _b(), REF),
+    "table_rows.pipes": lambda t: read_rows("| model | test | t/s |\n|---|---|---|\n| " + t + " |", _b(), REF),
     "gpu_names": lambda t: find_gpus(t, REF),
     "links": find_links,
     "html_page": lambda t: parse_html(t, URL),
@@ -101,6 +105,7 @@ PATTERN_MODULES: tuple[str, ...] = (
     "extractors.text.models",
     "extractors.text.quants",
     "extractors.text.specwords",
+    "extractors.text.rows",
     "extractors.links",
     "extractors.formats.mlperf",
     "extractors.formats.units",
