@@ -97,6 +97,10 @@ class HardwareRow(_Row):
     # realistic one keeps `bandwidth_gbs`. None where memory cannot be overclocked that way.
     overclock_bandwidth_gbs: float | None = None
     overclock_derivation: str | None = None  # "2 x 64 bit / 8 x 4000 MT/s DDR4 (XMP kits: ...)"
+    # A server CPU's board may hold several sockets, each with its own memory channels: with the
+    # socket count unstated the generous bound reads the most the platform takes.
+    max_sockets: int = 1
+    max_sockets_source: str | None = None
 
     def on(self, count: int) -> str:
         """'one RTX 5090', '4 × H100 SXM', or a rig's or system's own name, which already says its
@@ -120,6 +124,8 @@ class PlatformRow(_Row):
     tdp_w: float | None = None
     overclock_bandwidth_gbs: float | None = None  # see HardwareRow
     overclock_derivation: str | None = None
+    max_sockets: int = 1  # see HardwareRow
+    max_sockets_source: str | None = None
 
     def hardware(self) -> HardwareRow:
         return HardwareRow(
@@ -127,7 +133,8 @@ class PlatformRow(_Row):
             bandwidth_derivation=self.bandwidth_derivation, tdp_w=self.tdp_w, source=self.source,
             checked=self.checked, unverified=self.unverified, notes=self.notes, power_band=self.kind,
             source_kind="platform", overclock_bandwidth_gbs=self.overclock_bandwidth_gbs,
-            overclock_derivation=self.overclock_derivation)
+            overclock_derivation=self.overclock_derivation, max_sockets=self.max_sockets,
+            max_sockets_source=self.max_sockets_source)
 
 
 class SystemRow(_Row):

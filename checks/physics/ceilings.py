@@ -75,6 +75,15 @@ def bandwidth(claim: Claim, hw: HardwareRow) -> Derived:
         per = hw.overclock_bandwidth_gbs
         basis.append(f"generous: {num(per)} GB/s = {hw.overclock_derivation} (official rate "
                      f"{num(hw.bandwidth_gbs)} GB/s kept for the realistic ceiling)")
+    if claim.hardware_count is None and hw.max_sockets > 1:
+        # A server part's socket count is not stated: each socket brings its own channels, and
+        # the generous bound takes the most the platform holds (the realistic one keeps one).
+        basis.append(f"generous: {num(per)} GB/s × {hw.max_sockets} sockets = "
+                     f"{num(per * hw.max_sockets)} GB/s, the most sockets the platform takes "
+                     f"({hw.max_sockets_source})")
+        notes: tuple[str, ...] = (f"socket count not stated: {hw.max_sockets} sockets read, the "
+                                  "most the platform takes",)
+        return Derived(per * hw.max_sockets, "GB/s", tuple(basis), notes=notes)
     if count > 1:
         basis.append(f"{num(per)} GB/s × {count} cards (tensor parallel) = "
                      f"{num(per * count)} GB/s")

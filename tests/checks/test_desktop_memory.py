@@ -38,7 +38,8 @@ def _cpu(hardware: str, tok_s: float, **kw: object) -> Claim:
     ("AMD Ryzen 9 9950X3D 16-Core Processor", 128.0, 89.6),  # AM5
     ("Intel(R) Core(TM) i7-8700K CPU @ 3.70GHz", 64.0, 42.7),  # LGA1151 DDR4
     ("AMD Ryzen 7 8845HS w/ Radeon 780M Graphics", 120.0, 120.0),  # soldered LPDDR5X: spec only
-    ("AMD EPYC 7352 24-Core Processor (znver2)", 204.8, 204.8),  # server RDIMMs: spec only
+    # server RDIMMs run at spec; the generous bound reads both sockets of a 2P board
+    ("AMD EPYC 7352 24-Core Processor (znver2)", 2 * 204.8, 204.8),
 ])
 def test_the_generous_ceiling_reads_the_fastest_common_memory(
         ref: Reference, hardware: str, generous: float, official: float) -> None:
@@ -150,3 +151,19 @@ def test_named_families_decide_dense_or_moe(ref: Reference, name: str, family: s
     row = family_row(name, ref)
     assert row is not None
     assert (row.name, row.moe) == (family, family == "GLM-4.5/4.6/4.7")
+
+
+# A server part's board holds several sockets, each with its own channels: with the count unstated
+# the generous bound takes the most the platform holds; a stated count is the count.
+@pytest.mark.parametrize(("hardware", "count", "generous"), [
+    ("Intel Xeon CPU E5-2697 v2 @ 2.70GHz (ivybridge)", None, 4 * 59.7),  # E5-4600 v2: 4 sockets
+    ("Intel Xeon CPU E5-2697 v2 @ 2.70GHz (ivybridge)", 1, 59.7),
+    ("AMD EPYC 7763 64-Core Processor (znver3)", None, 2 * 204.8),  # EPYC: 1P/2P
+    ("Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz (cascadelake)", None, 2 * 140.8),
+    (ZEN3, None, 64.0),  # a desktop socket stays one socket
+])
+def test_an_unstated_socket_count_reads_the_most_the_platform_takes(
+        ref: Reference, hardware: str, count: int | None, generous: float) -> None:
+    q7 = _q7(ref, _cpu(hardware, 5.0, hardware_count=count))
+    assert q7.figures["bandwidth_gbs"] == pytest.approx(generous, abs=0.05)
+    assert q7.figures["ceiling_tok_s"] == pytest.approx(generous / 16.06, rel=0.01)
