@@ -5,7 +5,8 @@ claim at least as severe as the server's `thread_threshold` opens a thread; belo
 gets its verdict's reaction (`below_threshold = "react"`) or nothing. `react` mode keeps its
 meaning (a reaction on implausible and suspicious claims only).
 
-`GuildConfigs` is the watcher's read-through cache of the servers' settings (one store read per
+`follow_up_request` reads a reply in one of the bot's claim threads together with the thread's
+claim (when the server's `follow_ups` is on). `GuildConfigs` is the watcher's read-through cache of the servers' settings (one store read per
 server, shared by a burst; `/claimcheck settings` replaces the entry). `RateHints` remembers which
 members were told they hit the rate limit, so a limited member gets one quiet hint per limit
 window instead of silence, and never a hint per message.
@@ -14,14 +15,19 @@ window instead of silence, and never a hint per message.
 from __future__ import annotations
 
 import asyncio
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bot.store.db import Store
 from bot.store.guilds import GuildConfig, WatchMode, get_guild
 from checks.models import Verdict
 
-__all__ = ["REACTION", "SEVERITY", "AnswerKind", "GuildConfigs", "RateHints", "answer_kind",
-           "rate_hint_text", "settings_text"]
+if TYPE_CHECKING:  # discord.py stays off the CLI's path (`claimcheck digest` imports this)
+    import discord
+
+    from bot.core import Request
+
+__all__ = ["FOLLOW_UP_NOTE", "REACTION", "SEVERITY", "AnswerKind", "GuildConfigs", "RateHints",
+           "answer_kind", "follow_up_request", "rate_hint_text", "settings_text"]
 
 AnswerKind = Literal["thread", "react", "nothing"]
 SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
@@ -29,6 +35,7 @@ SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2
 REACTION: dict[str, str] = {"implausible": "🛑", "suspicious": "⚠️", "insufficient": "❔",
                             "consistent": "✅"}
 _REACT_MODE = ("implausible", "suspicious")
+MAX_FOLLOW_UP = 4000  # characters of the claim and of the reply read (Discord's message limit)
 MAX_HINTED = 10_000  # members remembered at once; expired entries are pruned first
 
 
@@ -119,3 +126,39 @@ def settings_text(config: GuildConfig, *, channel_modes: dict[int, WatchMode],
     else:
         lines.append("- Channels: all on the default mode")
     return "\n".join(lines)
+
+
+async def follow_up_request(store: Store, config: GuildConfig, thread: discord.Thread,
+                            message: discord.Message) -> Request | None:
+    """A reply in one of the bot's claim threads, read together with the thread's claim: the
+    claim's message (the thread's starter: a thread opened on a message shares its id) and the
+    reply as one text, so "batch 8 actually" or "on a 4090" extends the claim rather than
+    starting a report without context. None when the server reads no follow-ups, the thread is
+    not a claim thread, or its claim is gone."""
+    import discord
+
+    from bot.core import Request
+    from bot.store.audits import get_audit
+    from extractors.document import RawDocument
+    from extractors.inputs import split_links
+
+    if not config.follow_ups or await get_audit(store, f"message:{thread.id}") is None:
+        return None
+    starter = thread.starter_message
+    if starter is None and isinstance(thread.parent, discord.TextChannel):
+        try:
+            starter = await thread.parent.fetch_message(thread.id)
+        except discord.HTTPException:
+            return None
+    if starter is None:
+        return None
+    claim, claim_urls = split_links(starter.content[:MAX_FOLLOW_UP])
+    reply, reply_urls = split_links(message.content[:MAX_FOLLOW_UP])
+    text = "\n".join(t for t in (claim.strip(), reply.strip()) if t)
+    urls = tuple(dict.fromkeys([*claim_urls, *reply_urls]))
+    if not text and not urls:
+        return None
+    return Request(docs=(RawDocument.from_text(text),) if text else (), urls=urls)
+
+
+FOLLOW_UP_NOTE = "Follow-up: read together with this thread's claim."

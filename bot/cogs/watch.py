@@ -23,7 +23,15 @@ from discord.ext import commands
 
 from bot.cogs.common import claimbot, report_message
 from bot.core import Request
-from bot.guild_policy import REACTION, GuildConfigs, RateHints, answer_kind, rate_hint_text
+from bot.guild_policy import (
+    FOLLOW_UP_NOTE,
+    REACTION,
+    GuildConfigs,
+    RateHints,
+    answer_kind,
+    follow_up_request,
+    rate_hint_text,
+)
 from bot.render.discord import report_embed, thread_name
 from bot.service import AuditOutcome
 from bot.store.audits import AuditPlace, set_answer
@@ -130,6 +138,10 @@ class WatchCog(commands.Cog):
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.guild is None or message.type not in _WATCHED_TYPES:
             return
+        if isinstance(message.channel, discord.Thread) and self.bot.user is not None \
+                and message.channel.owner_id == self.bot.user.id:
+            await self._follow_up(message, message.channel)  # the bot's own thread
+            return
         candidate = prefilter(message.content)
         if candidate is None:
             return
@@ -158,6 +170,34 @@ class WatchCog(commands.Cog):
             await message.add_reaction(REACTION[outcome.report.verdict])
         elif kind == "thread":
             await self._post(message, outcome)
+
+    async def _follow_up(self, message: discord.Message, thread: discord.Thread) -> None:
+        """A reply in a claim thread extends the thread's claim (bot.guild_policy); the new
+        report is posted in the thread."""
+        assert message.guild is not None
+        config = await self.guilds.get(message.guild.id)
+        request = await follow_up_request(self.bot.store, config, thread, message)
+        if request is None:
+            return
+        if self._over_limit(message):
+            await self._rate_hint(message)
+            return
+        place = AuditPlace(subject=request.subject(), guild_id=message.guild.id,
+                           channel_id=thread.id, message_id=message.id,
+                           asked_by=message.author.id)
+        try:
+            outcome = await self.bot.auditor.audit(f"message:{message.id}", request, place)
+            kwargs = await report_message(outcome, FOLLOW_UP_NOTE,
+                                          chart=self.bot.settings.discord.charts)
+            sent = await message.reply(**kwargs, mention_author=False)
+        except ExtractError as exc:
+            log.info("watch: follow-up %s read nothing: %s", message.id, exc)
+            return
+        except discord.HTTPException as exc:
+            log.info("watch: follow-up in %s not posted: %s", thread.id, exc)
+            return
+        await set_answer(self.bot.store, outcome.record.id, message_id=sent.id,
+                         thread_id=thread.id)
 
     async def _post(self, message: discord.Message, outcome: AuditOutcome) -> None:
         earlier = outcome.record.jump_url() if outcome.reused else None

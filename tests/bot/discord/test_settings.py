@@ -111,3 +111,25 @@ async def test_a_rate_limited_member_gets_one_quiet_hint_per_window(world_factor
         hints = [m for m in w.general.history()
                  if m.author.id == w.bot.user.id and m.type == discord.MessageType.reply]
         assert len(hints) == 2
+
+
+@pytest.mark.parametrize("follow_ups", [True, False])
+async def test_a_reply_in_the_bots_thread_extends_the_threads_claim(
+    world_factory: Any, follow_ups: bool
+) -> None:
+    async with world_factory() as w:
+        await w.mod.slash(w.general, "claimcheck settings", follow_ups=follow_ups)
+        await w.alice.send(w.general, INSUFFICIENT)
+        (thread,) = w.general.threads
+        assert thread.last_message.embeds[0].title.startswith("insufficient")
+        await w.alice.send(thread, "on one RTX 4090 with Llama 3.1 8B Q4_K_M, batch 1")
+        replies = [m for m in thread.history() if m.author.id == w.bot.user.id]
+        assert len(w.general.threads) == 1  # never a second thread
+        if not follow_ups:
+            assert len(replies) == 1 and w.bot.auditor.audits_run == 1
+            return
+        assert len(replies) == 2 and w.bot.auditor.audits_run == 2
+        (embed,) = replies[-1].embeds
+        assert embed.description.startswith("Follow-up: read together with this thread's claim.")
+        assert embed.title.startswith("consistent — 40\\.0 tok/s is 0\\.16 of the generous "
+                                      "batch\\-1 ceiling of one RTX 4090")
