@@ -6,6 +6,8 @@ from typing import Any
 
 import discord
 import pytest
+import simcord
+from discord import app_commands
 
 from tests.bot.discord.conftest import message_posts
 
@@ -33,6 +35,7 @@ async def test_settings_shows_every_setting_and_only_moderators_see_it(world_fac
         assert res.response.content.splitlines() == DEFAULTS
         res = await w.alice.slash(w.general, "claimcheck settings", thread_from="implausible")
         assert res.response.content == "Only members with Manage Server can change claimcheck's settings."
+        simcord.assert_error(w.env, app_commands.CheckFailure, contains="Manage Server")
         mods = w.guild.create_text_channel("mods")
         await w.mod.slash(w.general, "claimcheck digest", channel=mods, hour=7)
         await w.mod.slash(w.general, "claimcheck watch", channel=mods, mode="off")
