@@ -1,10 +1,16 @@
 """The moderators' daily digest: the last 24 h of a guild's audits and what the watched sources
 added, built from the store alone (so `claimcheck digest` prints what the bot posts).
 
-Order: audits by severity (implausible, suspicious, insufficient, consistent), newest first
-within a verdict, each with its jump link; counts by verdict; the claims that need more
-information (`insufficient`); new implausible/suspicious records from the watched leaderboards
-(`sweep_new_records`, a sweep since the last digest: a record already seen is not new).
+Order: the counts by verdict first, then one section per verdict that occurred, most severe
+first (implausible, suspicious, need more information, consistent), newest first within a
+section; then the watched sources' implausible/suspicious records new since the last digest
+(`sweep_new_records` sweeps before each digest; a record already seen, or already in the last
+digest, is not new), then the disputes (`disputes_section`). Each audited subject appears once,
+on its newest audit, as a masked link `[headline](jump)` to where its report is.
+
+`digest_pages(d)` splits the digest into pages within Discord's embed description limit
+(4096; `PAGE_LIMIT` leaves room) at line boundaries: every line is kept, a section that runs
+over a page goes on under its heading marked "(continued)", and nothing is ever cut.
 """
 
 from __future__ import annotations
@@ -12,21 +18,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
+from bot.guild_policy import SEVERITY
 from bot.store.audits import AuditRecord, list_audits
 from bot.store.db import Store
-from bot.store.guilds import new_records_since, remember_records
+from bot.store.guilds import last_digest, new_records_since, remember_records
 from checks.models import Verdict
 
 if TYPE_CHECKING:
     from bot.core import App
 
-__all__ = ["SEVERITY", "Digest", "NewRecord", "build_digest", "digest_text", "sweep_new_records"]
+__all__ = ["PAGE_LIMIT", "SEVERITY", "Digest", "NewRecord", "build_digest", "digest_lines",
+           "digest_pages", "digest_text", "disputes_section", "sweep_new_records"]
 
-SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
-MAX_LINES = 25  # per section: a digest is read in one glance
+PAGE_LIMIT = 4000  # an embed description holds 4096 characters; len() counts code points
+HEADLINE_LIMIT = 160  # one line per item: the headline's figure and verdict reason fit
+SECTION_TITLES: dict[str, str] = {"implausible": "🛑 Implausible", "suspicious": "⚠️ Suspicious",
+                                  "insufficient": "❔ Need more information",
+                                  "consistent": "✅ Consistent"}
 
 
 class NewRecord(BaseModel):
@@ -40,10 +52,15 @@ class Digest(BaseModel):
     guild_id: int | None
     since: datetime
     until: datetime
-    ranked: list[AuditRecord]
+    ranked: list[AuditRecord]  # each subject once (its newest audit), most severe first
     counts: dict[str, int]
-    needs_info: list[AuditRecord]
+    records_since: datetime | None = None  # the last digest: watched-source records after it
     new_records: list[NewRecord] = []
+    disputes: list[str] = []  # Markdown lines from `disputes_section`, rendered as given
+
+    @property
+    def needs_info(self) -> list[AuditRecord]:
+        return [a for a in self.ranked if a.verdict == "insufficient"]
 
 
 def _record_key(row: object) -> str:
@@ -75,48 +92,122 @@ async def sweep_new_records(app: App, sources: Sequence[str],
     return found
 
 
+async def disputes_section(store: Store, guild_id: int | None, *, since: datetime | None,
+                           now: datetime) -> list[str]:
+    """THE DISPUTES SECTION (w2-thread replaces this body: open disputes and those resolved
+    since `since`, the last digest, as escaped Markdown list lines). Until then: none."""
+    return []
+
+
+def _one_per_subject(audits: Sequence[AuditRecord]) -> list[AuditRecord]:
+    """The newest audit of each subject (a claim re-audited, or a link dropped in several
+    channels, is one line, with its latest verdict)."""
+    newest: dict[str, AuditRecord] = {}
+    for a in audits:
+        key = a.subject or a.key
+        if key not in newest or (a.created_at, a.id) > (newest[key].created_at, newest[key].id):
+            newest[key] = a
+    return list(newest.values())
+
+
 async def build_digest(store: Store, guild_id: int | None, now: datetime) -> Digest:
     """The digest of the 24 h before `now`, from the store alone (the bot sweeps the watched
-    sources first with `sweep_new_records`, so their new records are in the store too)."""
+    sources first with `sweep_new_records`, so their new records are in the store too). A
+    watched-source record counts as new only after the guild's last digest."""
     since = now - timedelta(hours=24)
+    last = await last_digest(store, guild_id) if guild_id is not None else None
+    records_since = last if last is not None and last < now else since
     new_records = [NewRecord(source=r["source_url"], key=r["record_key"], verdict=r["verdict"],
                              headline=r["headline"])
-                   for r in await new_records_since(store, since, now, guild_id)]
+                   for r in await new_records_since(store, records_since, now, guild_id)]
     audits = [a for a in await list_audits(store, since, guild_id=guild_id) if a.created_at <= now]
+    audits = _one_per_subject(audits)
     ranked = sorted(audits, key=lambda a: (SEVERITY[a.verdict], -a.created_at.timestamp(), a.id))
     counts = {v: sum(1 for a in audits if a.verdict == v) for v in SEVERITY}
+    disputes = await disputes_section(store, guild_id, since=last, now=now)
     return Digest(guild_id=guild_id, since=since, until=now, ranked=ranked, counts=counts,
-                  needs_info=[a for a in ranked if a.verdict == "insufficient"],
-                  new_records=new_records)
+                  records_since=records_since if last is not None else None,
+                  new_records=new_records, disputes=disputes)
+
+
+def _headline(verdict: str, headline: str) -> str:
+    """The headline without its leading verdict word (the section already says it)."""
+    for sep in (" — ", ": ", " - "):
+        if headline.startswith(verdict + sep):
+            return headline[len(verdict) + len(sep):]
+    return headline
 
 
 def _line(a: AuditRecord) -> str:
     from bot.render.escape import escape_untrusted
 
-    where = a.jump_url()
-    head = escape_untrusted(a.headline, limit=160)
-    return f"- **{a.verdict}** {head}" + (f" ({where})" if where else "")
+    head = escape_untrusted(_headline(a.verdict, a.headline), limit=HEADLINE_LIMIT,
+                            single_line=True)
+    where = a.jump_url()  # ours: a discord.com link built from ids
+    return f"- [{head}]({where})" if where else f"- {head}"
+
+
+def _record_line(r: NewRecord) -> str:
+    from bot.render.escape import escape_untrusted
+
+    head = escape_untrusted(_headline(r.verdict, r.headline), limit=HEADLINE_LIMIT,
+                            single_line=True)
+    host = urlsplit(r.source).netloc or r.source  # the board's host: which source, briefly
+    return (f"- **{r.verdict}** {head} · {escape_untrusted(r.key, limit=60, single_line=True)}"
+            f" · {escape_untrusted(host, limit=80, single_line=True)}")
+
+
+def _sections(d: Digest) -> list[tuple[str, list[str]]]:
+    out: list[tuple[str, list[str]]] = []
+    for verdict, title in SECTION_TITLES.items():
+        items = [a for a in d.ranked if a.verdict == verdict]
+        if items:
+            out.append((f"**{title}** ({len(items)})", [_line(a) for a in items]))
+    after = "the last digest" if d.records_since is not None else "the last 24 h"
+    out.append((f"**New in watched sources** ({len(d.new_records)})",
+                [_record_line(r) for r in d.new_records] or [f"- nothing new since {after}"]))
+    out.append((f"**Disputes** ({len(d.disputes)})", list(d.disputes) or ["- none open"]))
+    return out
+
+
+def _heading(d: Digest) -> list[str]:
+    counts = ", ".join(f"{d.counts[v]} {v}" for v in SEVERITY)
+    first = [f"**claimcheck digest** {d.since:%Y-%m-%d %H:%M} – {d.until:%Y-%m-%d %H:%M} UTC",
+             f"{len(d.ranked)} audits: {counts}"]
+    return first if d.ranked else [*first, "No audits in the last 24 h."]
+
+
+def digest_lines(d: Digest) -> list[str]:
+    """Every line of the digest, in order (Markdown; untrusted text escaped)."""
+    out = _heading(d)
+    for title, lines in _sections(d):
+        out += ["", title, *lines]
+    return out
 
 
 def digest_text(d: Digest) -> str:
-    """Markdown (Discord and the terminal): untrusted headlines escaped, links as jump URLs."""
-    from bot.render.escape import escape_untrusted
+    """The whole digest as one Markdown text (the terminal, and the store's copy)."""
+    return "\n".join(digest_lines(d)) + "\n"
 
-    counts = ", ".join(f"{d.counts[v]} {v}" for v in SEVERITY)
-    out = [f"**claimcheck digest** {d.since:%Y-%m-%d %H:%M} – {d.until:%Y-%m-%d %H:%M} UTC",
-           f"{len(d.ranked)} audits: {counts}", ""]
-    if d.ranked:
-        out.append("**By severity**")
-        out += [_line(a) for a in d.ranked[:MAX_LINES]]
-        if len(d.ranked) > MAX_LINES:
-            out.append(f"- … and {len(d.ranked) - MAX_LINES} more")
-    else:
-        out.append("No audits in the last 24 h.")
-    if d.needs_info:
-        out += ["", "**Need more information**"]
-        out += [_line(a) for a in d.needs_info[:MAX_LINES]]
-    if d.new_records:
-        out += ["", "**New in watched sources**"]
-        out += [f"- **{r.verdict}** {escape_untrusted(r.headline, limit=160)} "
-                f"({escape_untrusted(r.key, limit=60)})" for r in d.new_records[:MAX_LINES]]
-    return "\n".join(out) + "\n"
+
+def digest_pages(d: Digest, limit: int = PAGE_LIMIT) -> list[str]:
+    """The digest in pages of at most `limit` characters, split between lines: the heading
+    and counts open the first page, a section's title never ends a page, and a section that
+    goes on over a page break repeats its title with "(continued)"."""
+    pages: list[list[str]] = [list(_heading(d))]
+
+    def size(lines: list[str]) -> int:
+        return sum(len(x) + 1 for x in lines)
+
+    for title, lines in _sections(d):
+        page = pages[-1]
+        if size(page) + len(title) + len(lines[0]) + 4 > limit:
+            pages.append([])
+            page = pages[-1]
+        page += ["", title] if page else [title]
+        for line in lines:
+            if size(page) + len(line) + 1 > limit:
+                pages.append([f"{title} (continued)"])
+                page = pages[-1]
+            page.append(line)
+    return ["\n".join(p) for p in pages]

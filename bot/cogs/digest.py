@@ -1,6 +1,8 @@
 """The daily digest: every hour on the hour (`tasks.loop(time=…)`, UTC), each guild whose
-digest hour it is gets one message in its digest channel. A day's digest is recorded before it
-is posted (`digests` is unique per guild and day), so a restart never posts it twice."""
+digest hour it is gets its digest in its digest channel, in as many messages as it needs (one
+embed per page of `bot.digest.digest_pages`, each within Discord's limits; nothing is cut). A
+day's digest is recorded before it is posted (`digests` is unique per guild and day), so a
+restart never posts it twice."""
 
 from __future__ import annotations
 
@@ -11,8 +13,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.cogs.common import claimbot
-from bot.digest import build_digest, digest_text, sweep_new_records
-from bot.render.discord import cut
+from bot.digest import build_digest, digest_pages, digest_text, sweep_new_records
 from bot.store.guilds import GuildConfig, guilds_with_digest, list_watched_sources, save_digest
 
 __all__ = ["DigestCog", "setup"]
@@ -51,15 +52,19 @@ class DigestCog(commands.Cog):
         assert guild.digest_channel_id is not None
         sources = await list_watched_sources(self.bot.store, guild.guild_id)
         await sweep_new_records(self.bot.app, sources, now)
-        text = digest_text(await build_digest(self.bot.store, guild.guild_id, now))
-        if not await save_digest(self.bot.store, guild.guild_id, f"{now:%Y-%m-%d}", text, now,
-                                 channel_id=guild.digest_channel_id):
+        digest = await build_digest(self.bot.store, guild.guild_id, now)
+        if not await save_digest(self.bot.store, guild.guild_id, f"{now:%Y-%m-%d}",
+                                 digest_text(digest), now, channel_id=guild.digest_channel_id):
             return False
         channel = self.bot.get_channel(guild.digest_channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             return False
-        embed = discord.Embed(description=cut(text, 4000), colour=0x4A6FA5)
-        await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        pages = digest_pages(digest)
+        for n, page in enumerate(pages, start=1):
+            embed = discord.Embed(description=page, colour=0x4A6FA5)
+            if len(pages) > 1:
+                embed.set_footer(text=f"digest {now:%Y-%m-%d} · part {n} of {len(pages)}")
+            await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
         self.posted += 1
         await self.bot.store.checkpoint()
         return True

@@ -12,14 +12,21 @@ from discord.ext import commands
 
 from bot.cogs.common import claimbot
 from bot.cogs.watch import WatchCog
+from bot.guild_policy import settings_text
 from bot.render.discord import safe_url
 from bot.store.guilds import (
+    BelowThreshold,
+    WatchMode,
     add_watched_source,
+    get_guild,
+    list_channel_modes,
     list_watched_sources,
     remove_watched_source,
     set_channel_mode,
     set_digest,
+    set_policy,
 )
+from checks.models import Verdict
 
 __all__ = ["ModerationCog", "setup"]
 
@@ -60,6 +67,38 @@ class ModerationCog(commands.GroupCog, group_name="claimcheck",
             watch.set_mode(channel.id, mode)
         await interaction.response.send_message(f"Watching {channel.mention}: {mode}.",
                                                 ephemeral=True)
+
+    @app_commands.command(name="settings",
+                          description="Show every claimcheck setting here; change any given")
+    @app_commands.describe(
+        default_mode="Watch mode of channels without their own (/claimcheck watch)",
+        thread_from="The least severe verdict that opens a thread",
+        below="What a claim below that gets: its verdict's reaction, or nothing",
+        follow_ups="Read replies in claimcheck's threads as follow-ups of the thread's claim")
+    async def settings(self, interaction: discord.Interaction,
+                       default_mode: WatchMode | None = None, thread_from: Verdict | None = None,
+                       below: BelowThreshold | None = None,
+                       follow_ups: bool | None = None) -> None:
+        assert interaction.guild_id is not None
+        store = self.bot.store
+        changes = (default_mode, thread_from, below, follow_ups)
+        if any(c is not None for c in changes):
+            config = await set_policy(store, interaction.guild_id, default_mode=default_mode,
+                                      thread_threshold=thread_from, below_threshold=below,
+                                      follow_ups=follow_ups)
+        else:
+            config = await get_guild(store, interaction.guild_id)
+        watch = self.bot.get_cog("WatchCog")
+        if isinstance(watch, WatchCog):
+            watch.guilds.put(config)
+            if default_mode is not None:
+                watch.forget_modes()  # channels without a row follow the new default
+        lim = self.bot.settings.limits
+        text = settings_text(config, channel_modes=await list_channel_modes(store, config.guild_id),
+                             sources=len(await list_watched_sources(store, config.guild_id)),
+                             limits=(lim.user_rate, lim.user_per_s, lim.channel_rate,
+                                     lim.channel_per_s))
+        await interaction.response.send_message(text[:1900], ephemeral=True)
 
     @app_commands.command(name="source-add", description="Watch a leaderboard for the digest")
     async def source_add(self, interaction: discord.Interaction, url: str) -> None:

@@ -23,6 +23,15 @@ from discord.ext import commands
 
 from bot.cogs.common import claimbot, report_message
 from bot.core import Request
+from bot.guild_policy import (
+    FOLLOW_UP_NOTE,
+    REACTION,
+    GuildConfigs,
+    RateHints,
+    answer_kind,
+    follow_up_request,
+    rate_hint_text,
+)
 from bot.render.discord import report_embed, thread_name
 from bot.service import AuditOutcome
 from bot.store.audits import AuditPlace, set_answer
@@ -36,7 +45,6 @@ __all__ = ["Candidate", "WatchCog", "prefilter", "setup"]
 log = logging.getLogger("claimcheck.bot")
 
 _WATCHED_TYPES = (discord.MessageType.default, discord.MessageType.reply)
-_REACTION = {"implausible": "🛑", "suspicious": "⚠️"}
 MAX_CONTENT = 4000  # Discord's own limit for Nitro messages
 
 
@@ -70,6 +78,8 @@ class WatchCog(commands.Cog):
         # Each channel's watch mode, read from the store once (a burst shares the one read);
         # /claimcheck watch calls `set_mode`.
         self._modes: dict[int, asyncio.Future[WatchMode]] = {}
+        self.guilds = GuildConfigs(self.bot.store)  # per-server settings (bot.guild_policy)
+        self.hints = RateHints()  # members told once that they hit the rate limit
 
     async def _mode(self, guild_id: int, channel_id: int) -> WatchMode:
         known = self._modes.get(channel_id)
@@ -86,6 +96,29 @@ class WatchCog(commands.Cog):
         done: asyncio.Future[WatchMode] = asyncio.get_running_loop().create_future()
         done.set_result(mode)
         self._modes[channel_id] = done
+
+    def forget_modes(self) -> None:
+        """The server's default mode changed: read every channel's mode again."""
+        self._modes.clear()
+
+    async def _rate_hint(self, message: discord.Message) -> None:
+        """One quiet hint (no ping, no notification) per member and limit window; a channel's
+        own limit gives none (a busy channel would otherwise get a hint per member)."""
+        assert message.guild is not None
+        now = self.bot.clock().timestamp()
+        bucket = self.per_user.get_bucket(message, now)
+        if bucket is None or bucket.get_tokens(now) >= 1:
+            return
+        retry = bucket.get_retry_after(now)
+        if not self.hints.first((message.guild.id, message.author.id), now, retry):
+            return
+        s = self.bot.settings.limits
+        try:
+            await message.reply(rate_hint_text(s.user_rate, s.user_per_s, retry), silent=True,
+                                mention_author=False,
+                                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("watch: no rate-limit hint in %s: %s", message.channel.id, exc)
 
     def _over_limit(self, message: discord.Message) -> bool:
         now = self.bot.clock().timestamp()
@@ -105,11 +138,18 @@ class WatchCog(commands.Cog):
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.guild is None or message.type not in _WATCHED_TYPES:
             return
+        if isinstance(message.channel, discord.Thread) and self.bot.user is not None \
+                and message.channel.owner_id == self.bot.user.id:
+            await self._follow_up(message, message.channel)  # the bot's own thread
+            return
         candidate = prefilter(message.content)
         if candidate is None:
             return
         mode = await self._mode(message.guild.id, message.channel.id)
-        if mode == "off" or self._over_limit(message):
+        if mode == "off":
+            return
+        if self._over_limit(message):
+            await self._rate_hint(message)
             return
         request = Request(docs=(RawDocument.from_text(candidate.text),) if candidate.text else (),
                           urls=candidate.urls)
@@ -125,12 +165,39 @@ class WatchCog(commands.Cog):
             return
         if outcome.report.claim.tok_s is None:
             return
-        if mode == "react":
-            emoji = _REACTION.get(outcome.report.verdict)
-            if emoji:
-                await message.add_reaction(emoji)
+        kind = answer_kind(await self.guilds.get(message.guild.id), mode, outcome.report.verdict)
+        if kind == "react":
+            await message.add_reaction(REACTION[outcome.report.verdict])
+        elif kind == "thread":
+            await self._post(message, outcome)
+
+    async def _follow_up(self, message: discord.Message, thread: discord.Thread) -> None:
+        """A reply in a claim thread extends the thread's claim (bot.guild_policy); the new
+        report is posted in the thread."""
+        assert message.guild is not None
+        config = await self.guilds.get(message.guild.id)
+        request = await follow_up_request(self.bot.store, config, thread, message)
+        if request is None:
             return
-        await self._post(message, outcome)
+        if self._over_limit(message):
+            await self._rate_hint(message)
+            return
+        place = AuditPlace(subject=request.subject(), guild_id=message.guild.id,
+                           channel_id=thread.id, message_id=message.id,
+                           asked_by=message.author.id)
+        try:
+            outcome = await self.bot.auditor.audit(f"message:{message.id}", request, place)
+            kwargs = await report_message(outcome, FOLLOW_UP_NOTE,
+                                          chart=self.bot.settings.discord.charts)
+            sent = await message.reply(**kwargs, mention_author=False)
+        except ExtractError as exc:
+            log.info("watch: follow-up %s read nothing: %s", message.id, exc)
+            return
+        except discord.HTTPException as exc:
+            log.info("watch: follow-up in %s not posted: %s", thread.id, exc)
+            return
+        await set_answer(self.bot.store, outcome.record.id, message_id=sent.id,
+                         thread_id=thread.id)
 
     async def _post(self, message: discord.Message, outcome: AuditOutcome) -> None:
         earlier = outcome.record.jump_url() if outcome.reused else None

@@ -20,6 +20,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Migration",
     "add_bot_tables",
+    "add_guild_policy",
     "create_audits",
     "create_fetch_cache",
 ]
@@ -128,9 +129,26 @@ async def add_bot_tables(conn: aiosqlite.Connection) -> None:
     )
 
 
+async def add_guild_policy(conn: aiosqlite.Connection) -> None:
+    """Per-server policy beside the default watch mode: the least severe verdict that opens a
+    thread (below it a reaction or nothing) and whether replies in the bot's threads are read
+    as follow-ups of the thread's claim. The defaults keep what servers had: every claim opens
+    a thread, replies are follow-ups."""
+    await conn.execute(
+        "ALTER TABLE guild_settings ADD COLUMN thread_threshold TEXT NOT NULL DEFAULT 'consistent'"
+        " CHECK (thread_threshold IN ('implausible', 'suspicious', 'insufficient', 'consistent'))")
+    await conn.execute(
+        "ALTER TABLE guild_settings ADD COLUMN below_threshold TEXT NOT NULL DEFAULT 'react'"
+        " CHECK (below_threshold IN ('react', 'nothing'))")
+    await conn.execute(
+        "ALTER TABLE guild_settings ADD COLUMN follow_ups INTEGER NOT NULL DEFAULT 1"
+        " CHECK (follow_ups IN (0, 1))")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("create_fetch_cache", create_fetch_cache),
     Migration("create_audits", create_audits),
     Migration("add_bot_tables", add_bot_tables),
+    Migration("add_guild_policy", add_guild_policy),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -123,9 +123,9 @@ def test_digest_prints_what_the_bot_would_post(tmp_path: Path) -> None:
     assert (code, err) == (0, "")
     assert out.splitlines()[1:] == expected.splitlines()[1:]  # the first line holds the time
     assert out.splitlines()[1] == "2 audits: 1 implausible, 0 suspicious, 0 insufficient, 1 consistent"
-    assert out.splitlines()[4:6] == [
-        "- **implausible** claim 1 (https://discord.com/channels/1/5/11)",
-        "- **consistent** claim 0 (https://discord.com/channels/1/5/10)"]
+    assert out.splitlines()[3:8] == [
+        "**🛑 Implausible** (1)", "- [claim 1](https://discord.com/channels/1/5/11)", "",
+        "**✅ Consistent** (1)", "- [claim 0](https://discord.com/channels/1/5/10)"]
     code, out, _ = run("digest", "--db", str(db))
     assert code == 0 and out.splitlines()[1].startswith("3 audits: 1 implausible, 1 suspicious")
 
