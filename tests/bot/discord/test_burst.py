@@ -85,8 +85,8 @@ async def test_500_concurrent_pasted_claims_never_wait_on_the_default_executor(
         members = [w.guild.add_member(w.env.create_user(f"u{i}")) for i in range(50)]
         texts = [(members[i % 50], f"Llama 3.1 8B on one RTX 4090, batch 1: {100 + i} tok/s")
                  for i in range(500)]
-        for start in range(0, len(texts), 100):
-            wave = texts[start:start + 100]
+        for start in range(0, len(texts), 50):  # each report carries buttons: smaller waves
+            wave = texts[start:start + 50]
             for m, text in wave[:-1]:
                 w.env.backend.create_message(w.general.id, m.id, text, reference=None,
                                              attachments=[])
