@@ -340,7 +340,8 @@ class FeedbackCog(commands.Cog):
                                                 ephemeral=True)
 
     def _may_change(self, interaction: discord.Interaction, reply: Reply) -> bool:
-        return interaction.user.id == reply.asked_by or interaction.permissions.manage_messages
+        perms = interaction.permissions  # a moderator: Manage Messages or Manage Server
+        return interaction.user.id == reply.asked_by or perms.manage_messages or perms.manage_guild
 
     async def ask_details(self, interaction: discord.Interaction) -> None:
         reply = await self._reply_of(interaction)
