@@ -23,7 +23,8 @@ from checks.models import Verdict
 if TYPE_CHECKING:
     from bot.core import App
 
-__all__ = ["SEVERITY", "Digest", "NewRecord", "build_digest", "digest_text", "sweep_new_records"]
+__all__ = ["SEVERITY", "Digest", "NewRecord", "build_digest", "digest_text", "disputes_section",
+           "sweep_new_records"]
 
 SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
 MAX_LINES = 25  # per section: a digest is read in one glance
@@ -120,3 +121,29 @@ def digest_text(d: Digest) -> str:
         out += [f"- **{r.verdict}** {escape_untrusted(r.headline, limit=160)} "
                 f"({escape_untrusted(r.key, limit=60)})" for r in d.new_records[:MAX_LINES]]
     return "\n".join(out) + "\n"
+
+
+# ---- disputes (w2-thread: bot/store/disputes.py; the digest's layout calls this) ---------------
+
+async def disputes_section(store: Store, guild_id: int, since: datetime) -> list[str]:
+    """The digest's disputes section as lines (empty when there is nothing to say): a header
+    with the count open, then each open dispute and each one resolved since `since` — who
+    raised it, why, the state, and a masked link to the report. Reasons are members' words:
+    escaped and folded onto one line."""
+    from bot.render.escape import escape_untrusted
+    from bot.store.disputes import list_disputes
+
+    found = await list_disputes(store, guild_id, resolved_since=since)
+    if not found:
+        return []
+    open_count = sum(d.state == "open" for d in found)
+    lines = [f"**Disputes** ({open_count} open)"]
+    for d in sorted(found, key=lambda d: (d.state != "open", d.created_at))[:MAX_LINES]:
+        reason = escape_untrusted(d.reason, limit=160, single_line=True)
+        where = f" — [report]({d.jump_url()})" if d.jump_url() else ""
+        state = "open" if d.state == "open" else "resolved: " + escape_untrusted(
+            d.resolution or "", limit=120, single_line=True)
+        lines.append(f"- #{d.id} **{state}** — <@{d.raised_by}>: {reason}{where}")
+    if len(found) > MAX_LINES:
+        lines.append(f"- … and {len(found) - MAX_LINES} more (`/disputes list`)")
+    return lines
