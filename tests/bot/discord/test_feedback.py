@@ -262,3 +262,26 @@ async def test_every_send_forbidden_is_logged_never_raised(
         assert w.general.threads == []
         assert [m for m in w.general.history() if m.embeds] == []
         assert f"reply to message {sent.id}: forbidden (403 50013)" in caplog.text
+
+
+async def test_after_a_restart_the_buttons_and_edits_still_find_their_report(
+    world_factory: Any, tmp_path: Any, server: Any, ref: Any
+) -> None:
+    from bot.app import create_bot
+    from tests.bot.discord.conftest import make_settings
+    from tests.fixtures.web.loopback import loopback_network
+
+    async with world_factory() as w:
+        sent = await w.alice.send(w.general, "Llama 3.1 8B on one H100, batch 1, 15000 tok/s")
+        (thread,) = w.general.threads
+        report = thread.last_message
+        fresh = create_bot(make_settings(tmp_path, server), ref=ref, network=loopback_network)
+        try:
+            await w.env.restart_bot(fresh)  # a new process: nothing in memory, the same store
+            full = await w.mod.click(report, label="Full report")
+            assert full.ephemeral and len(full.response.embeds[0].fields) >= 8
+            await w.alice.edit(sent, "Llama 3.1 8B on one H100, batch 1, 150 tok/s")
+            assert thread.last_message.embeds[0].title.startswith("consistent — 150\\.0 tok/s")
+            assert fresh.auditor.audits_run == 1
+        finally:
+            await fresh.close()
