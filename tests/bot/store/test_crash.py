@@ -2,7 +2,7 @@
 passes `PRAGMA integrity_check`, and no migration is ever half-applied.
 
 Each round starts a writer process on the same file. Some rounds begin from a file still at
-schema version 2 and run the bot-tables migration slowly (a pause after every statement, set up
+the schema version before the last and run the last migration slowly (a pause after every statement, set up
 by the writer itself through `Store.open(migrations=…)`), and are killed in the middle of it.
 The writer saves audits the way the bot does (with where they were asked) and prints an ack only
 after COMMIT returned; acks are collected across rounds and must all be in the file.
@@ -107,20 +107,34 @@ def _tables(conn: sqlite3.Connection) -> set[str]:
     return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
+def _schema_at(path: Path, upto: int) -> tuple[set[str], set[str]]:
+    """(tables, audits' columns) of a fresh file migrated up to `upto`: what a killed last
+    migration must leave the file exactly as."""
+    _run(path, 0, upto, False, "open", 0.0)
+    with sqlite3.connect(path) as conn:
+        return _tables(conn), _columns(conn, "audits")
+
+
 def test_sigkill_over_40_rounds_loses_no_acked_audit_and_no_migration_is_half_applied(
     tmp_path: Path,
 ) -> None:
+    # The last migration is the one killed midway; whichever it is, the file is then exactly
+    # at the schema before it, and after it complete.
+    before = _schema_at(tmp_path / "before.sqlite3", SCHEMA_VERSION - 1)
+    after = _schema_at(tmp_path / "after.sqlite3", SCHEMA_VERSION)
+    assert before != after
     rng = random.Random(20261130)
     path = tmp_path / "crash.sqlite3"
     acked: set[str] = set()
     mid_migration_kills = 0
     for round_no in range(ROUNDS):
-        if round_no % 10 == 0:  # a fresh file at version 2, then the migration killed midway
+        if round_no % 10 == 0:  # a fresh file before the last migration, then it killed midway
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
             acked.clear()
             _run(path, round_no, SCHEMA_VERSION - 1, False, "open", 0.0)
-            lines = _run(path, round_no, SCHEMA_VERSION, True, "step", rng.uniform(0.0, 0.15))
+            # Killed within the first statements (0.02 s apart): the shortest migration has four.
+            lines = _run(path, round_no, SCHEMA_VERSION, True, "step", rng.uniform(0.0, 0.05))
             mid_migration_kills += "open" not in lines
         else:
             lines = _run(path, round_no, SCHEMA_VERSION, False, "open", rng.uniform(0.02, 0.3))
@@ -133,9 +147,10 @@ def test_sigkill_over_40_rounds_loses_no_acked_audit_and_no_migration_is_half_ap
                 assert {"guild_settings", "channel_modes", "watched_sources", "seen_records",
                         "digests"} <= tables
                 assert {"subject", "thread_id", "asked_by", "points_json"} <= _columns(conn, "audits")
+                assert (tables, _columns(conn, "audits")) == after
             else:  # the killed migration left nothing of itself behind
                 assert version == SCHEMA_VERSION - 1
-                assert "guild_settings" not in tables and "subject" not in _columns(conn, "audits")
+                assert (tables, _columns(conn, "audits")) == before
             keys = {row[0] for row in conn.execute("SELECT key FROM audits")}
         assert acked <= keys, sorted(acked - keys)[:5]
     assert mid_migration_kills >= 3  # the kill point inside the migration was really hit
