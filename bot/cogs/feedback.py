@@ -57,8 +57,8 @@ from checks.models import Report
 from extractors.document import RawDocument
 from extractors.errors import ExtractError, UsageError
 
-__all__ = ["HELP_TEXT", "FeedbackCog", "guarded", "post_report", "safe_edit", "safe_send", "setup",
-           "stored_request"]
+__all__ = ["HELP_TEXT", "NOT_YOURS", "FeedbackCog", "guarded", "post_report", "report_kwargs",
+           "request_of", "safe_edit", "safe_send", "setup", "stored_request", "subject_of"]
 
 log = logging.getLogger("claimcheck.bot")
 T = TypeVar("T")

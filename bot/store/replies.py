@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.store.db import Store
 
-__all__ = ["Reply", "ReplyState", "StoredRequest", "reply_for_message", "reply_for_report",
+__all__ = ["Reply", "ReplyState", "StoredDoc", "StoredRequest", "reply_for_message", "reply_for_report",
            "save_reply", "set_reply_audit", "set_reply_state"]
 
 ReplyState = Literal["live", "deleted", "archived"]
