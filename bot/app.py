@@ -34,8 +34,8 @@ __all__ = ["COGS", "ClaimBot", "ShardedClaimBot", "create_bot", "intents_for", "
 
 log = logging.getLogger("claimcheck.bot")
 
-COGS = ("bot.cogs.audit", "bot.cogs.watch", "bot.cogs.moderation", "bot.cogs.digest",
-        "bot.cogs.owner")
+COGS = ("bot.cogs.feedback", "bot.cogs.audit", "bot.cogs.watch", "bot.cogs.moderation",
+        "bot.cogs.digest", "bot.cogs.owner")
 
 
 def intents_for() -> discord.Intents:

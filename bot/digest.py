@@ -94,9 +94,24 @@ async def sweep_new_records(app: App, sources: Sequence[str],
 
 async def disputes_section(store: Store, guild_id: int | None, *, since: datetime | None,
                            now: datetime) -> list[str]:
-    """THE DISPUTES SECTION (w2-thread replaces this body: open disputes and those resolved
-    since `since`, the last digest, as escaped Markdown list lines). Until then: none."""
-    return []
+    """The disputes section's lines: each open dispute and each one resolved since `since` (the
+    last digest) — its number, state, who raised it and why, and a masked link to the report.
+    Reasons are members' words: escaped and folded onto one line (mentions never ping: the bot
+    sends with no allowed mentions)."""
+    from bot.render.escape import escape_untrusted
+    from bot.store.disputes import list_disputes
+
+    if guild_id is None:
+        return []
+    found = await list_disputes(store, guild_id, resolved_since=since)
+    lines = []
+    for d in sorted(found, key=lambda d: (d.state != "open", d.created_at)):
+        reason = escape_untrusted(d.reason, limit=160, single_line=True)
+        where = f" — [report]({d.jump_url()})" if d.jump_url() else ""
+        state = "open" if d.state == "open" else "resolved: " + escape_untrusted(
+            d.resolution or "", limit=120, single_line=True)
+        lines.append(f"- #{d.id} **{state}** — <@{d.raised_by}>: {reason}{where}")
+    return lines
 
 
 def _one_per_subject(audits: Sequence[AuditRecord]) -> list[AuditRecord]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import (
@@ -62,6 +62,9 @@ class DiscordSettings(BaseModel):
     charts: bool = True  # attach the PNG chart to reports (False: text only)
     shard_count: int | None = Field(default=None, ge=1)  # set: AutoShardedBot
     shard_ids: list[int] | None = None  # the shards this process runs (of shard_count)
+    # When a member deletes an audited message: its thread (or reply) is deleted, or archived
+    # and locked with a note saying why.
+    on_delete: Literal["delete", "archive"] = "delete"
 
     @model_validator(mode="after")
     def _shards(self) -> DiscordSettings:

@@ -1,6 +1,6 @@
 """`/audit input:<text or URL> [file:<attachment>]` and `/compare a:<…> b:<…>`.
 
-Both defer at once (Discord wants an answer within 3 s; an audit that follows links takes
+The report is the compact one with its buttons (bot/cogs/feedback.py). Both defer at once (Discord wants an answer within 3 s; an audit that follows links takes
 longer), then answer with a followup. An attachment is read only up to the configured cap.
 Cooldowns are per member (`user_rate` per `user_per_s`) and per channel (`channel_rate` per
 `channel_per_s`); a user over a limit is told when to try again. Every failure becomes one sentence in chat.
@@ -14,11 +14,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import claimbot, error_sentence, report_message
+from bot.cogs.common import claimbot, error_sentence
+from bot.cogs.feedback import FeedbackCog
 from bot.core import Request
 from bot.facts import parse_facts, split_facts
 from bot.render.compare import render_comparison
-from bot.store.audits import AuditPlace, set_answer
+from bot.store.audits import AuditPlace
 from extractors.document import RawDocument
 from extractors.errors import UsageError
 
@@ -42,6 +43,12 @@ def _channel_key(interaction: discord.Interaction) -> int | None:
 class AuditCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = claimbot(bot)
+
+    @property
+    def feedback(self) -> FeedbackCog:
+        cog = self.bot.get_cog("FeedbackCog")
+        assert isinstance(cog, FeedbackCog)  # loaded first (bot.app.COGS)
+        return cog
 
     @app_commands.command(name="audit", description="Audit a speed claim: a URL, pasted text or a file")
     @app_commands.describe(input="a link to the post or record, or the claim's text",
@@ -79,9 +86,8 @@ class AuditCog(commands.Cog):
         note = None
         if outcome.reused and outcome.record.jump_url():
             note = f"Audited before: {outcome.record.jump_url()}"
-        sent = await interaction.followup.send(**await report_message(outcome, note, chart=self.bot.settings.discord.charts), wait=True)
-        if not outcome.reused:
-            await set_answer(self.bot.store, outcome.record.id, message_id=sent.id)
+        # The compact report with its buttons, recorded for them (bot/cogs/feedback.py).
+        await self.feedback.answer_interaction(interaction, outcome, request, note=note)
 
     @app_commands.command(name="compare", description="Two claims side by side: the difference table")
     @app_commands.describe(a="the first claim (URL or text)", b="the second claim (URL or text)")

@@ -22,6 +22,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.common import claimbot, report_message
+from bot.cogs.feedback import guarded, post_report
 from bot.core import Request
 from bot.guild_policy import (
     FOLLOW_UP_NOTE,
@@ -32,7 +33,7 @@ from bot.guild_policy import (
     follow_up_request,
     rate_hint_text,
 )
-from bot.render.discord import report_embed, thread_name
+from bot.render.discord import report_embed
 from bot.service import AuditOutcome
 from bot.store.audits import AuditPlace, set_answer
 from bot.store.guilds import WatchMode, channel_mode
@@ -167,9 +168,10 @@ class WatchCog(commands.Cog):
             return
         kind = answer_kind(await self.guilds.get(message.guild.id), mode, outcome.report.verdict)
         if kind == "react":
-            await message.add_reaction(REACTION[outcome.report.verdict])
+            await guarded(f"reaction on message {message.id}",
+                          message.add_reaction(REACTION[outcome.report.verdict]))
         elif kind == "thread":
-            await self._post(message, outcome)
+            await self._post(message, outcome, request)
 
     async def _follow_up(self, message: discord.Message, thread: discord.Thread) -> None:
         """A reply in a claim thread extends the thread's claim (bot.guild_policy); the new
@@ -199,25 +201,16 @@ class WatchCog(commands.Cog):
         await set_answer(self.bot.store, outcome.record.id, message_id=sent.id,
                          thread_id=thread.id)
 
-    async def _post(self, message: discord.Message, outcome: AuditOutcome) -> None:
+    async def _post(self, message: discord.Message, outcome: AuditOutcome,
+                    request: Request) -> None:
         earlier = outcome.record.jump_url() if outcome.reused else None
         if outcome.reused and earlier:
-            await message.reply(f"Audited before: {earlier}",
-                                allowed_mentions=discord.AllowedMentions.none())
+            await guarded(f"reply to message {message.id}", message.reply(
+                f"Audited before: {earlier}", allowed_mentions=discord.AllowedMentions.none()))
             return
-        kwargs = await report_message(outcome, chart=self.bot.settings.discord.charts)
-        thread_id = None
-        try:
-            thread = await message.create_thread(name=thread_name(outcome.report),
-                                                 auto_archive_duration=1440)
-            sent = await thread.send(**kwargs)
-            thread_id = thread.id
-        except discord.HTTPException as exc:  # 403: threads not allowed here
-            log.info("watch: no thread in %s (%s); replying instead", message.channel.id, exc.status)
-            kwargs = await report_message(outcome, chart=self.bot.settings.discord.charts)  # a discord.File is consumed by one send
-            sent = await message.reply(**kwargs)
-        await set_answer(self.bot.store, outcome.record.id, message_id=sent.id,
-                         thread_id=thread_id)
+        # Permissions checked first, every send guarded, the reply recorded (bot/cogs/feedback.py).
+        if await post_report(self.bot, message, outcome, request) is None:
+            return
         if outcome.changed_from is not None:
             await self._post_update(outcome)
 

@@ -19,7 +19,7 @@ import discord
 
 from bot.render.escape import escape_untrusted
 from bot.render.labels import FINDING_TITLES, QUESTION_TITLES, claim_line, format_figure
-from checks.models import Answer, Report
+from checks.models import Answer, Question, Report
 from checks.text import sanitise
 
 __all__ = [
@@ -27,9 +27,12 @@ __all__ = [
     "MARK",
     "STATUS_EMOJI",
     "VERDICT_COLOUR",
+    "compact_embed",
     "cut",
+    "deciding_questions",
     "report_embed",
     "safe_url",
+    "short_headline",
     "thread_name",
 ]
 
@@ -118,6 +121,63 @@ def report_embed(report: Report, *, note: str | None = None) -> discord.Embed:
     findings = _findings_value(report)
     if findings:
         embed.add_field(name="Also", value=findings, inline=False)
+    sources = _sources_value(report)
+    if sources:
+        embed.add_field(name="Sources", value=sources, inline=False)
+    embed.set_footer(text=cut(sanitise(report.caveat, limit=2000), 2048))
+    _shrink(embed)
+    return embed
+
+
+TITLE_LIMIT = 256  # Discord's embed title limit
+MAX_DECIDING = 3
+# Which answers decided a verdict, most telling first: a stop or a flag always does; for
+# `insufficient` the questions that could not be answered (what is missing), for `consistent`
+# the questions that checked out.
+_DECIDING_RANK = {"stop": 0, "error": 0, "flag": 1}
+_SECOND_RANK = {"insufficient": "unanswerable", "consistent": "ok"}
+# Within a rank the figure-bearing questions come first: a ratio to a ceiling decides more than
+# a missing link does.
+_MEASURED = ("roofline", "acceptance", "power")
+
+
+def short_headline(report: Report) -> tuple[str, str]:
+    """(the title, the rest): the headline's first clause as the title — it names the verdict
+    and the deciding figure ("implausible — 900.0 tok/s is 1036.7× the batch-1 ceiling …") —
+    and the clauses after it for the description. A first clause too long for a title gives
+    way to the verdict and the claimed figure alone, so the title is never cut."""
+    head, _, rest = report.headline.partition("; ")
+    title = escape_untrusted(head, limit=600)
+    if len(title) <= TITLE_LIMIT:
+        return title, rest
+    figure = report.claim.tok_s
+    plain = report.verdict + (f" — {format_figure(figure)} tok/s" if figure is not None else "")
+    return escape_untrusted(plain, limit=TITLE_LIMIT), report.headline
+
+
+def deciding_questions(report: Report) -> list[Question]:
+    """The two or three questions that decided the verdict (see `_DECIDING_RANK`)."""
+    second = _SECOND_RANK.get(report.verdict)
+    ranked = [(_DECIDING_RANK.get(q.status, 2), q.key not in _MEASURED, q.n, q)
+              for q in report.questions if q.status in _DECIDING_RANK or q.status == second]
+    return [t[-1] for t in sorted(ranked, key=lambda t: t[:3])][:MAX_DECIDING]
+
+
+def compact_embed(report: Report, *, note: str | None = None) -> discord.Embed:
+    """The first reply: the verdict and its headline's first clause as the title (never cut),
+    the rest of the headline and the setup line as the description, the deciding questions as
+    fields, the sources; the eight questions are one click away (Full report)."""
+    title, rest = short_headline(report)
+    setup = escape_untrusted(claim_line(report.claim, report), limit=600)
+    lines = [note] if note else []
+    if rest:
+        lines.append(escape_untrusted(rest, limit=900))
+    lines.append(f"*{setup}*")
+    embed = discord.Embed(title=title, description=cut("\n".join(lines), 2048),
+                          colour=VERDICT_COLOUR.get(report.verdict, 0x555555))
+    for q in deciding_questions(report):
+        name = f"{STATUS_EMOJI.get(q.status, '•')} {q.n} {QUESTION_TITLES.get(q.key, q.key)}"
+        embed.add_field(name=cut(name, 256), value=_answer_value(q), inline=False)
     sources = _sources_value(report)
     if sources:
         embed.add_field(name="Sources", value=sources, inline=False)

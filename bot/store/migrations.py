@@ -21,6 +21,7 @@ __all__ = [
     "Migration",
     "add_bot_tables",
     "add_guild_policy",
+    "add_replies_and_disputes",
     "create_audits",
     "create_fetch_cache",
 ]
@@ -145,10 +146,49 @@ async def add_guild_policy(conn: aiosqlite.Connection) -> None:
         " CHECK (follow_ups IN (0, 1))")
 
 
+async def add_replies_and_disputes(conn: aiosqlite.Connection) -> None:
+    """Which reply answers which message (edits, deletes and buttons survive a restart), and
+    members' disputes of a report (bot/store/replies.py, bot/store/disputes.py)."""
+    await conn.execute(
+        """CREATE TABLE replies (
+            source_id INTEGER PRIMARY KEY,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            reply_channel_id INTEGER NOT NULL,
+            reply_message_id INTEGER NOT NULL,
+            thread_id INTEGER,
+            audit_id INTEGER NOT NULL REFERENCES audits(id),
+            asked_by INTEGER,
+            request_json TEXT NOT NULL,
+            state TEXT NOT NULL DEFAULT 'live' CHECK (state IN ('live', 'deleted', 'archived')),
+            edits INTEGER NOT NULL DEFAULT 0
+        )"""
+    )
+    await conn.execute("CREATE INDEX replies_by_report ON replies (reply_message_id)")
+    await conn.execute(
+        """CREATE TABLE disputes (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER,
+            audit_id INTEGER NOT NULL REFERENCES audits(id),
+            reply_channel_id INTEGER,
+            reply_message_id INTEGER,
+            raised_by INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('open', 'resolved')),
+            resolved_by INTEGER,
+            resolved_at TEXT,
+            resolution TEXT
+        )"""
+    )
+    await conn.execute("CREATE INDEX disputes_by_guild ON disputes (guild_id, state, created_at)")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("create_fetch_cache", create_fetch_cache),
     Migration("create_audits", create_audits),
     Migration("add_bot_tables", add_bot_tables),
     Migration("add_guild_policy", add_guild_policy),
+    Migration("add_replies_and_disputes", add_replies_and_disputes),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

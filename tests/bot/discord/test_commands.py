@@ -22,7 +22,9 @@ async def test_audit_with_text_answers_with_the_report(world_factory: Any) -> No
         (embed,) = res.response.embeds
         assert embed.title.startswith("implausible — 900\\.0 tok/s is 1036\\.7× the batch\\-1 ceiling")
         assert embed.colour.value == 0xD7263D
-        assert [f.name.split(" ", 2)[1] for f in embed.fields[:8]] == list("12345678")
+        # The compact reply: the deciding questions and the sources; all eight are one click away.
+        assert [f.name for f in embed.fields] == ["🛑 7 Roofline", "⚠️ 1 Evidence in the post",
+                                                  "Sources"]
         assert [a.filename for a in res.response.attachments] == ["claimcheck.png"]
         posts = message_posts(w.env)
         assert posts and all(p["allowed_mentions"] == {"parse": []} for p in posts)
@@ -45,6 +47,9 @@ async def test_audit_with_an_attached_tool_json_reads_the_file(world_factory: An
         res = await w.alice.slash(w.general, "audit", input="my run last night",
                                   file=("bench.json", data))
         (embed,) = res.response.embeds
+        assert "bench\\.json" in next(f.value for f in embed.fields if f.name == "Sources")
+        full = await w.alice.click(res.response.message, label="Full report")
+        (embed,) = full.response.embeds
         roofline = next(f.value for f in embed.fields if f.name.endswith("7 Roofline"))
         assert roofline == ("No ceiling for 123\\.41 tok/s\\: the record and the reference lack "
                             "hardware\\.\nmissing: hardware")

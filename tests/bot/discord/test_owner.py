@@ -17,4 +17,5 @@ async def test_only_an_owner_can_sync_globally(world_factory: Any) -> None:
         await w.mod.send(w.general, f"<@{w.bot.user.id}> sync")
         reply = w.general.last_message
         assert reply.author.id == w.bot.user.id
-        assert reply.content == "Synced 3 commands (global)."  # /audit, /compare, /claimcheck
+        # /audit, /compare, /claimcheck, /help, /disputes and the "Audit this message" menu
+        assert reply.content == "Synced 6 commands (global)."
