@@ -1,5 +1,5 @@
 """Every door reads the same way (issue 15 parts 1-2, DMs), through simcord: a claim naming its
-tool, a pasted llama-bench table, a file and a screenshot dropped in chat, a dead link beside a
+tool, a pasted llama-bench table, a file dropped in chat, a screenshot without the OCR extra, a dead link beside a
 claim, two claims in one message, a quoted claim, a DM."""
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from benchmarks.ocr_accuracy import SAMPLES, STYLES, render
 from bot.cogs import watch
 from tests.fixtures.web.loopback import Loopback
 
@@ -67,19 +66,6 @@ async def test_a_file_over_the_cap_gets_one_line(world_factory: Any) -> None:
         await w.alice.send(w.general, "", attachments=[("big.log", b"x" * 500)])
         assert w.general.threads == []
         assert w.general.last_message.content == "big.log is 500 bytes; I read files up to 100 bytes."
-
-
-async def test_a_screenshot_of_llama_bench_is_read_by_ocr_and_its_tg_figure_judged(
-    world_factory: Any
-) -> None:
-    sample = next(s for s in SAMPLES if s.name == "llama-bench")
-    style = next(s for s in STYLES if s.name == "dark")
-    async with world_factory() as w:
-        await w.alice.send(w.general, "", attachments=[("bench.png", render(sample.text, style))])
-        (thread,) = w.general.threads
-        assert thread.name == "127.5 tok/s · RTX 3090 · Llama 3.1 8B"
-        embed = thread.last_message.embeds[0]
-        assert embed.title.startswith("consistent — 127\\.5 tok/s")
 
 
 async def test_without_the_ocr_extra_a_screenshot_gets_the_one_line_note(
