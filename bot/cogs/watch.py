@@ -45,7 +45,8 @@ from extractors.inputs import split_links
 from extractors.pasted import is_tool_output, pasted_documents, strip_fences
 from extractors.text.units import states_speed
 
-__all__ = ["Candidate", "WatchCog", "prefilter", "setup"]
+__all__ = ["MAX_CLAIMS", "MAX_FILES", "OCR_HINT", "Candidate", "WatchCog", "prefilter", "setup", "split_claims",
+           "wanted_attachment"]
 
 log = logging.getLogger("claimcheck.bot")
 
