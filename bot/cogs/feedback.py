@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import Any, TypeVar
 
 import discord
@@ -152,10 +152,18 @@ def _was(report: Report) -> str:
 # ---- posting a watched message's report ---------------------------------------------------------
 
 async def post_report(bot: commands.Bot, message: discord.Message, outcome: AuditOutcome,
-                      request: Request) -> discord.Message | None:
+                      request: Request, *, note: str | None = None,
+                      extra: Sequence[Report] = ()) -> discord.Message | None:
     """The report of a watched message: in a thread on it when the bot may open one and write
     in it, else as a reply, else nothing (logged). Recorded in the store for edits, deletes and
-    buttons."""
+    buttons. `note` opens the reply; `extra`: the message's further claims, one embed each."""
+
+    async def kwargs() -> dict[str, Any]:  # a discord.File is consumed by one send: build anew
+        out = await report_kwargs(outcome, report_view(), note=note, chart=charts)
+        if extra:
+            out["embeds"] = [out.pop("embed"), *(compact_embed(r) for r in extra)]
+        return out
+
     cb = claimbot(bot)
     assert message.guild is not None
     channel = message.channel
@@ -169,8 +177,7 @@ async def post_report(bot: commands.Bot, message: discord.Message, outcome: Audi
         thread = await guarded(f"thread on message {message.id}", message.create_thread(
             name=thread_name(outcome.report), auto_archive_duration=1440))
         if thread is not None:
-            sent = await safe_send(thread, f"report in thread {thread.id}", **await report_kwargs(
-                outcome, report_view(), note=None, chart=charts))
+            sent = await safe_send(thread, f"report in thread {thread.id}", **await kwargs())
             if sent is None:  # never leave an empty thread behind
                 await guarded(f"deleting empty thread {thread.id}", thread.delete())
                 thread = None
@@ -179,8 +186,7 @@ async def post_report(bot: commands.Bot, message: discord.Message, outcome: Audi
             log.warning("watch: no permission to answer in channel %s (message %s)",
                         channel.id, message.id)
             return None
-        sent = await guarded(f"reply to message {message.id}", message.reply(
-            **await report_kwargs(outcome, report_view(), note=None, chart=charts)))
+        sent = await guarded(f"reply to message {message.id}", message.reply(**await kwargs()))
         if sent is None:
             return None
     await save_reply(cb.store, Reply(

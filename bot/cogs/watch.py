@@ -10,13 +10,25 @@ gets a reaction and nothing else. Per-member and per-channel rate limits (discor
 `CooldownMapping`, on the bot's clock) hold before any work. A subject audited before in this
 guild (within the cache lifetime) is not redone: the reply points to the earlier thread. When a
 re-audit changes the verdict, the update is posted in the original thread too.
+
+Every door reads the same way (issue 15 part 1): the pre-filter is the text reader's own speed
+grammar (`extractors.text.units.states_speed`) or a pasted tool output (`extractors.pasted`:
+llama-bench Markdown/CSV, `vllm bench serve` printouts, in or out of code blocks); several
+claims in one message are each audited (up to `MAX_CLAIMS`) and shown in one reply; quoted
+lines (`> …`) are the claim being questioned, the member's own words around them are not; a
+link that cannot be read is noted and the claim beside it is still audited. Files dropped in
+chat are read as `/audit` reads them (the attachment cap, in the app's reading workers; images
+through OCR there, or a one-line note when the OCR extra is not installed). A DM gets the audit
+as a plain reply.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -39,32 +51,110 @@ from bot.store.audits import AuditPlace, set_answer
 from bot.store.guilds import WatchMode, channel_mode
 from extractors.document import RawDocument
 from extractors.errors import ExtractError
-from extractors.inputs import SPEED, split_links
+from extractors.inputs import split_links
+from extractors.pasted import is_tool_output, pasted_documents, strip_fences
+from extractors.text.units import states_speed
 
-__all__ = ["Candidate", "WatchCog", "prefilter", "setup"]
+__all__ = ["MAX_CLAIMS", "MAX_FILES", "OCR_HINT", "Candidate", "WatchCog", "prefilter", "setup", "split_claims",
+           "wanted_attachment"]
 
 log = logging.getLogger("claimcheck.bot")
 
 _WATCHED_TYPES = (discord.MessageType.default, discord.MessageType.reply)
+_SEVERITY = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
 MAX_CONTENT = 4000  # Discord's own limit for Nitro messages
+
+
+MAX_CLAIMS = 3  # claims of one message audited; the rest are counted in the reply
+MAX_FILES = 3  # attachments of one message read
+_FILE_TYPES = (".json", ".jsonl", ".csv", ".tsv", ".log", ".txt", ".md")
+_IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
+OCR_HINT = ("{name}: screenshot reading is not installed here (`pip install 'claimcheck[ocr]'`); "
+            "paste the text or attach the tool's file instead.")
+_QUOTE = re.compile(r"^\s{0,3}>{1,3}\s?")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
 
 
 @dataclass(frozen=True)
 class Candidate:
-    text: str | None  # the pasted claim's text (links removed), when it states a speed
+    text: str | None  # the claim text (links removed), when it states a speed or pastes output
     urls: tuple[str, ...]
+    parts: tuple[str, ...] = ()  # the claims in the text, one each (at most MAX_CLAIMS)
+    quoted: bool = False  # the claim is a quote being questioned
+    more: int = 0  # claims beyond MAX_CLAIMS, not audited
+
+
+def _quoted(text: str) -> str | None:
+    """The quoted lines (`> …`, `>>> …`) of a message, when they state a claim."""
+    lines = [_QUOTE.sub("", line, count=1) for line in text.splitlines() if _QUOTE.match(line)]
+    quote = "\n".join(lines)
+    return quote if lines and (states_speed(quote) or is_tool_output(quote)) else None
+
+
+def _own_subject(text: str) -> bool:
+    """Does a piece name hardware or a model of its own (so it is a second claim, not the
+    first one's baseline or detail)? A GPU or a parameter count ("70B") is the cheap sign."""
+    from extractors.text.names import find_gpus
+
+    return bool(find_gpus(text, None)) or re.search(r"(?i)\b\d{1,4}(?:\.\d)?\s?b\b", text) is not None
+
+
+def split_claims(text: str) -> list[str]:
+    """The claims in a message's text: each sentence or line stating a speed ends one; the
+    words before it (no speed of their own) belong to it, the words after the last to the last.
+    A piece that names no hardware or model of its own stays with the one before it
+    ("150 tok/s on one H100. Baseline was 90 tok/s" is one claim)."""
+    pieces = [p for line in text.splitlines() for p in _SENTENCE_END.split(line) if p.strip()]
+    claims: list[str] = []
+    pending: list[str] = []
+    for piece in pieces:
+        pending.append(piece)
+        if not states_speed(piece):
+            continue
+        chunk = " ".join(pending)
+        pending = []
+        if claims and not _own_subject(chunk):
+            claims[-1] = f"{claims[-1]} {chunk}"
+        else:
+            claims.append(chunk)
+    if pending:
+        tail = " ".join(pending)
+        if claims:
+            claims[-1] = f"{claims[-1]} {tail}"
+        elif states_speed(tail):
+            claims.append(tail)
+    return claims
 
 
 def prefilter(content: str) -> Candidate | None:
     """A message worth auditing, or None. Cheap first: without "http" or a digit nothing else
-    runs."""
+    runs; then the text reader's own speed grammar (`states_speed`) or a pasted tool output."""
     if "http" not in content and not any(ch.isdigit() for ch in content):
         return None
-    rest, urls = split_links(content[:MAX_CONTENT]) if "http" in content else (content, [])
-    text = rest if SPEED.search(rest) else None
-    if text is None and not urls:
-        return None
-    return Candidate(text=text, urls=tuple(urls))
+    content = content[:MAX_CONTENT]
+    rest, urls = split_links(content) if "http" in content else (content, [])
+    quote = _quoted(rest)
+    if quote is not None:
+        return Candidate(text=quote, urls=tuple(urls), parts=(quote,), quoted=True)
+    pasted = is_tool_output(rest)
+    text = rest if pasted or states_speed(rest) else None
+    if text is None:
+        return Candidate(text=None, urls=tuple(urls)) if urls else None
+    parts = [text] if pasted else split_claims(strip_fences(text)) or [text]
+    return Candidate(text=text, urls=tuple(urls), parts=tuple(parts[:MAX_CLAIMS]),
+                     more=max(0, len(parts) - MAX_CLAIMS))
+
+
+def _is_image_name(name: str) -> bool:
+    return name.lower().endswith(_IMAGE_TYPES)
+
+
+def wanted_attachment(name: str, content_type: str | None) -> bool:
+    """A file the readers can read: a tool's text output or a screenshot."""
+    lower = name.lower()
+    kind = (content_type or "").split(";")[0].strip()
+    return lower.endswith(_FILE_TYPES + _IMAGE_TYPES) or kind.startswith(("text/", "image/")) \
+        or kind == "application/json"
 
 
 class WatchCog(commands.Cog):
@@ -137,41 +227,46 @@ class WatchCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        if message.author.bot or message.guild is None or message.type not in _WATCHED_TYPES:
+        if message.author.bot or message.type not in _WATCHED_TYPES:
             return
-        if isinstance(message.channel, discord.Thread) and self.bot.user is not None \
-                and message.channel.owner_id == self.bot.user.id:
+        if message.guild is not None and isinstance(message.channel, discord.Thread) \
+                and self.bot.user is not None and message.channel.owner_id == self.bot.user.id:
             await self._follow_up(message, message.channel)  # the bot's own thread
             return
+        files = [a for a in message.attachments if wanted_attachment(a.filename, a.content_type)]
         candidate = prefilter(message.content)
-        if candidate is None:
+        if candidate is None and not files:
             return
-        mode = await self._mode(message.guild.id, message.channel.id)
+        guild_id = message.guild.id if message.guild is not None else None
+        # A DM is the member asking: it gets the audit as a plain reply, whatever the modes.
+        mode: WatchMode = "thread" if guild_id is None else \
+            await self._mode(guild_id, message.channel.id)
         if mode == "off":
             return
         if self._over_limit(message):
             await self._rate_hint(message)
             return
-        request = Request(docs=(RawDocument.from_text(candidate.text),) if candidate.text else (),
-                          urls=candidate.urls)
-        # A link is its own subject even with words around it: dropped again, it is recognised.
-        subject = candidate.urls[0] if candidate.urls else Request(docs=request.docs).subject()
-        place = AuditPlace(subject=subject, guild_id=message.guild.id,
-                           channel_id=message.channel.id, message_id=message.id,
-                           asked_by=message.author.id)
         try:
-            outcome = await self.bot.auditor.audit(f"message:{message.id}", request, place)
-        except ExtractError as exc:  # no claim on the page, refused or unreachable: stay quiet
-            log.info("watch: nothing to report for message %s: %s", message.id, exc)
+            outcomes, notes = await self._audit_all(message, candidate, files[:MAX_FILES])
+        except discord.HTTPException as exc:  # an attachment that could not be downloaded
+            log.info("watch: could not read the attachments of %s: %s", message.id, exc)
             return
-        if outcome.report.claim.tok_s is None:
+        if candidate is not None and candidate.more:
+            notes.append(f"{candidate.more} more claim(s) in the message were not audited "
+                         f"(at most {MAX_CLAIMS} a message).")
+        if not outcomes:
+            if notes and files:  # a file we could not read: say why, once
+                await _reply(message, "\n".join(notes))
             return
-        kind = answer_kind(await self.guilds.get(message.guild.id), mode, outcome.report.verdict)
+        worst = _worst(outcomes)
+        kind = "thread" if guild_id is None else answer_kind(
+            await self.guilds.get(guild_id), mode, worst.report.verdict)
         if kind == "react":
             await guarded(f"reaction on message {message.id}",
-                          message.add_reaction(REACTION[outcome.report.verdict]))
+                          message.add_reaction(REACTION[worst.report.verdict]))
         elif kind == "thread":
-            await self._post(message, outcome, request)
+            await self._post(message, outcomes, notes,
+                             quoted=bool(candidate and candidate.quoted))
 
     async def _follow_up(self, message: discord.Message, thread: discord.Thread) -> None:
         """A reply in a claim thread extends the thread's claim (bot.guild_policy); the new
@@ -201,18 +296,104 @@ class WatchCog(commands.Cog):
         await set_answer(self.bot.store, outcome.record.id, message_id=sent.id,
                          thread_id=thread.id)
 
-    async def _post(self, message: discord.Message, outcome: AuditOutcome,
-                    request: Request) -> None:
-        earlier = outcome.record.jump_url() if outcome.reused else None
-        if outcome.reused and earlier:
-            await guarded(f"reply to message {message.id}", message.reply(
-                f"Audited before: {earlier}", allowed_mentions=discord.AllowedMentions.none()))
+    async def _requests(self, message: discord.Message, candidate: Candidate | None,
+                        files: list[discord.Attachment]) -> tuple[list[Request], list[str]]:
+        """One request per claim: each claim of the text (the message's links with the first),
+        then each file (with the text as its note when the text states no claim)."""
+        notes: list[str] = []
+        requests: list[Request] = []
+        urls = candidate.urls if candidate is not None else ()
+        parts = candidate.parts if candidate is not None else ()
+        for i, part in enumerate(parts):
+            requests.append(Request(docs=tuple(pasted_documents(part)),
+                                    urls=urls if i == 0 else ()))
+        if not parts and urls:
+            requests.append(Request(urls=urls))
+        cap = self.bot.settings.limits.attachment_max_bytes
+        from extractors.image.ocr import ocr_available
+
+        for att in files:
+            name = att.filename[:100]
+            if att.size > cap:
+                notes.append(f"{name} is {att.size:,} bytes; I read files up to {cap:,} bytes.")
+                continue
+            if _is_image_name(name) and not ocr_available():
+                notes.append(OCR_HINT.format(name=name))
+                continue
+            requests.append(Request(docs=(RawDocument(await att.read(), source=name),)))
+        return requests, notes
+
+    async def _audit_all(self, message: discord.Message, candidate: Candidate | None,
+                         files: list[discord.Attachment]) -> tuple[list[AuditOutcome], list[str]]:
+        requests, notes = await self._requests(message, candidate, files)
+        outcomes: list[AuditOutcome] = []
+        guild_id = message.guild.id if message.guild is not None else None
+        for i, request in enumerate(requests):
+            key = f"message:{message.id}" if i == 0 else f"message:{message.id}:{i}"
+            try:
+                outcome = await self._audit_one(message, key, request, guild_id)
+            except ExtractError as exc:
+                if not request.urls or not request.docs:
+                    log.info("watch: nothing to report for %s: %s", key, exc)
+                    if request.docs and request.docs[0].source not in ("text",):
+                        notes.append(f"{request.docs[0].source}: {_why(exc)}")
+                    continue
+                # A dead or refused link beside a pasted claim: noted, the claim still audited.
+                notes.append(f"The link {', '.join(f'<{u}>' for u in request.urls)} could not be "
+                             f"used ({_why(exc)}); the claim in the message is audited without it.")
+                try:
+                    outcome = await self._audit_one(message, key, Request(docs=request.docs),
+                                                    guild_id)
+                except ExtractError as again:
+                    log.info("watch: nothing to report for %s: %s", key, again)
+                    continue
+            if outcome.report.claim.tok_s is not None:
+                outcomes.append(outcome)
+        return outcomes, notes
+
+    async def _audit_one(self, message: discord.Message, key: str, request: Request,
+                         guild_id: int | None) -> AuditOutcome:
+        # A link is its own subject even with words around it: dropped again, it is recognised.
+        subject = request.urls[0] if request.urls else Request(docs=request.docs).subject()
+        place = AuditPlace(subject=subject, guild_id=guild_id, channel_id=message.channel.id,
+                           message_id=message.id, asked_by=message.author.id)
+        return await self.bot.auditor.audit(key, request, place)
+
+    async def _post(self, message: discord.Message, outcomes: list[AuditOutcome],
+                    notes: list[str], *, quoted: bool = False) -> None:
+        outcomes = sorted(outcomes, key=lambda o: _SEVERITY.get(o.report.verdict, 9))
+        first = outcomes[0]
+        earlier = first.record.jump_url() if first.reused else None
+        if len(outcomes) == 1 and first.reused and earlier and not notes:
+            await _reply(message, f"Audited before: {earlier}")
             return
-        # Permissions checked first, every send guarded, the reply recorded (bot/cogs/feedback.py).
-        if await post_report(self.bot, message, outcome, request) is None:
+        lead = ["The quoted claim, audited:"] if quoted else []
+        if len(outcomes) > 1:
+            lead.append(f"{len(outcomes)} claims in this message, each audited below.")
+        note = "\n".join([*lead, *notes]) or None
+        if message.guild is not None:
+            # Permissions checked first, every send guarded, the reply recorded for edits,
+            # deletes and buttons (bot/cogs/feedback.py); further claims as further embeds.
+            sent = await post_report(self.bot, message, first, Request.from_message(
+                message.content), note=note, extra=[o.report for o in outcomes[1:]])
+        else:  # a DM: a plain reply
+            sent = await guarded(f"reply to message {message.id}",
+                                 message.reply(**await self._message(outcomes, note)))
+        if sent is None:
             return
-        if outcome.changed_from is not None:
-            await self._post_update(outcome)
+        thread_id = sent.channel.id if isinstance(sent.channel, discord.Thread) else None
+        for outcome in outcomes:
+            await set_answer(self.bot.store, outcome.record.id, message_id=sent.id,
+                             thread_id=thread_id)
+            if outcome.changed_from is not None:
+                await self._post_update(outcome)
+
+    async def _message(self, outcomes: list[AuditOutcome], note: str | None) -> dict[str, Any]:
+        """One message for every claim: the first report with its chart, then one embed each."""
+        kwargs = await report_message(outcomes[0], note, chart=self.bot.settings.discord.charts)
+        if len(outcomes) > 1:
+            kwargs["embeds"] = [kwargs.pop("embed"), *(report_embed(o.report) for o in outcomes[1:])]
+        return kwargs
 
     async def _post_update(self, outcome: AuditOutcome) -> None:
         before = outcome.changed_from
@@ -234,6 +415,23 @@ class WatchCog(commands.Cog):
             await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.info("watch: could not post the update in %s: %s", target_id, exc)
+
+
+def _worst(outcomes: list[AuditOutcome]) -> AuditOutcome:
+    return min(outcomes, key=lambda o: _SEVERITY.get(o.report.verdict, 9))
+
+
+def _why(exc: BaseException) -> str:
+    from bot.render.escape import escape_untrusted
+
+    return escape_untrusted(str(exc), limit=200)
+
+
+async def _reply(message: discord.Message, text: str) -> None:
+    try:
+        await message.reply(text, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as exc:
+        log.info("watch: could not reply to %s: %s", message.id, exc)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -47,9 +47,13 @@ from extractors.text.scan import Scan
 from extractors.text.specwords import read_spec_after, read_spec_words
 from extractors.text.statements import IO_PAIR, read_statements
 from extractors.text.units import (
+    NOT_SPEED,
     NUM,
     NUM_BODY,
     RANGE_SEP,
+    SPEED_FIGURE,
+    SPEED_LABEL,
+    SPEED_QUALIFIER,
     fraction,
     parse_int,
     parse_number,
@@ -82,23 +86,12 @@ _KIND_WORDS = re.compile(
     r"(?P<output>\bend[- ]to[- ]end\b|\be2e\b)|"
     r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bgen(?:eration)?\b|\btg\d*\b|"
     r"\beval\b)")
-_QUALIFIER = (r"(?:eval|output|decode|decoding|gen|generation|code|prompt|prefill|input|total|"
-              r"average|avg|median|mean|peak|sustained|narr\.?|text\s+gen)")
-_TOKS = re.compile(
-    rf"(?:(?P<lo>{NUM})(?P<lok>[kK])?{RANGE_SEP}(?P<hi>{NUM_BODY})|(?P<num>{NUM}))\+?"
-    r"(?:\s{0,3}(?P<k>[kK])(?![a-zA-Z]))?\s{0,3}(?:(?P<q>" + _QUALIFIER + r"(?:\s{1,3}" + _QUALIFIER
-    + r")?)\s{1,3})?"
-    r"(?<![A-Za-z])(?P<unit>(?:tokens?|toks?|tk|t)\s?/\s?s(?:ec(?:ond)?s?)?(?![A-Za-z])|"
-    r"tokens?\s(?:per|a)\ssec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
-    r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", _I)
-# A table or printout label with the unit before the figure: "Output token throughput (tok/s): 7.27".
-# TensorRT-LLM's tables: "Throughput (out tok/s/GPU): 5,885" (a per-GPU output figure).
-_TOKS_LABEL = re.compile(rf"(?i)\((?P<lq>(?:out(?:put)?|total|gen(?:eration)?)\s)?(?:tokens?|toks?|tk|t)\s?/\s?"
-                         rf"s(?:ec)?(?P<ltail>\s?/\s?(?:gpu|card|user|stream))?\)\s{{0,3}}[:=]\s{{0,3}}"
-                         rf"(?P<num>{NUM})")
+_QUALIFIER = SPEED_QUALIFIER  # the unit and figure grammar lives in units.py: the chat pre-filter uses it too
+_TOKS = SPEED_FIGURE
+_TOKS_LABEL = SPEED_LABEL
 _AFTER_STOP = re.compile(r"[,;(|)\[\]\d]")
 # "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
-_NOT_SPEED = re.compile(r"(?i)\s?(?:/|per)\s?(?:\$|dollars?|usd|€|eur|cents?|watts?|W\b|kW\b|joules?|J\b)")
+_NOT_SPEED = NOT_SPEED
 
 
 # tqdm progress bars ("100%|████| 128/128 [21:13<00:00]") hold a/b counts that are not statistics.

@@ -166,6 +166,8 @@ def _command(line: str, start: int, end: int, match: re.Match[str], engine: str,
         body = body[:close] if close >= 0 else body
     else:
         head = _PROMPT.sub("", head)
+    if _names_in_prose(body):  # "llama-bench says 158 t/s on my 3090": the tool is context
+        body, cut = "", (cut[0], match.end())
     raw = (head + match.group(0) + body).strip()
     body_tokens, lenient = split_command(body)
     head_tokens, lenient_head = split_command(head)
@@ -178,6 +180,20 @@ def _command(line: str, start: int, end: int, match: re.Match[str], engine: str,
     return Command(raw=raw, engine=engine, role=role, program=" ".join(match.group(0).split()),
                    args=args, env=env, image=image, start=start + cut[0], end=start + cut[1],
                    lenient=lenient or lenient_head)
+
+
+def _names_in_prose(body: str) -> bool:
+    """A program named in a sentence, not run: the words after it hold no option and no path,
+    file or model id (a command line's words are options, their values and paths: "vllm serve
+    org/model --tp 2"); "vllm bench serve on my H100, 485 tok/s" and "llama-bench on my 3090:"
+    report a run."""
+    from extractors.text.units import states_speed
+
+    words = body.split()
+    if not words or any(w.startswith("-") for w in words):
+        return False
+    return states_speed(body) or not any("/" in w or "=" in w or re.search(r"\w\.\w", w)
+                                         for w in words)
 
 
 def _prefix(tokens: list[str]) -> tuple[dict[str, str], str | None]:

@@ -12,10 +12,14 @@ import re
 
 __all__ = [
     "GGUF_QUANT",
+    "NOT_SPEED",
     "NUM",
     "NUMBER_WORDS",
     "NUM_BODY",
     "RANGE_SEP",
+    "SPEED_FIGURE",
+    "SPEED_LABEL",
+    "SPEED_QUALIFIER",
     "WORD_NUM",
     "fraction",
     "parse_count",
@@ -23,6 +27,7 @@ __all__ = [
     "parse_number",
     "parse_positive",
     "seconds",
+    "states_speed",
     "with_suffix",
 ]
 
@@ -130,3 +135,37 @@ def fraction(value: float | None, *, percent: bool) -> float | None:
     if percent:
         value = value / 100.0
     return value if 0.0 <= value <= 1.0 else None
+
+
+# ---- the speed grammar: one definition for the text reader and the chat pre-filter -------------
+# Words between a figure and its unit that say which rate it is ("27 eval tok/sec", "89.2 code TPS").
+SPEED_QUALIFIER = (r"(?:eval|output|decode|decoding|gen|generation|code|prompt|prefill|input|total|"
+                   r"average|avg|median|mean|peak|sustained|narr\.?|text\s+gen)")
+# A figure with its speed unit: "2,103.6 tok/s", "3800+ tokens/s", "~17 tk/s", "91.5–98.5 gen
+# tok/s", "4.23 tokens/second", "60 to 80+ tokens per second", "2.1k t/s".
+SPEED_FIGURE = re.compile(
+    rf"(?:(?P<lo>{NUM})(?P<lok>[kK])?{RANGE_SEP}(?P<hi>{NUM_BODY})|(?P<num>{NUM}))\+?"
+    r"(?:\s{0,3}(?P<k>[kK])(?![a-zA-Z]))?\s{0,3}(?:(?P<q>" + SPEED_QUALIFIER + r"(?:\s{1,3}"
+    + SPEED_QUALIFIER + r")?)\s{1,3})?"
+    r"(?<![A-Za-z])(?P<unit>(?:tokens?|toks?|tk|t)\s?/\s?s(?:ec(?:ond)?s?)?(?![A-Za-z])|"
+    r"tokens?\s(?:per|a)\ssec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
+    r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", re.IGNORECASE)
+# A table or printout label with the unit before the figure: "Output token throughput (tok/s): 7.27".
+# TensorRT-LLM's tables: "Throughput (out tok/s/GPU): 5,885" (a per-GPU output figure).
+SPEED_LABEL = re.compile(rf"(?i)\((?P<lq>(?:out(?:put)?|total|gen(?:eration)?)\s)?(?:tokens?|toks?|tk|t)"
+                         rf"\s?/\s?s(?:ec)?(?P<ltail>\s?/\s?(?:gpu|card|user|stream))?\)\s{{0,3}}[:=]"
+                         rf"\s{{0,3}}(?P<num>{NUM})")
+# "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
+NOT_SPEED = re.compile(r"(?i)\s?(?:/|per)\s?(?:\$|dollars?|usd|€|eur|cents?|watts?|W\b|kW\b|joules?|J\b)")
+
+
+def states_speed(text: str) -> bool:
+    """Does the text state a speed the text reader would read: a figure with its unit (not an
+    efficiency) or a labelled printout figure? Without a digit nothing runs."""
+    if not any(ch.isdigit() for ch in text):
+        return False
+    for m in SPEED_FIGURE.finditer(text):
+        value = with_suffix(parse_positive(m.group("num") or m.group("hi")), m.group("k"))
+        if value is not None and not NOT_SPEED.match(text, m.end()):
+            return True
+    return any(parse_positive(m.group("num")) is not None for m in SPEED_LABEL.finditer(text))

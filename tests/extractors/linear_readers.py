@@ -22,6 +22,7 @@ from extractors.formats.mlperf_tree import set_from_system_name, tree_place
 from extractors.image.layout import split_cells
 from extractors.image.printouts import vllm_serve_record
 from extractors.links import find_links
+from extractors.pasted import is_tool_output, pasted_documents
 from extractors.text import parse_text
 from extractors.text.freetext import read_free_text
 from extractors.text.launch import read_launch, split_command
@@ -42,6 +43,12 @@ REF: Reference = load_reference()
 URL = "https://example.com/post"
 
 
+def _prefilter(text: str) -> object:
+    from bot.cogs.watch import prefilter
+
+    return prefilter(text)
+
+
 def _b() -> ClaimBuilder:
     return ClaimBuilder("pumped")
 
@@ -56,6 +63,9 @@ def _mlperf(text: str) -> object:
 
 
 READERS: dict[str, Callable[[str], object]] = {
+    "pasted_documents": pasted_documents,
+    "is_tool_output": is_tool_output,
+    "watch_prefilter": lambda t: _prefilter(t),
     "parse_text": lambda t: parse_text(RawDocument.from_text(t), REF),
     "statements": lambda t: read_statements(Scan(t, _b(), REF)),
     "logs": lambda t: read_logs(t, _b(), REF),
@@ -112,6 +122,8 @@ PATTERN_MODULES: tuple[str, ...] = (
     "extractors.formats.mlperf_tree",
     "extractors.formats.common",
     "extractors.inputs",
+    "extractors.pasted",
+    "bot.cogs.watch",
     "extractors.fetch.url_policy",
     "extractors.web.html_page",
     "extractors.web.huggingface",

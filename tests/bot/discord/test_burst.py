@@ -31,7 +31,7 @@ async def test_a_burst_of_500_messages_audits_each_claim_once_within_the_limits(
         for i, m in enumerate(members):  # 2 distinct claims each + the URL 2-3 times each
             plan += [(m, channels[i % 4], f"I got {1000 + 2 * i + k} tok/s on my rig") for k in (0, 1)]
         plan += [(members[i % 40], channels[i % 4], f"wow {url}") for i in range(100)]
-        plan += [(spammer, channels[0], f"I got {n} tok/s") for n in range(30)]
+        plan += [(spammer, channels[0], f"I got {n} tok/s") for n in range(1, 31)]  # 0 tok/s is no claim
         plan += [(members[i % 40], channels[i % 4], rng.choice(SMALL_TALK))
                  for i in range(500 - len(plan))]
         rng.shuffle(plan)

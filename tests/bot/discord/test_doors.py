@@ -1,0 +1,139 @@
+"""Every door reads the same way (issue 15 parts 1-2, DMs), through simcord: a claim naming its
+tool, a pasted llama-bench table, a file dropped in chat, a screenshot without the OCR extra, a dead link beside a
+claim, two claims in one message, a quoted claim, a DM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cogs import watch
+from tests.fixtures.web.loopback import Loopback
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+LLAMA_BENCH_MD = """llama-bench on my 3090:
+```
+| model                          |       size |     params | backend    | ngl |          test |                  t/s |
+| ------------------------------ | ---------: | ---------: | ---------- | --: | ------------: | -------------------: |
+| llama 8B Q4_K_M                |   4.58 GiB |     8.03 B | CUDA       |  99 |         pp512 |      5408.43 ± 12.33 |
+| llama 8B Q4_K_M                |   4.58 GiB |     8.03 B | CUDA       |  99 |         tg128 |        142.59 ± 0.31 |
+```"""
+TWO = "Llama 3.1 8B on one H100, batch 1, 150 tok/s. Also Llama 3.1 70B fp16 on one RTX 4090 at 900 tok/s"
+
+
+def _titles(thread: Any) -> list[str]:
+    return [e.title for e in thread.last_message.embeds]
+
+
+@pytest.mark.parametrize(("content", "name", "title"), [
+    ("llama-bench says 158 t/s on my 3090 for llama 8B Q4_K_M", "158 tok/s · RTX 3090 · Llama 3.1 8B",
+     "consistent — 158\\.0 tok/s"),
+    ("vllm bench serve on my H100 with Llama 3.1 70B fp16, 4850 tok/s batch 1",
+     "4850 tok/s · H100 SXM · Llama 3.1 70B", "implausible — 4850\\.0 tok/s"),
+])
+async def test_a_claim_naming_its_tool_is_audited(world_factory: Any, content: str, name: str,
+                                                  title: str) -> None:
+    async with world_factory() as w:
+        await w.alice.send(w.general, content)
+        (thread,) = w.general.threads
+        assert thread.name == name
+        assert _titles(thread)[0].startswith(title)
+
+
+async def test_a_pasted_llama_bench_table_is_read_and_its_tg_row_judged(world_factory: Any) -> None:
+    async with world_factory() as w:
+        await w.alice.send(w.general, LLAMA_BENCH_MD)
+        (thread,) = w.general.threads
+        assert thread.name == "142.6 tok/s · RTX 3090 · Llama 3.1 8B"
+        assert _titles(thread)[0].startswith("consistent — 142\\.6 tok/s")
+
+
+async def test_a_json_file_dropped_in_chat_is_read_as_audit_reads_it(world_factory: Any) -> None:
+    data = (FIXTURES / "llama_bench" / "rtx4090_qwen2_7b_q4km.json").read_bytes()
+    async with world_factory() as w:
+        await w.alice.send(w.general, "my run", attachments=[("bench.json", data)])
+        (thread,) = w.general.threads
+        embed = thread.last_message.embeds[0]
+        assert thread.name.endswith("· RTX 4090 · qwen2 7B")
+        assert embed.title.split(" — ")[0] == "consistent"
+        assert {f.name: f.value for f in embed.fields}["Sources"] == "bench\\.json (llama\\_bench)"
+
+
+async def test_a_file_over_the_cap_gets_one_line(world_factory: Any) -> None:
+    async with world_factory(attachment_max_bytes=100) as w:
+        await w.alice.send(w.general, "", attachments=[("big.log", b"x" * 500)])
+        assert w.general.threads == []
+        assert w.general.last_message.content == "big.log is 500 bytes; I read files up to 100 bytes."
+
+
+async def test_without_the_ocr_extra_a_screenshot_gets_the_one_line_note(
+    world_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import extractors.image.ocr as ocr
+
+    monkeypatch.setattr(ocr, "ocr_available", lambda: False)  # the extra not installed
+    async with world_factory() as w:
+        await w.alice.send(w.general, "", attachments=[("shot.png", b"\x89PNG\r\n\x1a\n....")])
+        assert w.general.threads == []
+        assert w.general.last_message.content == watch.OCR_HINT.format(name="shot.png")
+
+
+async def test_a_dead_link_beside_a_claim_is_noted_and_the_claim_still_audited(
+    world_factory: Any, server: Loopback
+) -> None:
+    dead = server.text("/gone", "not here", status=404)
+    async with world_factory() as w:
+        await w.alice.send(w.general, f"Llama 3.1 70B fp16 on one RTX 4090 at 900 tok/s {dead}")
+        (thread,) = w.general.threads
+        embed = thread.last_message.embeds[0]
+        assert embed.title.startswith("implausible — 900\\.0 tok/s")
+        assert embed.description.startswith(f"The link <{dead}> could not be used (")
+        assert "the claim in the message is audited without it." in embed.description
+
+
+async def test_two_claims_in_one_message_are_each_audited_in_one_reply(world_factory: Any) -> None:
+    async with world_factory() as w:
+        await w.alice.send(w.general, TWO)
+        (thread,) = w.general.threads
+        titles = _titles(thread)
+        assert thread.name == "900 tok/s · RTX 4090 · Llama 3.1 70B"  # the worst first
+        assert [t.split(" — ")[0] for t in titles] == ["implausible", "consistent"]
+        assert titles[1].startswith("consistent — 150\\.0 tok/s")
+        assert thread.last_message.embeds[0].description.startswith(
+            "2 claims in this message, each audited below.")
+        assert w.bot.auditor.audits_run == 2
+
+
+async def test_a_quoted_claim_is_the_claim_being_questioned(world_factory: Any) -> None:
+    async with world_factory() as w:
+        await w.alice.send(w.general, "> Llama 3.1 70B fp16 on one RTX 4090 at 900 tok/s\nlol no way")
+        (thread,) = w.general.threads
+        embed = thread.last_message.embeds[0]
+        assert embed.title.startswith("implausible — 900\\.0 tok/s")
+        assert embed.description.startswith("The quoted claim, audited:")
+
+
+async def test_a_dm_gets_the_audit_as_a_reply(world_factory: Any) -> None:
+    async with world_factory() as w:
+        bob = w.env.create_user("bob")
+        sent = await bob.send_dm("Llama 3.1 70B fp16 on one RTX 4090 at 900 tok/s")
+        reply = bob.dm_channel.last_message
+        assert reply.author.id == w.bot.user.id
+        assert reply.reference is not None and reply.reference.message_id == sent.id
+        assert reply.embeds[0].title.startswith("implausible — 900\\.0 tok/s")
+
+
+@pytest.mark.parametrize(("content", "parts"), [
+    (TWO, 2),
+    ("150 tok/s on one H100. Baseline was 90 tok/s", 1),
+    ("pp512 5000 t/s, tg128 140 t/s on a 4090", 1),
+    ("a 3090: 100 tok/s\na 4090: 140 tok/s\nan H100: 200 tok/s\nan A100: 90 tok/s", 3),
+])
+def test_claims_in_a_message_are_split_where_each_names_its_own_hardware_or_model(
+    content: str, parts: int
+) -> None:
+    got = watch.prefilter(content)
+    assert got is not None and len(got.parts) == parts
+    assert got.more == (1 if parts == 3 else 0)
