@@ -122,13 +122,14 @@ async def test_false_alarm_records_a_dispute_a_moderator_resolves(world_factory:
             "resolved", w.mod.id, "re-posted as 8B")
         jump = f"https://discord.com/channels/{w.guild.id}/{thread.id}/{thread.last_message.id}"
         since = resolved.created_at - timedelta(days=1)
-        assert await disputes_section(w.bot.store, w.guild.id, since) == [
-            "**Disputes** (0 open)",
+        now = resolved.created_at + timedelta(days=1)
+        # the digest titles the section itself ("**Disputes** (n)"): these are its lines
+        assert await disputes_section(w.bot.store, w.guild.id, since=since, now=now) == [
             f"- #1 **resolved: re\\-posted as 8B** — <@{w.alice.id}>: it was the 8B, not the "
             f"70B — [report]({jump})"]
         assert resolved.resolved_at is not None
         later = resolved.resolved_at + timedelta(seconds=1)  # resolved before the last digest
-        assert await disputes_section(w.bot.store, w.guild.id, later) == []
+        assert await disputes_section(w.bot.store, w.guild.id, since=later, now=now) == []
 
 
 async def test_rerun_audits_afresh_and_says_so(world_factory: Any) -> None:
