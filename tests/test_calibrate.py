@@ -109,10 +109,11 @@ def test_every_flagged_corpus_record_is_listed_by_its_id() -> None:
 
 @pytest.mark.parametrize(("source", "factor", "n", "caught", "implausible", "plain",
                           "plain_implausible", "above", "above_caught"), [
-    # the ExLlamaV2 row stays unjudged (MoE-ness unknown); the llama.cpp row lands above the
-    # ceiling and is caught, as `suspicious` only: llama.cpp can speculate
-    ("readme", 3, 2, 1, 0, 1, 0, 1, 1),
-    ("readme", 10, 2, 1, 0, 1, 0, 1, 1),
+    # both rows land above their ceilings and are caught, as `suspicious` only: the ExLlamaV2
+    # row ("Llama, GPTQ, 7B": a dense Llama 7B) and the llama.cpp row, since both engines can
+    # speculate
+    ("readme", 3, 2, 2, 0, 1, 0, 2, 2),
+    ("readme", 10, 2, 2, 0, 1, 0, 2, 2),
     # the manifest marks the leaderboard's tool as plain decode: both honest rows ×3 and ×10
     # (the RTX 3090 and the 5950X) land above their ceilings as `implausible`
     ("leaderboard", 3, 2, 2, 2, 2, 2, 2, 2),
@@ -172,7 +173,7 @@ def test_the_corpus_json_carries_the_same_figures(capsys: pytest.CaptureFixture[
     data = json.loads(capsys.readouterr().out)
     readme = data["sources"]["readme"]
     assert (readme["read"], readme["records"], readme["q7_with_public_spec"]) == (3, 3, [3, 3])
-    assert readme["planted"]["x10"]["caught"] == 1
+    assert readme["planted"]["x10"]["caught"] == 2
     assert data["sources"]["leaderboard"]["flagged"][0]["record"] == "leaderboard:3#0"
 
 
