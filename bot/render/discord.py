@@ -15,6 +15,8 @@ a visible marker and the whole is shrunk until it fits — never rejected.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.render.escape import escape_untrusted
@@ -115,12 +117,19 @@ def report_embed(report: Report, *, note: str | None = None) -> discord.Embed:
     description = cut((note + "\n" if note else "") + f"*{setup}*", 1024)
     embed = discord.Embed(title=title, description=description,
                           colour=VERDICT_COLOUR.get(report.verdict, 0x555555))
-    for q in report.questions:
+    return _with_fields(embed, report, report.questions, findings=True)
+
+
+def _with_fields(embed: discord.Embed, report: Report, questions: Sequence[Question], *,
+                 findings: bool) -> discord.Embed:
+    """The questions' fields, the extra findings (full report only), the sources and the
+    caveat, then shrunk to Discord's limits: what the full and the compact embed share."""
+    for q in questions:
         name = f"{STATUS_EMOJI.get(q.status, '•')} {q.n} {QUESTION_TITLES.get(q.key, q.key)}"
         embed.add_field(name=cut(name, 256), value=_answer_value(q), inline=False)
-    findings = _findings_value(report)
-    if findings:
-        embed.add_field(name="Also", value=findings, inline=False)
+    also = _findings_value(report) if findings else None
+    if also:
+        embed.add_field(name="Also", value=also, inline=False)
     sources = _sources_value(report)
     if sources:
         embed.add_field(name="Sources", value=sources, inline=False)
@@ -175,15 +184,7 @@ def compact_embed(report: Report, *, note: str | None = None) -> discord.Embed:
     lines.append(f"*{setup}*")
     embed = discord.Embed(title=title, description=cut("\n".join(lines), 2048),
                           colour=VERDICT_COLOUR.get(report.verdict, 0x555555))
-    for q in deciding_questions(report):
-        name = f"{STATUS_EMOJI.get(q.status, '•')} {q.n} {QUESTION_TITLES.get(q.key, q.key)}"
-        embed.add_field(name=cut(name, 256), value=_answer_value(q), inline=False)
-    sources = _sources_value(report)
-    if sources:
-        embed.add_field(name="Sources", value=sources, inline=False)
-    embed.set_footer(text=cut(sanitise(report.caveat, limit=2000), 2048))
-    _shrink(embed)
-    return embed
+    return _with_fields(embed, report, deciding_questions(report), findings=False)
 
 
 def thread_name(report: Report) -> str:
