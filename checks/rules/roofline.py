@@ -24,8 +24,9 @@ Which rate is judged against which ceiling:
 
 Statuses, plain decode stated (`speculative` False):
 - `stop`: ratio > 1 (no run reads the weights faster than the memory delivers them).
-- `flag`: ratio > 0.9 (real decode lands at 0.55-0.85 of the ceiling).
-- `ok`: otherwise.
+- `ok`: otherwise; above 0.9 it is named near the ceiling, never flagged: speculation is ruled
+  out, and the generous count overstates the bytes decode reads (the input-embedding table is
+  read one row per token), so honest F16 decode reaches 0.93 (real decode mostly 0.55-0.85).
 Speculative decoding stated (each verify pass still reads the weights once, so tok/s <= ceiling ×
 AL):
 - `stop`: a claim above ceiling × the AL its own record reports, whatever Q5 made of that AL (an
@@ -398,11 +399,15 @@ def _decide(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], ceil: Cei
         if ratio > STOP_RATIO:
             return set_status(j, "stop", f"{lead}: without speculative decoding no run reads the weights "
                                    f"faster than the memory delivers them{tail}.")
-        if ratio > FLAG_RATIO:
-            return set_status(j, "flag", f"{lead}: real decode lands at 0.55–0.85 of it, so above "
-                                   f"{FLAG_RATIO} suggests miscounted bytes or an unstated speculative "
-                                   f"method{tail}.")
-        where = ("where real decode lands (0.55–0.85)" if ratio >= 0.55
+        # Near the ceiling is no flag for plain decode: with speculation ruled out, what is left
+        # is our own byte count, and that overcounts (the file's input-embedding table is read one
+        # row per token). Honest llama.cpp F16 decode of Llama 3 8B reaches 0.93 of it
+        # (XiongjieDai/GPU-Benchmarks-on-LLM-Inference@aa72e0ec README: RTX 4000 Ada 20.92 tok/s
+        # at 360 GB/s over 16.06 GB); only the physics, above 1, condemns.
+        where = ("near the generous ceiling (above "
+                 f"{FLAG_RATIO}): possible, the ceiling counts every byte of the weights, the input "
+                 "embedding table too, of which decode reads one row per token" if ratio > FLAG_RATIO
+                 else "where real decode lands (0.55–0.85)" if ratio >= 0.55
                  else "below where real decode lands (0.55–0.85): possible")
         return set_status(j, "ok", f"{lead}, {where}{tail}.")
     al = c.acceptance_length if c.acceptance_length is not None else c.acceptance_length_high

@@ -28,6 +28,8 @@ Choosing among several numbers:
 - power: the first figure that is not a board-power / TDP / power-limit statement and not a
   baseline's; power limits go to `power_profile`.
 - "32k context" is read as 32 × 1024 tokens (context sizes are powers of two in practice).
+- A decode figure on a line naming a llama-bench test ("tg128", "tg 512") is plain decode
+  unless the text speaks of speculation: llama-bench has no draft-model option.
 Anything that is not a finite positive number is dropped; an AL below 1 is impossible and dropped
 without a guess.
 """
@@ -127,11 +129,30 @@ def read_free_text(text: str, b: ClaimBuilder, ref: Reference | None = None) -> 
     for reader in (read_model, read_formats, read_spec_words, read_statements, read_spec_after,
                    infer_size):
         reader(s)
+    if at is not None:
+        _bench_test(s, at)
     out.found = s.found or bool(mentions)
     return out
 
 
 # ---- tok/s -------------------------------------------------------------------------------------
+
+# llama-bench's test names: "tg128" (decode of 128 tokens), "pp512" (prompt processing), written
+# glued or spaced ("tg 512") in the tables that quote it (ggml-org/llama.cpp
+# tools/llama-bench/README.md: `-n` / `-p` tests print as tgN / ppN).
+_TG_TEST = re.compile(r"(?i)(?<![A-Za-z0-9])tg\s?\d{1,6}(?![\w.])")
+
+
+def _bench_test(s: Scan, at: int) -> None:
+    """A decode figure on a line naming a llama-bench tg test is llama-bench output, and
+    llama-bench has no speculative decoding (no draft-model option in its README): plain decode,
+    unless the text itself spoke of speculation (read earlier, so it wins)."""
+    if s.b.has("speculative") or s.b.values.get("tok_s_kind") != "decode":
+        return
+    start = max(s.text.rfind("\n", 0, at) + 1, at - _LINE_REACH)
+    if m := _TG_TEST.search(s.text, start, at):
+        s.set("speculative", False, f"{m.group(0)}: a llama-bench decode test (no speculative decoding)")
+
 
 def _kind(text: str, before_at: int, m: re.Match[str], after_end: int) -> str | None:
     """The kind the words nearest the figure give it: its own tail or qualifier, then the words

@@ -100,9 +100,18 @@ def test_no_spec_above_the_ceiling_is_stop(xref: Reference) -> None:
     assert _q7(xref, _llama(tok_s=230.0)).status == "stop"
 
 
-def test_no_spec_above_090_of_the_ceiling_is_flag(xref: Reference) -> None:
-    a = _q7(xref, _llama(tok_s=199.0))  # 0.95
-    assert a.status == "flag" and "0.55–0.85" in a.summary
+@pytest.mark.parametrize(("tok_s", "status", "words"), [
+    (199.0, "ok", "near the generous ceiling"),  # 0.95: honest F16 decode reaches 0.93
+    (208.0, "ok", "near the generous ceiling"),  # 0.997: still under the physics
+    (150.0, "ok", "where real decode lands"),  # 0.72
+])
+def test_no_spec_near_the_ceiling_is_ok_never_flag(xref: Reference, tok_s: float, status: str,
+                                                   words: str) -> None:
+    """Plain decode known: speculation is ruled out and the generous count overstates the bytes
+    read, so only a figure above the ceiling is judged; near it is named, not flagged."""
+    a = _q7(xref, _llama(tok_s=tok_s))
+    assert a.status == status and words in a.summary
+    assert a.figures["ratio"] == pytest.approx(tok_s / LLAMA_G, abs=0.005)
 
 
 def test_file_size_beats_params_times_bits(xref: Reference) -> None:
@@ -275,7 +284,7 @@ LLAMA_G = 3350 / 16.06  # 208.6 tok/s: Llama-3.1-8B BF16 on one H100 SXM
 
 
 @pytest.mark.parametrize(("per_user", "status", "ratio"),
-                         [(250.0, "stop", 1.20), (199.0, "flag", 0.95), (120.0, "ok", 0.58)])
+                         [(250.0, "stop", 1.20), (199.0, "ok", 0.95), (120.0, "ok", 0.58)])
 def test_per_user_rate_at_concurrency_64_is_judged_against_the_batch_1_ceiling(
         xref: Reference, per_user: float, status: str, ratio: float) -> None:
     c = _llama(batch=None, concurrency=64, context_length=2048, tok_s=3000.0, tok_s_kind="aggregate",
