@@ -28,6 +28,14 @@ the whole source (`plain_decode` in `index.ndjson`, independent of what the read
 record) — and the share caught among the fakes that land above the generous ceiling (the
 roofline's own ratio > 1).
 
+Peers: the records of the run are indexed by setup once (`checks.peers.PeerIndex`: hardware
+row and count, model, format, kind of figure, batch), and every record, honest or planted, is
+audited against the others of its setup, leave-one-out (a record is never its own peer), so the
+`peer_outlier` finding catches a fake below the ceiling that is far above every other run of the
+same setup. Per source the honest records with enough peers are counted with the highest ratio
+of an honest figure to its best peer (what `OUTLIER_FACTOR` is picked from), and the fakes caught
+by their peers.
+
 The pipeline's own functions do the work (`extractors.evidence.read_document`,
 `evidence_per_record`, `checks.runner.audit`): what this prints is what `sweep` would say.
 """
@@ -42,8 +50,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from checks.models import Claim, Evidence, Report
+from checks.models import Claim, Evidence, PeerGroup, Report
+from checks.peers import PeerIndex
 from checks.reference import Reference, load_reference
+from checks.rules.peer_outlier import MIN_PEERS
 from checks.runner import audit
 from extractors.errors import ExtractError, UnrecognisedInput
 from extractors.evidence import build_evidence, evidence_per_record, read_document
@@ -77,6 +87,7 @@ class Planted:
     plain_implausible: int = 0
     above: int = 0  # landing above the generous ceiling
     above_caught: int = 0
+    by_peers: int = 0  # the peer_outlier finding flagged it
     missed: list[tuple[str, str]] = field(default_factory=list)  # (where, headline)
 
 
@@ -101,6 +112,8 @@ class SourceTally:
     unresolved: Counter[str] = field(default_factory=Counter)  # hardware names with no row
     no_hardware: int = 0
     planted: dict[int, Planted] = field(default_factory=lambda: {f: Planted() for f in FACTORS})
+    # honest records with at least MIN_PEERS peers: (figure ÷ the best peer's, where)
+    peer_ratios: list[tuple[float, str]] = field(default_factory=list)
 
     @property
     def q7_answered(self) -> int:
@@ -114,6 +127,17 @@ class Calibration:
     tallies: dict[str, SourceTally] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)  # file -> the reader's sentence
     not_records: list[str] = field(default_factory=list)  # files no adapter recognises
+
+
+@dataclass
+class _Pending:
+    """One record read and waiting for the peer index of the whole run."""
+
+    tally: SourceTally
+    where: str
+    ev: Evidence
+    fmt: str | None
+    plain: bool
 
 
 def _why_unanswered(report: Report) -> str:
@@ -170,9 +194,16 @@ def planted(ev: Evidence, factor: float) -> Evidence:
     return ev.model_copy(update={"claim": c.model_copy(update=update)})
 
 
+def _peer_flagged(report: Report) -> bool:
+    return any(f.key == "peer_outlier" and f.status == "flag" for f in report.findings)
+
+
 def _tally(t: SourceTally, where: str, ev: Evidence, fmt: str | None, ref: Reference,
-           plain_source: bool = False) -> None:
-    report = audit(ev, ref)
+           plain_source: bool = False, peers: PeerGroup | None = None) -> None:
+    report = audit(ev, ref, peers=peers)
+    peer = next((f for f in report.findings if f.key == "peer_outlier"), None)
+    if peer is not None and peer.figures.get("peers", 0) >= MIN_PEERS and "ratio_to_highest" in peer.figures:
+        t.peer_ratios.append((peer.figures["ratio_to_highest"], where))
     t.records += 1
     t.formats[fmt or "unknown"] += 1
     t.verdicts[report.verdict] += 1
@@ -198,12 +229,13 @@ def _tally(t: SourceTally, where: str, ev: Evidence, fmt: str | None, ref: Refer
         return
     plain = plain_source or is_plain_decode(ev.claim, fmt)
     for factor in FACTORS:
-        fake = audit(planted(ev, factor), ref)
+        fake = audit(planted(ev, factor), ref, peers=peers)
         p = t.planted[factor]
         p.n += 1
         caught = fake.verdict in CAUGHT
         p.caught += caught
         p.implausible += fake.verdict == "implausible"
+        p.by_peers += _peer_flagged(fake)
         if plain:
             p.plain += 1
             p.plain_implausible += fake.verdict == "implausible"
@@ -224,8 +256,8 @@ def _reason(exc: Exception, path: Path) -> str:
     return text
 
 
-def _read_one(out: Calibration, t_for: Any, path: Path, rel: str, ref: Reference,
-              pasted: bool = False, plain: bool = False) -> None:
+def _read_one(out: Calibration, pending: list[_Pending], t_for: Any, path: Path, rel: str,
+              ref: Reference, pasted: bool = False, plain: bool = False) -> None:
     """Audit one file: a record file through `sweep`'s path (one Evidence per record), a pasted
     line (a corpus text record) or a file holding only text through `audit`'s path."""
     try:
@@ -251,12 +283,13 @@ def _read_one(out: Calibration, t_for: Any, path: Path, rel: str, ref: Reference
     t.files += 1
     for i, ev in enumerate(evidence):
         cell = f" [{ev.claim.cell}]" if ev.claim.cell else ""
-        _tally(t, f"{rel}#{i}{cell}", ev, fmt, ref, plain)
+        pending.append(_Pending(t, f"{rel}#{i}{cell}", ev, fmt, plain))
 
 
 def calibrate(folder: Path, ref: Reference) -> Calibration:
     """Audit every record of every readable-looking file under `folder`."""
     out = Calibration()
+    pending: list[_Pending] = []
     indexes = sorted(folder.rglob(INDEX))
     corpus_dirs = [p.parent for p in indexes]
     for index in indexes:
@@ -268,7 +301,7 @@ def calibrate(folder: Path, ref: Reference) -> Calibration:
             t = out.tallies.setdefault(str(entry["source"]), SourceTally())
             t.entries += 1
             name = str(entry["file"])
-            _read_one(out, lambda _fmt, t=t: t, base / name, str(entry["id"]), ref,
+            _read_one(out, pending, lambda _fmt, t=t: t, base / name, str(entry["id"]), ref,
                       pasted=name.startswith("text/"), plain=entry.get("plain_decode") is True)
     for path in sorted(p for p in folder.rglob("*") if p.is_file()
                        and p.suffix.lower() in _SUFFIXES):
@@ -283,7 +316,12 @@ def calibrate(folder: Path, ref: Reference) -> Calibration:
             t.entries += 1
             return t
 
-        _read_one(out, by_format, path, rel, ref)
+        _read_one(out, pending, by_format, path, rel, ref)
+    # Every record of the run is a peer of the others of its setup; each is left out of its own.
+    peer_index = PeerIndex.build(((p.where, p.ev.claim) for p in pending), ref)
+    for p in pending:
+        _tally(p.tally, p.where, p.ev, p.fmt, ref, p.plain,
+               peers=peer_index.peers_of(p.where, p.ev.claim, ref))
     return out
 
 
@@ -297,7 +335,17 @@ def _planted_line(factor: int, p: Planted) -> str:
             f"implausible ({_share(p.plain_implausible, p.plain)})")
     if p.above or factor == 3:
         line += f"; above the generous ceiling: {p.above_caught}/{p.above} caught ({_share(p.above_caught, p.above)})"
+    if p.n:
+        line += f"; flagged by their peers {p.by_peers}"
     return line
+
+
+def _peers_line(ratios: list[tuple[float, str]]) -> str:
+    if not ratios:
+        return f"   peers: no honest record has {MIN_PEERS} or more"
+    top, where = max(ratios)
+    return (f"   peers: {len(ratios)} honest record(s) with {MIN_PEERS}+ peers; the highest is "
+            f"{top:.2f}× its best peer ({where})")
 
 
 def render(cal: Calibration, missed: int = 5) -> str:
@@ -325,6 +373,7 @@ def render(cal: Calibration, missed: int = 5) -> str:
             lines.append(f"   Q7 not answered ({n}): {reason}")
         for verdict, where, headline in t.flagged:
             lines.append(f"   {verdict.upper()} {where}: {headline}")
+        lines.append(_peers_line(t.peer_ratios))
         for factor in FACTORS:
             p = t.planted[factor]
             lines.append(_planted_line(factor, p))
@@ -354,7 +403,9 @@ def render(cal: Calibration, missed: int = 5) -> str:
             s.plain_implausible += p.plain_implausible
             s.above += p.above
             s.above_caught += p.above_caught
+            s.by_peers += p.by_peers
     lines.append("== planted, all sources:")
+    lines.append(_peers_line([r for t in tallies.values() for r in t.peer_ratios]))
     lines.extend(_planted_line(f, sums[f]) for f in FACTORS)
     read = sum(t.entries for t in tallies.values())
     lines.append(f"== total: {read} read, {total} claim(s) from {sum(t.files for t in tallies.values())} file(s); "
@@ -369,7 +420,7 @@ def render(cal: Calibration, missed: int = 5) -> str:
 def _planted_json(p: Planted) -> dict[str, Any]:
     return {"n": p.n, "caught": p.caught, "implausible": p.implausible, "plain_decode": p.plain,
             "plain_decode_implausible": p.plain_implausible, "above_ceiling": p.above,
-            "above_ceiling_caught": p.above_caught,
+            "above_ceiling_caught": p.above_caught, "by_peers": p.by_peers,
             "missed": [{"record": w, "headline": h} for w, h in p.missed]}
 
 
@@ -387,6 +438,8 @@ def as_json(cal: Calibration) -> dict[str, Any]:
                                                    for k, n in t.by_kind.items()},
                            "flagged": [{"verdict": v, "record": w, "headline": h}
                                        for v, w, h in t.flagged],
+                           "peer_ratios": sorted(([round(r, 4), w] for r, w in t.peer_ratios),
+                                                 reverse=True)[:20],
                            "planted": {f"x{f}": _planted_json(t.planted[f]) for f in FACTORS}}
                     for name, t in sorted(tallies.items())},
         "refused": cal.refused,

@@ -21,6 +21,8 @@ __all__ = [
     "Claim",
     "Evidence",
     "FieldConflict",
+    "PeerFigure",
+    "PeerGroup",
     "PostInfo",
     "Provenance",
     "Question",
@@ -252,6 +254,25 @@ class PostInfo(BaseModel):
 InputKind = Literal["post", "record", "tool-output", "log", "config"]
 
 
+class PeerFigure(BaseModel):
+    """One other record's figure for the same setup (checks/peers.py), with where it came from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    record: str  # the peer's record id (corpus id, dump position, stored audit)
+    tok_s: float
+    source: str | None = None  # the peer's source URL or file
+
+
+class PeerGroup(BaseModel):
+    """The figures other records report for this record's setup; the record itself is never in it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    setup: str  # the shared setup, readable: "RTX 4090 ×1, Llama 3 8B, Q4_K_M, decode"
+    figures: list[PeerFigure] = Field(default_factory=list)
+
+
 class Evidence(BaseModel):
     """The primary claim and the chain of sources behind it."""
 
@@ -262,6 +283,9 @@ class Evidence(BaseModel):
     siblings: list[Claim] = Field(default_factory=list)
     not_found: list[str] = Field(default_factory=list)  # what was searched for and not found
     warnings: list[str] = Field(default_factory=list)
+    # records of the same setup (a board's other rows, a corpus, earlier audits), given by the
+    # caller (checks.runner.audit(peers=...)); None: audited alone
+    peers: PeerGroup | None = None
 
 
 class Assumption(BaseModel):

@@ -28,6 +28,7 @@ from checks.rules.full_ratio import full_ratio
 from checks.rules.lossy_acceptance import lossy_acceptance
 from checks.rules.measure import measure
 from checks.rules.param_count import param_count
+from checks.rules.peer_outlier import peer_outlier
 from checks.rules.power import power
 from checks.rules.prefill_excluded import prefill_excluded
 from checks.rules.roofline import roofline
@@ -69,6 +70,7 @@ CHECKS: tuple[Check, ...] = (
     Check("field_conflict", run=field_conflict),
     Check("param_count", run=param_count),
     Check("suspect_field", run=suspect_field),
+    Check("peer_outlier", run=peer_outlier),
     Check("measure", question=8, run=measure),
 )
 

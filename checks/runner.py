@@ -6,7 +6,7 @@ status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
 
 from __future__ import annotations
 
-from checks.models import Answer, Assumption, Evidence, Question, Report
+from checks.models import Answer, Assumption, Evidence, PeerGroup, Question, Report
 from checks.physics.model_size import sourced_claim
 from checks.reference import Reference, with_system_cards
 from checks.registry import CHECKS, CheckFn
@@ -34,8 +34,11 @@ def _card_name(ev: Evidence, ref: Reference) -> str | None:
     return row.name if row is not None else None
 
 
-def audit(ev: Evidence, ref: Reference) -> Report:
-    """Evidence + reference tables -> Report. Pure and deterministic."""
+def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Report:
+    """Evidence + reference tables -> Report. Pure and deterministic. `peers`: the other records
+    of the claim's setup (checks.peers.PeerIndex.peers_of), for the peer_outlier finding."""
+    if peers is not None:
+        ev = ev.model_copy(update={"peers": peers})
     ev = with_system_cards(ev, ref)  # "p5.48xlarge" and "RTX 4090 + RTX 3090 Ti" say their count
     # One choice of inputs for every check: a field 10x off its sourced row is replaced by the
     # sourced value here, so no check (and no stop) rests on it (checks.physics.model_size).

@@ -1,0 +1,88 @@
+"""peer_outlier: a figure far above every other record of the same setup.
+
+The check function's docstring is its documentation (rendered into docs/checks.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from statistics import median
+
+from checks.models import Answer, Evidence
+from checks.peers import peer_figure
+from checks.reference import Reference
+
+__all__ = ["MIN_PEERS", "OUTLIER_FACTOR", "peer_outlier"]
+
+# Fewer than this many other records say too little about a setup: two runs can both be slow.
+MIN_PEERS = 3
+# Above this multiple of the best peer a figure is an outlier. Picked on the calibration split of
+# benchmarks/corpus (12 public sources, `python -m benchmarks.calibrate` prints the highest): of
+# 1,116 honest records with 3+ peers the highest is 1.96× its best peer (a LocalScore RTX 4090 run
+# of Llama 3.2 1B Q4_K_M at 282 tok/s whose peers ran at most 144), the next 1.89× and 1.61×;
+# 2.5 leaves them a quarter's margin and still flags 1,104 of the 1,109 x10 fakes that have peers.
+# Never below 2: a tuned run can honestly double an untuned one (flash attention, a newer build).
+OUTLIER_FACTOR = 2.5
+_LISTED = 5  # peers named in the basis, highest first; the figures count them all
+
+
+def _g(x: float) -> str:
+    return f"{x:.1f}" if x < 1000 else f"{x:,.0f}"
+
+
+def peer_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
+    """peer_outlier: a figure far above every other record of its setup.
+
+    Seed, section 4: the roofline is "a division", and a division only bounds what the hardware
+    allows. Records of the same setup bound more tightly what it does: a decode figure ten times
+    the best of twenty runs of the same card, model and format is an outlier even below the
+    ceiling, when the honest runs sat far under it (offload, a small model on a big card).
+
+    Peers are given by the caller (`checks.runner.audit(peers=...)`): a board's other records
+    (`sweep`), the other records of a calibration run, earlier stored audits. The setup is
+    `checks.peers.peer_key`: hardware row and card count, model row (or parameter count), weight
+    format, kind of figure, and batch, concurrency, offload and GPU layers where stated. The record
+    itself is never its own peer.
+
+    Statuses:
+    - `flag`: at least `MIN_PEERS` peers and the figure above `OUTLIER_FACTOR` × the highest of
+      them. Never `stop`: peers can be misconfigured or all slow; only physics condemns.
+    - `ok`: at least `MIN_PEERS` peers and the figure within that multiple of the highest.
+    - `n/a`: no peers given, no setup to key on, or fewer than `MIN_PEERS` peers.
+
+    Figures: `peers`, `peer_highest_tok_s`, `peer_median_tok_s`, `ratio_to_highest`,
+    `outlier_factor`. The basis names the setup and the highest peers by record id and source.
+    Reads no reference table beyond the rows the setup key resolves (hardware, models, formats).
+    """
+    group = ev.peers
+    figure = peer_figure(ev.claim)
+    if group is None or figure is None:
+        return Answer(key="peer_outlier", status="n/a",
+                      summary="No records of the same setup were given to compare with.")
+    n = len(group.figures)
+    if n < MIN_PEERS:
+        return Answer(key="peer_outlier", status="n/a",
+                      summary=f"{n} other record{'s' if n != 1 else ''} of this setup ({group.setup}): "
+                              f"fewer than {MIN_PEERS}, too few to judge by.",
+                      figures={"peers": float(n)})
+    value = figure[0]
+    ranked = sorted(group.figures, key=lambda f: -f.tok_s)
+    highest = ranked[0].tok_s
+    mid = median(f.tok_s for f in group.figures)
+    ratio = value / highest
+    figures = {"peers": float(n), "peer_highest_tok_s": highest, "peer_median_tok_s": mid,
+               "ratio_to_highest": ratio, "outlier_factor": OUTLIER_FACTOR}
+    basis = [f"setup: {group.setup}",
+             *(f"peer {f.record}: {_g(f.tok_s)} tok/s" + (f" ({f.source})" if f.source else "")
+               for f in ranked[:_LISTED]),
+             *([f"… and {n - _LISTED} more peers"] if n > _LISTED else []),
+             f"ratio = {_g(value)} ÷ {_g(highest)} = {ratio:.2f}"]
+    head = (f"{_g(value)} tok/s is {ratio:.1f}× the highest of {n} other records of this setup "
+            f"({_g(highest)} tok/s; median {_g(mid)})")
+    if ratio > OUTLIER_FACTOR:
+        return Answer(key="peer_outlier", status="flag", figures=figures, basis=basis,
+                      summary=f"{head}: more than {OUTLIER_FACTOR:g}× every peer, an outlier even "
+                              "below any ceiling; peers can be misconfigured, so suspicious, not "
+                              "condemned.")
+    return Answer(key="peer_outlier", status="ok", figures=figures, basis=basis,
+                  summary=f"{head}: within {OUTLIER_FACTOR:g}× of its peers.")
