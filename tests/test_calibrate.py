@@ -331,3 +331,46 @@ def test_a_table_of_models_is_one_record_per_cell(round_mirror: tuple[Path, Path
         "8B Q4_K_M, 4090 24GB * 2: 122.56 tokens/s\n",
         "llama.cpp on LLaMA 3, Rigs (Average speed (tokens/s) of generating 1024 tokens.), "
         "8B Q4_K_M, 4090 24GB: 127.74 tokens/s\n"]
+
+
+# --- peers: every record of the run against the others of its setup, leave-one-out -------------
+
+_EXPORT_HEAD = ("id\tgen_tps\tprompt_tps\tttft_ms\tmodel_name\tmodel_params\tmodel_params_unit\t"
+                "model_quant\taccel_name\taccel_type\taccel_ram\taccel_ram_unit\n")
+
+
+@pytest.fixture()
+def slow_board(tmp_path: Path) -> Path:
+    """A LocalScore export (tests/fixtures/localscore/localscore_export.tsv's columns) of four
+    CPU-bound runs of Llama 3.2 1B on an RTX 4090, a thirtieth of its ceiling: a x10 fake of one
+    stays below the ceiling, so only its peers can catch it."""
+    rows = "".join(f"{i}\t{tok}\t21876.4\t61.2\tLlama 3.2 1B Instruct\t1200\tM\tQ4_K - Medium\t"
+                   "NVIDIA GeForce RTX 4090\tGPU\t23.99\tGB\n"
+                   for i, tok in ((1, 41.0), (2, 44.5), (3, 38.0), (4, 43.0)))
+    (tmp_path / "export.tsv").write_text(_EXPORT_HEAD + rows)
+    return tmp_path
+
+
+@pytest.mark.parametrize("factor", [3, 10])
+def test_fakes_below_the_ceiling_are_caught_by_their_peers(slow_board: Path, factor: int) -> None:
+    t = calibrate(slow_board, load_reference()).tallies["tsv_board"]
+    assert dict(t.verdicts) == {"consistent": 4}  # the honest rows: none above 2.5x its best peer
+    p = t.planted[factor]
+    # plain decode (the LocalScore export mapping: llamafile), but below the ceiling: suspicious
+    assert (p.n, p.caught, p.by_peers, p.implausible, p.plain, p.above) == (4, 4, 4, 0, 4, 0)
+
+
+def test_the_highest_honest_ratio_to_the_best_peer_is_reported(slow_board: Path) -> None:
+    cal = calibrate(slow_board, load_reference())
+    ratios = sorted(cal.tallies["tsv_board"].peer_ratios)
+    # leave-one-out: row 2 (44.5) against its best other peer, row 4 (43.0)
+    assert ratios[-1] == (pytest.approx(44.5 / 43.0), "export.tsv#1")
+    assert len(ratios) == 4
+    assert "peers: 4 honest record(s) with 3+ peers; the highest is 1.03× its best peer (export.tsv#1)" in render(cal)
+
+
+def test_with_two_peers_nothing_is_judged_by_them(slow_board: Path) -> None:
+    text = (slow_board / "export.tsv").read_text().splitlines()
+    (slow_board / "export.tsv").write_text("\n".join(text[:4]) + "\n")  # three rows: two peers each
+    t = calibrate(slow_board, load_reference()).tallies["tsv_board"]
+    assert (t.planted[10].n, t.planted[10].caught, t.planted[10].by_peers, t.peer_ratios) == (3, 0, 0, [])

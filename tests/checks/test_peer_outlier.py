@@ -1,0 +1,125 @@
+"""peer_outlier: a figure far above every other record of its setup is suspicious, never condemned.
+
+The records are LocalScore rows as the localscore reader gives them (tests/fixtures/localscore/
+localscore_export.tsv's columns): an RTX 4090 running Llama 3.2 1B Q4_K_M far under its
+ceiling, the way CPU-bound runs of a small model on a big card do.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from checks.models import Claim, Evidence
+from checks.peers import PeerIndex, peer_key
+from checks.reference import Reference
+from checks.rules.peer_outlier import OUTLIER_FACTOR, peer_outlier
+from checks.runner import audit
+
+
+def _row(tok_s: float, record_id: str, **kw: object) -> Claim:
+    base: dict[str, object] = {"model": "Llama 3.2 1B Instruct", "weight_format": "Q4_K - Medium",
+                               "hardware": "NVIDIA GeForce RTX 4090", "tok_s": tok_s,
+                               "tok_s_kind": "decode", "speculative": False,
+                               "engine": "llamafile", "record_id": record_id,
+                               "source_url": f"https://example.invalid/localscore_results.tsv#L{record_id}"}
+    base.update(kw)
+    return Claim(**base)
+
+
+PEERS = [_row(41.0, "1"), _row(44.5, "2"), _row(38.0, "3")]
+
+
+def _answer(ref: Reference, claim: Claim, peers: list[Claim], own_id: str = "me"):  # type: ignore[no-untyped-def]
+    index = PeerIndex.build(((c.record_id or "", c) for c in peers), ref)
+    group = index.peers_of(own_id, claim, ref)
+    return peer_outlier(Evidence(claim=claim, peers=group), ref, {})
+
+
+@pytest.mark.parametrize(("tok_s", "status", "ratio"), [
+    (445.0, "flag", 10.0),  # a x10 fake of the best peer: far under the 4090's ceiling
+    (112.0, "flag", 112.0 / 44.5),  # just above 2.5x
+    (110.0, "ok", 110.0 / 44.5),  # just under
+    (43.0, "ok", 43.0 / 44.5),  # an honest run among its peers
+])
+def test_a_figure_above_k_times_the_best_of_three_peers_is_flag(
+        ref: Reference, tok_s: float, status: str, ratio: float) -> None:
+    a = _answer(ref, _row(tok_s, "me"), PEERS)
+    assert a.status == status
+    assert a.figures["peers"] == 3.0
+    assert a.figures["peer_highest_tok_s"] == 44.5
+    assert a.figures["peer_median_tok_s"] == 41.0
+    assert a.figures["ratio_to_highest"] == pytest.approx(ratio)
+    assert a.figures["outlier_factor"] == OUTLIER_FACTOR == 2.5
+
+
+def test_the_finding_names_its_peers_highest_first(ref: Reference) -> None:
+    a = _answer(ref, _row(445.0, "me"), PEERS)
+    assert a.basis[0] == "setup: RTX 4090 ×1, Llama 3.2 1B, Q4_K_M, decode"
+    assert a.basis[1:4] == [
+        "peer 2: 44.5 tok/s (https://example.invalid/localscore_results.tsv#L2)",
+        "peer 1: 41.0 tok/s (https://example.invalid/localscore_results.tsv#L1)",
+        "peer 3: 38.0 tok/s (https://example.invalid/localscore_results.tsv#L3)"]
+    assert a.basis[-1] == "ratio = 445.0 ÷ 44.5 = 10.00"
+    assert a.summary.startswith("445.0 tok/s is 10.0× the highest of 3 other records of this setup "
+                                "(44.5 tok/s; median 41.0)")
+
+
+@pytest.mark.parametrize("peers", [PEERS[:2], PEERS[:1], []])
+def test_fewer_than_three_peers_are_not_judged(ref: Reference, peers: list[Claim]) -> None:
+    a = _answer(ref, _row(445.0, "me"), peers)
+    assert a.status == "n/a"
+    assert a.figures == {"peers": float(len(peers))}
+
+
+def test_no_peers_given_is_n_a(ref: Reference) -> None:
+    a = peer_outlier(Evidence(claim=_row(445.0, "me")), ref, {})
+    assert (a.status, a.figures) == ("n/a", {})
+
+
+def test_the_record_is_never_its_own_peer(ref: Reference) -> None:
+    """The fake's own honest figure is in the index under its id: left out, 3 peers remain."""
+    index = PeerIndex.build([("me", _row(44.0, "me")), *(((c.record_id or ""), c) for c in PEERS)], ref)
+    group = index.peers_of("me", _row(440.0, "me"), ref)
+    assert group is not None
+    assert [f.record for f in group.figures] == ["1", "2", "3"]
+    assert len(index.groups[next(iter(index.groups))]) == 4
+
+
+@pytest.mark.parametrize(("other", "same"), [
+    ({"weight_format": "Q8_0"}, False),  # another format
+    ({"hardware": "NVIDIA GeForce RTX 3090"}, False),  # another card
+    ({"hardware_count": 2}, False),  # two cards
+    ({"model": "Qwen2.5 14B Instruct"}, False),  # another model
+    ({"tok_s_kind": "prefill"}, False),  # prompt processing is another figure
+    ({"batch": 8}, False),  # a stated batch is another setup
+    ({"cell": "online at 5 QPS"}, False),  # another load
+    ({"hardware": "RTX 4090"}, True),  # the same card, spelled by its row
+    ({"model": "Llama-3.2-1B-Instruct", "source_url": "elsewhere"}, True),
+])
+def test_the_setup_key_separates_what_changes_the_figure(ref: Reference, other: dict[str, object],
+                                                          same: bool) -> None:
+    assert (peer_key(_row(40.0, "a", **other), ref) == peer_key(_row(40.0, "a"), ref)) is same
+
+
+def test_cpu_parts_of_one_platform_row_are_not_peers(ref: Reference) -> None:
+    """A platform row spans 8 to 64 cores: the record's own name keeps the parts apart."""
+    a = peer_key(_row(9.5, "a", hardware="AMD EPYC 7352 24-Core Processor (znver2)"), ref)
+    b = peer_key(_row(9.5, "a", hardware="AMD EPYC 7763 64-Core Processor (znver3)"), ref)
+    assert a is not None and b is not None and a != b
+
+
+def test_no_hardware_row_or_no_model_is_no_key(ref: Reference) -> None:
+    assert peer_key(_row(40.0, "a", hardware=None), ref) is None
+    assert peer_key(_row(40.0, "a", model=None, params_total_b=None), ref) is None
+    assert peer_key(_row(40.0, "a", model="a private fine-tune", params_total_b=1.24), ref) is not None
+
+
+@pytest.mark.parametrize(("tok_s", "verdict"), [(445.0, "suspicious"), (43.0, "consistent")])
+def test_an_outlier_below_the_ceiling_makes_the_report_suspicious_never_implausible(
+        ref: Reference, tok_s: float, verdict: str) -> None:
+    index = PeerIndex.build(((c.record_id or "", c) for c in PEERS), ref)
+    claim = _row(tok_s, "me")
+    report = audit(Evidence(claim=claim), ref, peers=index.peers_of("me", claim, ref))
+    assert report.verdict == verdict
+    assert report.question("roofline").status == "ok"  # below the ceiling: only the peers catch it
+    assert report.finding("peer_outlier").status == ("flag" if verdict == "suspicious" else "ok")
