@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from checks.models import Claim, Evidence
+from checks.models import Answer, Claim, Evidence
 from checks.peers import PeerIndex, peer_key
 from checks.reference import Reference
 from checks.rules.peer_outlier import OUTLIER_FACTOR, peer_outlier
@@ -29,7 +29,7 @@ def _row(tok_s: float, record_id: str, **kw: object) -> Claim:
 PEERS = [_row(41.0, "1"), _row(44.5, "2"), _row(38.0, "3")]
 
 
-def _answer(ref: Reference, claim: Claim, peers: list[Claim], own_id: str = "me"):  # type: ignore[no-untyped-def]
+def _answer(ref: Reference, claim: Claim, peers: list[Claim], own_id: str = "me") -> Answer:
     index = PeerIndex.build(((c.record_id or "", c) for c in peers), ref)
     group = index.peers_of(own_id, claim, ref)
     return peer_outlier(Evidence(claim=claim, peers=group), ref, {})
