@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.options import PipelineOptions
 from checks.models import Claim, Report, Verdict
+from checks.peers import PeerIndex
 from checks.reference import Reference
 from checks.runner import audit
 from extractors.document import RawDocument
@@ -194,10 +195,27 @@ class _Spool:
                 f.close()
 
 
+def _peer_id(i: int, claim: Claim) -> str:
+    """A board record's name among its peers: its position (unique), and its own id if any."""
+    return f"record {i}" + (f" ({claim.record_id})" if claim.record_id else "")
+
+
+def _peer_index(dump: Dump, ref: Reference, spool: _Spool | None) -> PeerIndex:
+    """The board's records by setup: each is a peer of the others (checks.peers), indexed once
+    after the one pass, from its spool or (a dump read whole) from the dump."""
+    index = PeerIndex()
+    for i, item in (spool.read() if spool is not None else dump.read()):
+        if isinstance(item, Claim):
+            index.add(_peer_id(i, item), item, ref)
+    return index
+
+
 def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
-                spool: _Spool | None = None) -> Iterator[tuple[int, Report]]:
+                spool: _Spool | None = None,
+                peers: PeerIndex | None = None) -> Iterator[tuple[int, Report]]:
     """The reports of `part` (ascending dump indices) in order, each Claim loaded once: from
-    the spool of the one pass, or (a dump read whole) from the dump."""
+    the spool of the one pass, or (a dump read whole) from the dump; each audited against its
+    peers on the board (never itself) when `peers` is given."""
     if not part:
         return
     ready_at: dict[int, int] = {}  # the dump index by which a record and its siblings are read
@@ -224,7 +242,9 @@ def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Refer
                 raise InvalidInput(f"{dump.source.url}: the dump changed while it was swept "
                                    f"(record {r} or one of its siblings can no longer be read)")
             siblings = [held[j] for j in wanted[1:]]
-            yield r, audit(record_evidence(held[r], dump.source, siblings, dump.warnings), ref)
+            group = peers.peers_of(_peer_id(r, held[r]), held[r], ref) if peers is not None else None
+            yield r, audit(record_evidence(held[r], dump.source, siblings, dump.warnings), ref,
+                           peers=group)
             for j in release.pop(r, ()):
                 held.pop(j, None)
             pos += 1
@@ -242,11 +262,12 @@ def _reading() -> AbstractContextManager[object]:
 
 
 def _spool_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
-                spool: str | None, claims: _Spool | None = None) -> list[RankKey]:
+                spool: str | None, claims: _Spool | None = None,
+                peers: PeerIndex | None = None) -> list[RankKey]:
     """A worker's job: audit one part, its reports spooled to a file, its rank keys returned."""
     keys: list[RankKey] = []
     with _reading(), open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out:
-        for i, report in _audit_part(dump, index, part, ref, claims):
+        for i, report in _audit_part(dump, index, part, ref, claims, peers):
             keys.append(_rank(i, report))
             if spool:
                 out.write(report.model_dump_json(by_alias=True) + "\n")
@@ -375,15 +396,16 @@ def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, 
             dump = loaded_dump(_read_bytes(dump.path), ref, list(opts.boards))
             index, readable, unreadable, spool = _first_pass(dump, None, 1, None)
         summary = SweepSummary(source=source, unreadable=unreadable)
+        peers = _peer_index(dump, ref, spool)
         parts = _parts(readable, jobs)
         if len(parts) == 1:
-            for i, report in _audit_part(dump, index, parts[0], ref, spool):
+            for i, report in _audit_part(dump, index, parts[0], ref, spool, peers):
                 summary.ranking.append(_rank(i, report))
                 if on_report is not None:
                     on_report(report.model_dump_json(by_alias=True))
         else:
             pool = pool or stack.enter_context(_pool(jobs))
-            _run_parallel(pool, dump, index, parts, ref, summary, on_report, spool)
+            _run_parallel(pool, dump, index, parts, ref, summary, on_report, spool, peers)
     summary.ranking.sort()
     return summary
 
@@ -403,11 +425,12 @@ def _read_bytes(path: Path) -> RawDocument:
 
 def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[list[int]],
                   ref: Reference, summary: SweepSummary,
-                  on_report: Callable[[str], None] | None, spool: _Spool | None) -> None:
+                  on_report: Callable[[str], None] | None, spool: _Spool | None,
+                  peers: PeerIndex | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="claimcheck-sweep-") as tmp:
         spools = [str(Path(tmp) / f"part{k}.jsonl") if on_report else None
                   for k in range(len(parts))]
-        futures = [pool.submit(_spool_part, dump, index, part, ref, out, spool)
+        futures = [pool.submit(_spool_part, dump, index, part, ref, out, spool, peers)
                    for part, out in zip(parts, spools, strict=True)]
         for future, out in zip(futures, spools, strict=True):
             summary.ranking.extend(future.result())

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.dumps import write_inferencex_dump
-from bot.sweep import MIN_PART, PARALLEL_BYTES, run_sweep, sweep_source
+from bot.sweep import MIN_PART, PARALLEL_BYTES, _peer_id, run_sweep, sweep_source
 from checks.models import Report
+from checks.peers import PeerIndex
 from checks.reference import Reference
 from checks.runner import audit
 from extractors.document import RawDocument
@@ -130,9 +131,13 @@ def test_a_raw_tab_in_a_string_falls_back_to_reading_the_dump_whole(tmp_path: Pa
 
 
 def _whole(path: Path, ref: Reference) -> list[Report]:
-    """The reports of the old whole-document sweep: the reference for the streamed one."""
+    """The reports of the old whole-document sweep: the reference for the streamed one (each
+    record against its peers on the board, as the sweep audits it)."""
     reading = read_document(RawDocument(path.read_bytes(), source=str(path)), ref)
-    return [audit(ev, ref) for ev in evidence_per_record(reading, ref)]
+    evs = evidence_per_record(reading, ref)
+    peers = PeerIndex.build(((_peer_id(i, ev.claim), ev.claim) for i, ev in enumerate(evs)), ref)
+    return [audit(ev, ref, peers=peers.peers_of(_peer_id(i, ev.claim), ev.claim, ref))
+            for i, ev in enumerate(evs)]
 
 
 @pytest.mark.parametrize("jobs", [1, 4])
