@@ -21,6 +21,7 @@ __all__ = [
     "Claim",
     "Evidence",
     "FieldConflict",
+    "ParsedConfig",
     "PostInfo",
     "Provenance",
     "Question",
@@ -252,6 +253,27 @@ class PostInfo(BaseModel):
 InputKind = Literal["post", "record", "tool-output", "log", "config"]
 
 
+class ParsedConfig(BaseModel):
+    """The claim's launch command, env and notes parsed once (`checks.parsing.parse_config`), so
+    no check runs its own tokenizer or patterns over the raw text. It keeps the texts it was parsed
+    from: a claim changed afterwards (`model_copy`) is parsed again rather than read stale."""
+
+    model_config = ConfigDict(frozen=True)
+
+    launch_command: str | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+    notes: str | None = None
+    # the launch command split as a POSIX shell would (shlex); None: no command, or unbalanced
+    # quotes (a stranger's half-pasted command)
+    words: tuple[str, ...] | None = None
+    # an engine version stated in the command / the notes ("vllm==0.6.3", "build: 4567 (a1b2c3d)")
+    launch_version: str | None = None
+    notes_version: str | None = None
+    # "a/b" written in the notes in a sentence about accepting, drafting or verifying tokens:
+    # (a, b, the text as written); input/output length pairs left out
+    accept_ratios: tuple[tuple[int, int, str], ...] = ()
+
+
 class Evidence(BaseModel):
     """The primary claim and the chain of sources behind it."""
 
@@ -262,6 +284,9 @@ class Evidence(BaseModel):
     siblings: list[Claim] = Field(default_factory=list)
     not_found: list[str] = Field(default_factory=list)  # what was searched for and not found
     warnings: list[str] = Field(default_factory=list)
+    # the claim's launch command, env and notes parsed once (checks.parsing); filled by the
+    # extractors, else by the runner, and read by the checks through `checks.parsing.parsed`
+    parsed: ParsedConfig | None = None
 
 
 class Assumption(BaseModel):

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from importlib import import_module
 from types import ModuleType
 
+from checks.parsing import accept_ratios, version_in_text
 from checks.physics.weights import family_row
 from checks.reference import Reference, load_reference
 from checks.text import one_line, sanitise
@@ -94,6 +95,8 @@ READERS: dict[str, Callable[[str], object]] = {
     "sanitise": lambda t: sanitise(t, limit=10**7),
     "one_line": one_line,
     "family_row": lambda t: family_row(t, REF),
+    "parsing.accept_ratios": accept_ratios,
+    "parsing.version_in_text": version_in_text,
 }
 
 # Readers left out of the pumping, with the reason; empty since the free-text and GPU-name
@@ -132,6 +135,7 @@ PATTERN_MODULES: tuple[str, ...] = (
     "extractors.web.github",
     "extractors.web.post",
     "checks.text",
+    "checks.parsing",
     "bot.render.escape",
 )
 
