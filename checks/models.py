@@ -21,6 +21,7 @@ __all__ = [
     "Claim",
     "Evidence",
     "FieldConflict",
+    "LossyMention",
     "ParsedConfig",
     "PostInfo",
     "Provenance",
@@ -30,6 +31,7 @@ __all__ = [
     "Source",
     "Status",
     "SuspectField",
+    "SwitchHit",
     "TokSKind",
     "Verdict",
 ]
@@ -253,6 +255,31 @@ class PostInfo(BaseModel):
 InputKind = Literal["post", "record", "tool-output", "log", "config"]
 
 
+class SwitchHit(BaseModel):
+    """A forced-acceptance switch named in a claim's own words (checks.switches)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    switch: str  # the switch's name in checks.switches.SWITCHES
+    where: str  # "launch_command", "env" or "notes"
+    span: str
+    value: float | None = None
+    off: str | None = None  # why it is not in force, or None when it is
+
+
+class LossyMention(BaseModel):
+    """An accept threshold stated (`which`, `value`) or a lossy verification mode in force (`how`)
+    in a claim's own words (checks.switches)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    where: str  # "launch_command", "env" or "notes"
+    span: str
+    which: str | None = None  # a threshold: "single" or "acc"
+    value: float | None = None
+    how: str | None = None  # a mode: what makes it lossy
+
+
 class ParsedConfig(BaseModel):
     """The claim's launch command, env and notes parsed once (`checks.parsing.parse_config`), so
     no check runs its own tokenizer or patterns over the raw text. It keeps the texts it was parsed
@@ -272,6 +299,11 @@ class ParsedConfig(BaseModel):
     # "a/b" written in the notes in a sentence about accepting, drafting or verifying tokens:
     # (a, b, the text as written); input/output length pairs left out
     accept_ratios: tuple[tuple[int, int, str], ...] = ()
+    # forced-acceptance switches, accept thresholds and lossy modes, and phrases saying prefill
+    # was left out, as checks.switches finds them
+    forced: tuple[SwitchHit, ...] = ()
+    lossy: tuple[LossyMention, ...] = ()
+    prefill_phrases: tuple[str, ...] = ()
 
 
 class Evidence(BaseModel):

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from checks.models import Claim, Evidence, ParsedConfig
+from checks.switches import forced_hits, lossy_mentions, prefill_phrases
 
 __all__ = ["accept_ratios", "join_words", "parse_config", "parsed", "version_in_text", "with_parsed"]
 
@@ -83,12 +84,18 @@ def _words(cmd: str | None) -> tuple[str, ...] | None:
 @lru_cache(maxsize=_MEMO_ENTRIES)
 def _parse(launch_command: str | None, env: tuple[tuple[str, str], ...],
            notes: str | None) -> ParsedConfig:
+    # Where the switches are searched, in order: the command, every env pair, the notes.
+    places = [("launch_command", launch_command or ""), *(("env", f"{k}={v}") for k, v in env),
+              ("notes", notes or "")]
     return ParsedConfig(
         launch_command=launch_command, env=dict(env), notes=notes,
         words=_words(launch_command),
         launch_version=version_in_text(launch_command),
         notes_version=version_in_text(notes),
         accept_ratios=accept_ratios(notes),
+        forced=forced_hits(places),
+        lossy=lossy_mentions(places),
+        prefill_phrases=prefill_phrases(notes),
     )
 
 

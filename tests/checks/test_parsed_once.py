@@ -18,9 +18,6 @@ TOKENIZERS = {"re", "re2", "shlex", "regex"}
 # Rule modules that still import a pattern library, with what they match. Each entry is to move
 # into checks.parsing; the test fails when an entry no longer imports one (drop it then).
 STILL_MATCHING = {
-    "forced_acceptance": "forced-acceptance switches in the launch command, env and notes",
-    "lossy_acceptance": "lossy-verification switches in the launch command, env and notes",
-    "prefill_excluded": "prefill-excluded phrases in the notes",
     "token_accounting": "a 'total' label in the post's text or the tok/s field's name",
     "power": "'total' words in the power method (a structured field)",
     "fork": "version strings of structured fields (engine_version, the image tag)",

@@ -13,6 +13,7 @@ from types import ModuleType
 from checks.parsing import accept_ratios, version_in_text
 from checks.physics.weights import family_row
 from checks.reference import Reference, load_reference
+from checks.switches import forced_hits, lossy_mentions, prefill_phrases
 from checks.text import one_line, sanitise
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
@@ -97,6 +98,9 @@ READERS: dict[str, Callable[[str], object]] = {
     "family_row": lambda t: family_row(t, REF),
     "parsing.accept_ratios": accept_ratios,
     "parsing.version_in_text": version_in_text,
+    "switches.forced": lambda t: forced_hits([("launch_command", t), ("notes", t)]),
+    "switches.lossy": lambda t: lossy_mentions([("launch_command", t), ("notes", t)]),
+    "switches.prefill": prefill_phrases,
 }
 
 # Readers left out of the pumping, with the reason; empty since the free-text and GPU-name
@@ -136,6 +140,7 @@ PATTERN_MODULES: tuple[str, ...] = (
     "extractors.web.post",
     "checks.text",
     "checks.parsing",
+    "checks.switches",
     "bot.render.escape",
 )
 
