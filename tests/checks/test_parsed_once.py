@@ -89,3 +89,23 @@ def test_audit_of_hand_built_evidence_equals_audit_of_parsed_evidence() -> None:
     assert bare.model_dump_json() == pre.model_dump_json()
     assert bare.question("fork").status == "flag"
     assert bare.finding("full_ratio").status == "flag"
+
+
+@pytest.mark.parametrize(("notes", "switch", "off"), [
+    ("ran with sglang_simulate_acc_len=3", "SGLANG_SIMULATE_ACC_LEN", None),  # any case
+    ("--spec_decode_acceptance_length 4", "--spec-decode-acceptance-length", None),
+    ("no SGLANG_SIMULATE_ACC_LEN here", "SGLANG_SIMULATE_ACC_LEN", "negated in the notes"),
+])
+def test_keyword_gate_lets_every_spelling_the_switch_pattern_reads_through(
+        notes: str, switch: str, off: str | None) -> None:
+    hits = parse_config(Claim(notes=notes)).forced
+    assert [(h.switch, h.where, h.off) for h in hits] == [(switch, "notes", off)]
+
+
+@pytest.mark.parametrize(("notes", "phrases"), [
+    ("prefix caching hit rate of 100%", ("prefix caching hit rate of 100%",)),  # gated on "cach"
+    ("TTFT excluded from the rate", ("TTFT excluded",)),
+    ("prefill was not excluded", ()),
+])
+def test_prefill_phrases(notes: str, phrases: tuple[str, ...]) -> None:
+    assert parse_config(Claim(notes=notes)).prefill_phrases == phrases
