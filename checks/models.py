@@ -21,6 +21,8 @@ __all__ = [
     "Claim",
     "Evidence",
     "FieldConflict",
+    "LossyMention",
+    "ParsedConfig",
     "PeerFigure",
     "PeerGroup",
     "PostInfo",
@@ -31,6 +33,7 @@ __all__ = [
     "Source",
     "Status",
     "SuspectField",
+    "SwitchHit",
     "TokSKind",
     "Verdict",
 ]
@@ -271,6 +274,55 @@ class PeerGroup(BaseModel):
 
     setup: str  # the shared setup, readable: "RTX 4090 ×1, Llama 3 8B, Q4_K_M, decode"
     figures: list[PeerFigure] = Field(default_factory=list)
+class SwitchHit(BaseModel):
+    """A forced-acceptance switch named in a claim's own words (checks.switches)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    switch: str  # the switch's name in checks.switches.SWITCHES
+    where: str  # "launch_command", "env" or "notes"
+    span: str
+    value: float | None = None
+    off: str | None = None  # why it is not in force, or None when it is
+
+
+class LossyMention(BaseModel):
+    """An accept threshold stated (`which`, `value`) or a lossy verification mode in force (`how`)
+    in a claim's own words (checks.switches)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    where: str  # "launch_command", "env" or "notes"
+    span: str
+    which: str | None = None  # a threshold: "single" or "acc"
+    value: float | None = None
+    how: str | None = None  # a mode: what makes it lossy
+
+
+class ParsedConfig(BaseModel):
+    """The claim's launch command, env and notes parsed once (`checks.parsing.parse_config`), so
+    no check runs its own tokenizer or patterns over the raw text. It keeps the texts it was parsed
+    from: a claim changed afterwards (`model_copy`) is parsed again rather than read stale."""
+
+    model_config = ConfigDict(frozen=True)
+
+    launch_command: str | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+    notes: str | None = None
+    # the launch command split as a POSIX shell would (shlex); None: no command, or unbalanced
+    # quotes (a stranger's half-pasted command)
+    words: tuple[str, ...] | None = None
+    # an engine version stated in the command / the notes ("vllm==0.6.3", "build: 4567 (a1b2c3d)")
+    launch_version: str | None = None
+    notes_version: str | None = None
+    # "a/b" written in the notes in a sentence about accepting, drafting or verifying tokens:
+    # (a, b, the text as written); input/output length pairs left out
+    accept_ratios: tuple[tuple[int, int, str], ...] = ()
+    # forced-acceptance switches, accept thresholds and lossy modes, and phrases saying prefill
+    # was left out, as checks.switches finds them
+    forced: tuple[SwitchHit, ...] = ()
+    lossy: tuple[LossyMention, ...] = ()
+    prefill_phrases: tuple[str, ...] = ()
 
 
 class Evidence(BaseModel):
@@ -286,6 +338,9 @@ class Evidence(BaseModel):
     # records of the same setup (a board's other rows, a corpus, earlier audits), given by the
     # caller (checks.runner.audit(peers=...)); None: audited alone
     peers: PeerGroup | None = None
+    # the claim's launch command, env and notes parsed once (checks.parsing); filled by the
+    # extractors, else by the runner, and read by the checks through `checks.parsing.parsed`
+    parsed: ParsedConfig | None = None
 
 
 class Assumption(BaseModel):

@@ -7,6 +7,7 @@ status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
 from __future__ import annotations
 
 from checks.models import Answer, Assumption, Evidence, PeerGroup, Question, Report
+from checks.parsing import with_parsed
 from checks.physics.model_size import sourced_claim
 from checks.reference import Reference, with_system_cards
 from checks.registry import CHECKS, CheckFn
@@ -45,6 +46,8 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
     claim = sourced_claim(ev.claim, ref)
     if claim is not ev.claim:
         ev = ev.model_copy(update={"claim": claim})
+    # The launch command, env and notes parsed once for every check (the extractors usually did).
+    ev = with_parsed(ev)
     answers: dict[str, Answer] = {}
     numbers: dict[str, int] = {}
     for check in CHECKS:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from checks.models import Claim, Evidence, InputKind, PostInfo, Provenance, Source
+from checks.parsing import parse_config
 from checks.reference import Reference
 from checks.text import sanitise
 from extractors.document import RawDocument
@@ -179,6 +180,7 @@ def build_evidence(readings: Sequence[Reading], ref: Reference) -> Evidence:
         sources=[r.source for r in readings],
         siblings=siblings,
         warnings=[w for r in readings for w in r.warnings],
+        parsed=parse_config(primary),
     )
 
 
@@ -189,13 +191,15 @@ def evidence_per_record(reading: Reading, ref: Reference) -> list[Evidence]:
     out = []
     siblings = siblings_by_record(reading.records)
     for i, claim in enumerate(reading.records):
+        claim = _with_derived_rate(claim)
         out.append(
             Evidence(
-                claim=_with_derived_rate(claim),
+                claim=claim,
                 kind=_input_kind(reading.source.kind, default="record"),
                 sources=[reading.source],
                 siblings=siblings[i],
                 warnings=reading.warnings,
+                parsed=parse_config(claim),
             )
         )
     return out
@@ -204,10 +208,12 @@ def evidence_per_record(reading: Reading, ref: Reference) -> list[Evidence]:
 def record_evidence(claim: Claim, source: Source, siblings: Sequence[Claim],
                     warnings: Sequence[str] = ()) -> Evidence:
     """`sweep`, one record at a time: the Evidence of one record of a dump and its siblings."""
+    claim = _with_derived_rate(claim)
     return Evidence(
-        claim=_with_derived_rate(claim),
+        claim=claim,
         kind=_input_kind(source.kind, default="record"),
         sources=[source],
         siblings=list(siblings),
         warnings=list(warnings),
+        parsed=parse_config(claim),  # memoised by content: a board's repeated template once
     )

@@ -12,6 +12,7 @@ from checks.engines import (
     split_engine,
 )
 from checks.models import Answer, Evidence
+from checks.parsing import parsed
 from checks.reference import Reference
 
 __all__ = [
@@ -70,14 +71,6 @@ _GIT_HASH = re.compile(r"g?[0-9a-f]{7,40}", re.IGNORECASE)
 _SCM_DEV_LOCAL = re.compile(
     r"g[0-9a-f]{7,40}(?:\.d\d{8})?", re.IGNORECASE
 )  # setuptools-scm: +g1a2b3c4.d20250101
-_TEXT_VERSION = re.compile(
-    r"\b(vllm|sglang|llama\.cpp|tensorrt[-_]llm|lmdeploy|ollama|exllamav[23]|mlx[-_]lm|tgi)"
-    r"\s*(?:==|=|:|\s)\s*v?(\d+\.\d+[\w.+\-]*)",
-    re.IGNORECASE,
-)
-_TEXT_LLAMA_BUILD = re.compile(
-    r"\b(?:version|build)\s*[:=]\s*(\d{3,5})\s*\(([0-9a-f]{7,40})\)", re.IGNORECASE
-)
 _TAG_VERSION = re.compile(r"(?:^|[_\-])v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)")
 
 
@@ -125,16 +118,6 @@ def classify_image(image: str) -> tuple[bool, str, str | None]:
     official = any(repo.startswith(p) for p in OFFICIAL_IMAGE_PREFIXES)
     m = _TAG_VERSION.search(tag)
     return official, repo, (m.group(1) if m else None)
-
-
-def _version_in_text(text: str | None) -> str | None:
-    if not text:
-        return None
-    m = _TEXT_LLAMA_BUILD.search(text)
-    if m:
-        return f"b{m.group(1)}-{m.group(2)}"
-    m = _TEXT_VERSION.search(text)
-    return m.group(2).rstrip(".,;)") if m else None
 
 
 def fork(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
@@ -190,11 +173,12 @@ def fork(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
             problems.append(f'container image "{repo}" is outside the engines\' official images')
             image_version = None  # a tag on an unofficial image says nothing about the build
 
+    text = parsed(ev)
     found = [
         (c.engine_version, c.source_of("engine_version")),
         (name_version, c.source_of("engine")),
-        (_version_in_text(c.launch_command), c.source_of("launch_command")),
-        (_version_in_text(c.notes), c.source_of("notes")),
+        (text.launch_version, c.source_of("launch_command")),
+        (text.notes_version, c.source_of("notes")),
     ]
     version, where = next(((v, w) for v, w in found if v), (None, None))
     if version is not None:

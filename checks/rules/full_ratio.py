@@ -5,10 +5,10 @@ The check function's docstring is its documentation (rendered into docs/checks.m
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
-from checks.models import Answer, Claim, Evidence
+from checks.models import Answer, Claim, Evidence, ParsedConfig
+from checks.parsing import parsed
 from checks.reference import Reference
 
 # A full a/b is a red flag only once b is large: at a per-token acceptance of 0.8 (above the
@@ -18,15 +18,9 @@ from checks.reference import Reference
 LARGE_DENOMINATOR = 20
 # An AL reported to one decimal place (56.0) equals the window when it is within rounding.
 AL_TOLERANCE = 0.05
-# "a/b" in free text: digits not part of a date, version, decimal or path (1/1/2026, 0.5/1, a/b/c).
-_RATIO = re.compile(r"(?<![\d/.:\-])(\d+)\s*/\s*(\d+)(?![\d/.:\-])")
-# A full ratio is accepted ÷ proposed draft tokens: an a/b counts only in a sentence about
-# accepting, drafting or verifying tokens, and an input/output length pair never does.
-_ACCEPT_CONTEXT = re.compile(r"(?i)accept|\bdraft|\bAL\b|specul|verif|propos|\bspec\b|\bhits?\b")
-_IO_PAIR = re.compile(r"(?i)\b(?:ISL\s*/\s*OSL|input\s*/\s*output|in\s*/\s*out|I\s*/\s*O)\b")
 
 
-def _ratios(c: Claim, basis: list[str]) -> tuple[list[tuple[int, int]], int]:
+def _ratios(c: Claim, text: ParsedConfig, basis: list[str]) -> tuple[list[tuple[int, int]], int]:
     """Full ratios (a == b, b large) and how many ratios were looked at."""
     seen: list[tuple[int, int, str]] = [(a, b, c.source_of("ratios")) for a, b in c.ratios]
     if c.accepted_tokens is not None and c.drafted_tokens is not None:
@@ -37,14 +31,8 @@ def _ratios(c: Claim, basis: list[str]) -> tuple[list[tuple[int, int]], int]:
                 f"{c.source_of('accepted_tokens')} / {c.source_of('drafted_tokens')}",
             )
         )
-    notes = c.notes or ""
-    for m in _RATIO.finditer(notes):
-        start = max(notes.rfind(x, 0, m.start()) for x in ".\n;") + 1
-        ends = [i for i in (notes.find(x, m.end()) for x in ".\n;") if i >= 0]
-        sentence = notes[start:min(ends, default=len(notes))]
-        if _IO_PAIR.search(sentence) or not _ACCEPT_CONTEXT.search(sentence):
-            continue  # two lengths ("128/128 in/out"), or a count that is no acceptance statistic
-        seen.append((int(m.group(1)), int(m.group(2)), f'{c.source_of("notes")}: "{m.group(0)}"'))
+    # "a/b" in the notes' sentences about acceptance (checks.parsing.accept_ratios)
+    seen += [(a, b, f'{c.source_of("notes")}: "{raw}"') for a, b, raw in text.accept_ratios]
     full: list[tuple[int, int]] = []
     for a, b, where in seen:
         if a == b and b >= LARGE_DENOMINATOR and (a, b) not in full:
@@ -84,7 +72,7 @@ def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
     basis: list[str] = []
     figures: dict[str, float] = {}
     found: list[str] = []
-    full, n_ratios = _ratios(c, basis)
+    full, n_ratios = _ratios(c, parsed(ev), basis)
     if full:
         figures["full_ratios"] = float(len(full))
         found.append(", ".join(f"{a}/{b}" for a, b in full))

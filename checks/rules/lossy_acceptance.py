@@ -5,57 +5,16 @@ The check function's docstring is its documentation (rendered into docs/checks.m
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from checks.models import Answer, Claim, Evidence
+from checks.models import Answer, Claim, Evidence, ParsedConfig
+from checks.parsing import parsed
 from checks.reference import Reference
 
 # SGLang's accept thresholds default to 1.0, and "values < 1.0 make acceptance lossy"
 # (sglang docs/advanced_features/speculative_decoding.md, Full Parameter Reference).
 LOSSLESS_THRESHOLD = 1.0
-# Notes: a negation this close before a setting, in the same sentence, disarms it.
-NEGATION_WINDOW = 40
-_NEGATION = re.compile(
-    r"\b(no|not|without|never|disabled?|unset|removed|w/o|instead of)\b", re.IGNORECASE
-)
-
-_THRESHOLD = re.compile(
-    r"--speculative[-_]accept[-_]threshold[-_](?P<which>single|acc)\b(?:\s*=\s*|\s+)['\"]?(?P<value>\d*\.?\d+)",
-    re.IGNORECASE,
-)
-
-
-@dataclass(frozen=True)
-class _Mode:
-    name: str
-    pattern: re.Pattern[str]
-    how: str
-
-
-MODES: tuple[_Mode, ...] = (
-    _Mode(
-        "vLLM FLy verification",
-        re.compile(r"""rejection[_-]sample[_-]method['"]?\s*[:=\s]\s*['"]?fly\b""", re.IGNORECASE),
-        "FLy defers rejections at high-entropy positions and is lossy by design",
-    ),
-    _Mode(
-        "FLy / lossy verification",
-        re.compile(r"\bFLy\b|\blossy\s+(?:verif\w*|accept\w*)", 0),
-        "a lossy verifier accepts tokens the target would not have emitted",
-    ),
-    _Mode(
-        "typical acceptance",
-        # "typical acceptance length" is ordinary English; only the sampler's names count.
-        re.compile(
-            r"typical[_-]acceptance|typical acceptance (?:sampl\w*|method|verif\w*)"
-            r"|posterior[_-](?:threshold|alpha)",
-            re.IGNORECASE,
-        ),
-        "typical acceptance keeps any draft token the target finds plausible enough",
-    ),
-)
 
 
 @dataclass(frozen=True)
@@ -65,50 +24,22 @@ class _Hit:
     how: str
 
 
-def _disarmed(text: str, start: int, end: int, where: str) -> bool:
-    line = text[text.rfind("\n", 0, start) + 1 : start]
-    if re.search(r"(?:^|\s)#", line) or re.search(r"\bunset\b", line):
-        return True
-    if where != "notes":
-        return False
-    sentence = re.split(r"[.;!?\n]", text[max(0, start - NEGATION_WINDOW) : start])[-1]
-    after = text[end : end + 25]
-    return bool(
-        _NEGATION.search(sentence)
-        or re.match(r"\W{0,3}(?:was |is )?(?:not used|off|disabled)\b", after, re.IGNORECASE)
-    )
-
-
-def _search(c: Claim) -> tuple[list[_Hit], list[str], list[float]]:
-    """Lossy settings found, lossless thresholds seen (for the basis), every threshold value."""
-    places = [("launch_command", c.launch_command or "")]
-    places += [("env", f"{k}={v}") for k, v in c.env.items()]
-    places.append(("notes", c.notes or ""))
+def _search(c: Claim, text: ParsedConfig) -> tuple[list[_Hit], list[str], list[float]]:
+    """Lossy settings found, lossless thresholds seen (for the basis), every threshold value,
+    from the thresholds and modes the parser found (checks.switches)."""
     hits: list[_Hit] = []
     lossless: list[str] = []
     values: list[float] = []
-    for where, text in places:
-        for m in _THRESHOLD.finditer(text):
-            if _disarmed(text, m.start(), m.end(), where):
-                continue
-            value = float(m.group("value"))
-            values.append(value)
-            if value < LOSSLESS_THRESHOLD:
-                hits.append(
-                    _Hit(
-                        where,
-                        m.group(0),
-                        f"a {m.group('which')} threshold of {value:g} "
-                        "accepts draft tokens the target ranks below its own choice",
-                    )
-                )
-            else:
-                lossless.append(f'{c.source_of(where)}: "{m.group(0)}" (lossless at {value:g})')
-        for mode in MODES:
-            for m in mode.pattern.finditer(text):
-                if not _disarmed(text, m.start(), m.end(), where):
-                    hits.append(_Hit(where, m.group(0), mode.how))
-                    break
+    for m in text.lossy:
+        if m.value is None:  # a lossy mode in force
+            hits.append(_Hit(m.where, m.span, m.how or "lossy verification"))
+            continue
+        values.append(m.value)
+        if m.value < LOSSLESS_THRESHOLD:
+            hits.append(_Hit(m.where, m.span, f"a {m.which} threshold of {m.value:g} "
+                             "accepts draft tokens the target ranks below its own choice"))
+        else:
+            lossless.append(f'{c.source_of(m.where)}: "{m.span}" (lossless at {m.value:g})')
     return hits, lossless, values
 
 
@@ -139,7 +70,7 @@ def lossy_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
     Reference rows: none; the flag names are engine facts listed above.
     """
     c = ev.claim
-    hits, lossless, values = _search(c)
+    hits, lossless, values = _search(c, parsed(ev))
     if c.accept_threshold is not None:
         values.append(c.accept_threshold)
         if c.accept_threshold < LOSSLESS_THRESHOLD:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from checks.models import Answer, Claim, Evidence
+from checks.parsing import join_words, parsed
 from checks.reference import Reference
 from checks.rules.fork import canonical_engine, split_engine
 
@@ -51,16 +51,7 @@ LLAMA_DRAFT_FLAGS = {
 WINDOW_FLAGS = ("--speculative-num-draft-tokens", "--speculative-dflash-block-size")
 
 
-def _tokens(cmd: str | None) -> list[str] | None:
-    if not cmd:
-        return None
-    try:
-        return shlex.split(cmd)
-    except ValueError:  # unbalanced quotes in a stranger's command: fall back to templates
-        return None
-
-
-def _strip_speculative(tokens: list[str]) -> list[str]:
+def _strip_speculative(tokens: Sequence[str]) -> list[str]:
     out: list[str] = []
     skip = False
     for i, tok in enumerate(tokens):
@@ -76,7 +67,7 @@ def _strip_speculative(tokens: list[str]) -> list[str]:
     return out
 
 
-def _set_window(tokens: list[str], window: int) -> list[str]:
+def _set_window(tokens: Sequence[str], window: int) -> list[str]:
     out = list(tokens)
     for i, tok in enumerate(out):
         if tok in WINDOW_FLAGS and i + 1 < len(out):
@@ -95,7 +86,7 @@ def _set_window(tokens: list[str], window: int) -> list[str]:
     return out
 
 
-def _model_arg(c: Claim, tokens: list[str] | None) -> str:
+def _model_arg(c: Claim, tokens: Sequence[str] | None) -> str:
     if tokens:
         for flag in ("--model-path", "--model", "-m"):
             if flag in tokens[:-1]:
@@ -105,7 +96,7 @@ def _model_arg(c: Claim, tokens: list[str] | None) -> str:
     return c.model or "<model>"
 
 
-def _engine_in(tokens: list[str] | None) -> str | None:
+def _engine_in(tokens: Sequence[str] | None) -> str | None:
     """The engine a launch command runs, when the claim does not name it."""
     head = " ".join((tokens or [])[:4]).lower()
     for stem, engine in (("sglang", "SGLang"), ("vllm", "vLLM"), ("llama-", "llama.cpp")):
@@ -114,16 +105,17 @@ def _engine_in(tokens: list[str] | None) -> str | None:
     return None
 
 
-def _commands(c: Claim, window: int | None) -> tuple[str, str | None, str]:
-    """(plain-decode server/bench command, speculative command at `window`, benchmark command)."""
-    tokens = _tokens(c.launch_command)
+def _commands(c: Claim, window: int | None,
+              tokens: Sequence[str] | None) -> tuple[str, str | None, str]:
+    """(plain-decode server/bench command, speculative command at `window`, benchmark command);
+    `tokens`: the launch command's words (None: no command, or quotes unbalanced: templates)."""
     engine = canonical_engine(c.engine) if c.engine else _engine_in(tokens)
     model = _model_arg(c, tokens)
     drafter = c.drafter_model or "<drafter>"
     batch = c.concurrency or c.batch or 1
     if tokens and engine in ("SGLang", "vLLM", "llama.cpp"):
-        base = shlex.join(_strip_speculative(tokens))
-        spec = shlex.join(_set_window(tokens, window)) if window and c.speculative else None
+        base = join_words(_strip_speculative(tokens))
+        spec = join_words(_set_window(tokens, window)) if window and c.speculative else None
     elif engine == "vLLM":
         base = f"vllm serve {model}"
         spec = None
@@ -210,8 +202,9 @@ def measure(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer
         else max(windows)
     )
     published_w = published if is_spec else None
-    base, spec_published, bench = _commands(c, published_w)
-    _, spec_claimed, _ = _commands(c, c.spec_window if is_spec else None)
+    words = parsed(ev).words
+    base, spec_published, bench = _commands(c, published_w, words)
+    _, spec_claimed, _ = _commands(c, c.spec_window if is_spec else None, words)
     power = _power_cmd(ev, ref)
     streams = max([n for n in (c.batch, c.concurrency) if n is not None], default=None)
     where = " on ".join(x for x in (c.model, c.hardware) if x) or "the same model on the same box"

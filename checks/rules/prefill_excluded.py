@@ -5,35 +5,11 @@ The check function's docstring is its documentation (rendered into docs/checks.m
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from checks.models import Answer, Evidence
+from checks.parsing import parsed
 from checks.reference import Reference
-
-_PHRASES = re.compile(
-    r"prefill\s+(?:came\s+|was\s+|is\s+)?(?:served\s+|read\s+|loaded\s+)?from\s+(?:the\s+)?"
-    r"(?:prefix\s+|kv\s+)?cache"
-    r"|cached\s+(?:prefill|prompt)|(?:prefill|prompt)\s+(?:was\s+|is\s+)?(?:fully\s+)?cached"
-    r"|prefix[- ]cach\w*\s+hit(?:\s+rate)?\s*(?:of|[:=])?\s*100\s*%"
-    r"|(?:TTFT|prefill|first[- ]token)\s+(?:time\s+)?(?:was\s+|is\s+)?(?:excluded|skipped)"
-    r"|(?:exclud\w*|skipp?\w*|without)\s+(?:the\s+)?"
-    r"(?:TTFT|prefill|first[- ]token|time[- ]to[- ]first[- ]token)"
-    r"(?![\s-]*cach)",  # "without prefill caching" says the opposite
-    re.IGNORECASE,
-)
-# A negation this close before a phrase disarms it ("not cached prefill", "never excluded TTFT").
-NEGATION_WINDOW = 15
-_NEGATION = re.compile(r"\b(no|not|never|nor)\b", re.IGNORECASE)
-
-
-def _note_phrases(notes: str) -> list[str]:
-    out = []
-    for m in _PHRASES.finditer(notes):
-        before = re.split(r"[.;!?\n]", notes[max(0, m.start() - NEGATION_WINDOW) : m.start()])[-1]
-        if not _NEGATION.search(before):
-            out.append(m.group(0))
-    return out
 
 
 def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
@@ -78,7 +54,7 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
     if cached_matters:
         reasons.append("the record marks prefill as cached")
         basis.append(f"{c.source_of('prefill_cached')} = true")
-    phrases = _note_phrases(c.notes or "")
+    phrases = list(parsed(ev).prefill_phrases)  # the phrases and their negations: checks.switches
     if phrases:
         reasons.append(f'the notes say "{phrases[0]}"')
         basis += [f'{c.source_of("notes")}: "{p}"' for p in phrases]

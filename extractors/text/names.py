@@ -159,13 +159,19 @@ class NameFinder:
 
     def finditer(self, text: str) -> Iterator[Name]:
         last_end = 0
+        longest = self.key_lengths[0] if self.key_lengths else 0
         for w in _WORD.finditer(text):
             pos = w.start()
             if pos < last_end:
                 continue
             best: re.Match[str] | None = None
+            head = text[pos:pos + longest]
+            # Most words start with plain ASCII letters and digits: folding is then lowercasing,
+            # done once for every key length (the regex fold per length was a third of the time).
+            plain = head.isascii() and head.isalnum()
+            folded = head.lower() if plain else ""
             for length in self.key_lengths:
-                pattern = self.pattern(_fold(text[pos:pos + length]))
+                pattern = self.pattern(folded[:length] if plain else _fold(head[:length]))
                 m = pattern.match(text, pos) if pattern else None
                 if m and (best is None or m.end() > best.end()):
                     best = m

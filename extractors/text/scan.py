@@ -22,6 +22,11 @@ class Scan:
 
     def __init__(self, text: str, b: ClaimBuilder, ref: Reference | None) -> None:
         self.text, self.b, self.ref = text, b, ref
+        # The text casefolded once, for the readers' keyword gates (`mentions`). Blanking later
+        # only removes words, so a gate on the original text lets through at least what the
+        # patterns could match. Dotless i and a dotted capital I fold like i, as IGNORECASE
+        # patterns match them.
+        self.folded = text.casefold().replace("ı", "i").replace("\u0307", "")
         self.seps = [m.start() for m in _SEP.finditer(text)]
         self.lines = [m.start() for m in re.finditer(r"\n", text)]
         self.primary_line: int | None = None
@@ -32,6 +37,11 @@ class Scan:
         start = self.seps[i - 1] + 1 if i > 0 else 0
         end = self.seps[i] if i < len(self.seps) else len(self.text)
         return start, end
+
+    def mentions(self, words: tuple[str, ...]) -> bool:
+        """Whether any of `words` (casefolded) is in the text: a pattern that cannot match
+        without one of them need not be run."""
+        return any(w in self.folded for w in words)
 
     def line_of(self, pos: int) -> int:
         return bisect.bisect_right(self.lines, pos)

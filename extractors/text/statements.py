@@ -109,8 +109,27 @@ _NEGATED = re.compile(r"(?i)\b(?:not|cannot|can't|no|never|nothing|isn't|doesn't
 _NEGATION_REACH = 200
 
 
+# What each _CELL pattern cannot match without (casefolded): the keyword gate, in _CELL's order.
+_CELL_WORDS: list[tuple[str, ...]] = [
+    ("batch", "bs"),
+    ("conc", "="),
+    ("single",),
+    ("multi", "production", "serv"),
+    ("ttft", "empty"),
+    ("prefill",),
+    ("ttft",),
+    ("temp",),
+    ("best", "run", "repe", "trial"),
+    ("cool",),
+    ("prefix",),
+    ("prefix", "radix"),
+]
+
+
 def _cell(s: Scan) -> None:
-    for name, pattern, convert in _CELL:
+    for (name, pattern, convert), words in zip(_CELL, _CELL_WORDS, strict=True):
+        if not s.mentions(words):
+            continue
         for m in s.finditer(pattern):
             if name == "serving_claim" and _NEGATED.search(
                 s.text, max(s.clause(m.start())[0], m.start() - _NEGATION_REACH), m.start()
@@ -120,7 +139,8 @@ def _cell(s: Scan) -> None:
             if value is not None:
                 s.set(name, value, m.group(0))
                 break
-    if not s.b.has("temperature") and (greedy := re.search(r"(?i)\bgreedy\b", s.text)):
+    if not s.b.has("temperature") and s.mentions(("greedy",)) and (
+            greedy := re.search(r"(?i)\bgreedy\b", s.text)):
         s.set("temperature", 0.0, greedy.group(0))
 
 
@@ -236,6 +256,8 @@ _WINDOWS: list[tuple[re.Pattern[str], int, str]] = [
                 r"(?:(?:spec(?:ulative)?|draft|verify)\s++)window\b"), 0,
      "stated window '{span}' = window {n}"),
 ]
+# What each _WINDOWS pattern cannot match without (casefolded), in its order.
+_WINDOW_WORDS = [("block",), ("draft",), ("spec",), ("draft",), ("window",), ("window",)]
 _NOT_WINDOW = re.compile(r"(?i)\b(?:context|sliding|attention|rolling|time|moving)\s*+$")
 
 
@@ -244,6 +266,8 @@ def _window(s: Scan) -> None:
     launch.py); the primary figure's line wins over priority."""
     found = []
     for priority, (pattern, plus, convention) in enumerate(_WINDOWS):
+        if not s.mentions(_WINDOW_WORDS[priority]):
+            continue
         for m in s.finditer(pattern):
             if not _NOT_WINDOW.search(s.text[max(0, m.start() - 12):m.start()]):
                 found.append((priority, m, plus, convention))
@@ -278,15 +302,21 @@ _IO = [("input_tokens", re.compile(rf"(?i)\b(?:ISL|input[\s_-]++len(?:gth)?)\s*+
        ("output_tokens", re.compile(rf"(?i)\b(?:OSL|output[\s_-]++len(?:gth)?)\s*+[:=]?\s*+({NUM})"))]
 
 
+_CONTEXT_WORDS = [("context", "ctx"), ("context", "ctx", "max")]
+_IO_WORDS_NEEDED = {"input_tokens": ("isl", "input"), "output_tokens": ("osl", "output")}
+
+
 def _context(s: Scan) -> None:
-    for pattern in _CONTEXT:
+    for pattern, words in zip(_CONTEXT, _CONTEXT_WORDS, strict=True):
+        if not s.mentions(words):
+            continue
         if m := pattern.search(s.text):
             value = with_suffix(parse_positive(m.group("v")), m.group("k"), binary_k=True)
             if value is not None and value == int(value) and value < 1e9:
                 s.set("context_length", int(value), m.group(0))
                 break
     for name, pattern in _IO:
-        if m := pattern.search(s.text):
+        if s.mentions(_IO_WORDS_NEEDED[name]) and (m := pattern.search(s.text)):
             s.set(name, parse_int(m.group(1)) or None, m.group(0))
 
 
@@ -341,6 +371,8 @@ _SPEEDUP = re.compile(rf"(?i)(?P<v>{NUM})\s*+[x×]\s*+(?:(?:lossless\s++)?speed-
 
 
 def _speedup(s: Scan) -> None:
+    if not s.mentions(("speed", "faster", "acceleration")):
+        return
     if m := s.pick(list(s.finditer(_SPEEDUP))):
         s.set("speedup", parse_positive(m.group("v") or m.group("v2")), m.group(0))
 

@@ -10,8 +10,10 @@ from collections.abc import Callable
 from importlib import import_module
 from types import ModuleType
 
+from checks.parsing import accept_ratios, version_in_text
 from checks.physics.weights import family_row
 from checks.reference import Reference, load_reference
+from checks.switches import forced_hits, lossy_mentions, prefill_phrases
 from checks.text import one_line, sanitise
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
@@ -94,6 +96,11 @@ READERS: dict[str, Callable[[str], object]] = {
     "sanitise": lambda t: sanitise(t, limit=10**7),
     "one_line": one_line,
     "family_row": lambda t: family_row(t, REF),
+    "parsing.accept_ratios": accept_ratios,
+    "parsing.version_in_text": version_in_text,
+    "switches.forced": lambda t: forced_hits([("launch_command", t), ("notes", t)]),
+    "switches.lossy": lambda t: lossy_mentions([("launch_command", t), ("notes", t)]),
+    "switches.prefill": prefill_phrases,
 }
 
 # Readers left out of the pumping, with the reason; empty since the free-text and GPU-name
@@ -132,6 +139,8 @@ PATTERN_MODULES: tuple[str, ...] = (
     "extractors.web.github",
     "extractors.web.post",
     "checks.text",
+    "checks.parsing",
+    "checks.switches",
     "bot.render.escape",
 )
 
