@@ -241,8 +241,11 @@ def test_missing_model_size_is_unanswerable_naming_it(ref: Reference) -> None:
     assert a.status == "unanswerable" and a.missing == ["model size (params or file size)"]
 
 
-def test_prefill_figure_is_na(ref: Reference) -> None:
-    assert _q7(ref, real_decode_claim().model_copy(update={"tok_s_kind": "prefill"})).status == "n/a"
+def test_prefill_figure_is_judged_against_the_compute_roof_not_the_memory_one(ref: Reference) -> None:
+    # NVFP4 27.8B on one RTX 5090 (fp4 1676 dense): 1676e12 / (2 × 27.8e9) = 30144 tok/s
+    a = _q7(ref, real_decode_claim().model_copy(update={"tok_s_kind": "prefill"}))
+    assert a.status == "ok" and a.figures["compute_roof"] == 1.0
+    assert a.figures["ratio"] == pytest.approx(79.0 / a.figures["ceiling_tok_s"], rel=1e-9)
 
 
 def test_aggregate_without_batch_is_judged_against_the_serving_bound(ref: Reference) -> None:
