@@ -10,7 +10,8 @@ the stated context) is reported beside it. `ratio = claimed ÷ generous ceiling`
 bandwidth × card count. Batch B > 1: bound = B × bandwidth ÷ (weights + B × KV per sequence),
 compared with aggregate tok/s (per user × B). Offload stated and the weights do not fit the card:
 time per token = the card's share ÷ its bandwidth + the rest ÷ system-memory bandwidth (stated,
-else the platform's best; see checks/physics/offload.py).
+else the most generous host platform, the realistic ceiling the card class's; see
+checks/physics/offload.py).
 
 Which rate is judged against which ceiling:
 - A per-request rate (`per_user_tok_s`, or a tok/s of kind `per_user` or `decode`: 1 / TPOT,
