@@ -24,7 +24,8 @@ Converters keep each record in the form a user would hand claimcheck:
   hardware ("Benchmarks are run on a Ryzen-7950X system with an RTX-4080 GPU"), as the post's
   reader sees them above the table: never another person's comment, and nothing where the post
   names two machines (two CPUs, or two different cards not joined by "+") or none
-  (`extractors.post_rig` decides).
+  (`extractors.post_rig` decides). A table with no model column inherits the post's model
+  sentences by the same one-or-none rule.
 
 Each record is a file under `<split>/<source>/files/` (a text record is a `.txt` holding its
 line) and a line of `<split>/<source>/index.ndjson`: `id`, `source`, `url` (a permalink at the
@@ -290,7 +291,8 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
     for path in _expand(repo, src):
         context = next((c for p, c in contexts.items() if fnmatch.fnmatchcase(path, p)), "")
         text = repo.show(path).decode("utf-8", errors="replace")
-        post_rig = rigs(text) if rigs is not None else None
+        post_rig = rigs[0](text) if rigs is not None else None
+        post_model = rigs[1](text) if rigs is not None else None
         for headers, heading, caption, rows in _tables(text):
             speedy = [k for k, h in enumerate(headers) if _SPEEDISH.search(h)]
             if not speedy and not all_tables:
@@ -301,6 +303,10 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
             rig = post_rig(rows[0][0]) if post_rig is not None and rows else ""
             if rig and rig not in lead:
                 lead = f"{lead} (rig named in the post: {rig})"
+            model = (post_model(rows[0][0]) if post_model is not None and rows
+                     and not any("model" in h.lower() for h in headers) else "")
+            if model and model not in lead:
+                lead = f"{lead} (model named in the post: {model})"
             labels = 1
             if rows:
                 first = rows[0][1]
@@ -327,13 +333,14 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
 
 
 def _post_rigs_reader() -> Any:
-    """`text -> (table line number -> the hardware sentences of the post holding it)`, with the
+    """Two readers `text -> (table line number -> sentences of the post holding it)`: its
+    hardware sentences, and its model sentences (for a table with no model column), with the
     project's own readers (imported here: only a source that asks for it pays for the tables)."""
     from checks.reference import load_reference
-    from extractors.post_rig import post_rigs
+    from extractors.post_rig import post_models, post_rigs
 
     ref = load_reference()
-    return lambda text: post_rigs(text, ref)
+    return (lambda text: post_rigs(text, ref)), (lambda text: post_models(text, ref))
 
 
 def _is_value(cell: str) -> bool:

@@ -21,7 +21,8 @@ _GPU_BENCH = ("llama.cpp on LLaMA 3, average speed in tokens/s (TG = text genera
               "processing), GPU-Benchmarks-on-LLM-Inference / Overview (Average 1024 tokens prompt eval "
               "speed (tokens/s) by GPUs on LLaMA 3.), 8B Q4_K_M, {card}: {tok} tokens/s")
 _IK_ZEN4 = ("ik_llama.cpp, Prompt processing (prefill) champion (The fastest way to do prompt processing "
-            "with ik_llama.cpp is the new 8-bit, 8-row interleaved Q8_K_R8 type.): model: llama 8B "
+            "with ik_llama.cpp is the new 8-bit, 8-row interleaved Q8_K_R8 type.) (rig named in the post: "
+            "Benchmarks are run on a Ryzen-7950X.): model: llama 8B "
             "Q8_K_R8; size: 7.56 GiB; params: 8.03 B; backend: {backend}; threads: 16; test: pp512; "
             "t/s: {tok} ± 0.58")
 
@@ -85,10 +86,29 @@ def test_a_peak_not_confirmed_against_a_source_never_condemns(ref: Reference, ca
 
 
 def test_a_card_without_a_dense_peak_leaves_prefill_unanswerable(ref: Reference) -> None:
-    rep = _report(ref, _GPU_BENCH.format(card="M1 Max 32‑Core GPU 64GB", tok=355.45))
-    q7 = rep.question("roofline")
+    # A GPU-database row carries shader rates only, never a tensor peak (checks/reference.py).
+    c = Claim(model="Llama 3.1 8B", weight_format="Q4_K_M", hardware="GTX 1080 Ti", tok_s=1200.0,
+              tok_s_kind="prefill")
+    q7 = audit(Evidence(claim=c), ref).question("roofline")
     assert q7.status == "unanswerable"
-    assert q7.missing == ["dense bf16 peak TFLOPS of Apple M1 Max"]
+    assert q7.missing == ["dense bf16 peak TFLOPS of GeForce GTX 1080 Ti"]
+
+
+@pytest.mark.parametrize(("backend", "tok", "status"), [
+    # Zen 4 desktop: 16 cores × 5.7 GHz × 256 INT8 ops per cycle = 23.35 TOPS (unverified, so a
+    # figure above it is flagged, never condemned); Q8_K_R8 is not in the format table, so the
+    # platform's highest peak (int8) is read.
+    ("Zen4", 370.11, "ok"),
+    ("Zen4", 3701.1, "flag"),
+])
+def test_a_cpu_prefill_row_is_judged_against_the_platforms_compute_bound(
+        ref: Reference, backend: str, tok: float, status: str) -> None:
+    rep = _report(ref, _IK_ZEN4.format(backend=backend, tok=tok))
+    q7 = rep.question("roofline")
+    assert rep.claim.tok_s_kind == "prefill" and rep.hardware_name == "AMD Ryzen 7000 (AM5, Zen 4)"
+    assert q7.status == status
+    assert q7.figures["peak_tflops"] == 23.35
+    assert q7.figures["ratio"] == pytest.approx(tok / _roof(23.35, 8.03), rel=1e-9)
 
 
 def test_a_weight_only_format_reads_the_cards_int8_peak_when_it_is_higher(ref: Reference) -> None:

@@ -23,6 +23,7 @@ from extractors.image.layout import split_cells
 from extractors.image.printouts import vllm_serve_record
 from extractors.links import find_links
 from extractors.pasted import is_tool_output, pasted_documents
+from extractors.post_rig import model_sentences, posts, rig_sentences
 from extractors.text import parse_text
 from extractors.text.freetext import read_free_text
 from extractors.text.launch import read_launch, split_command
@@ -94,6 +95,9 @@ READERS: dict[str, Callable[[str], object]] = {
     "sanitise": lambda t: sanitise(t, limit=10**7),
     "one_line": one_line,
     "family_row": lambda t: family_row(t, REF),
+    "post_rig.posts": posts,
+    "post_rig.rig": lambda t: rig_sentences(t, REF),
+    "post_rig.model": lambda t: model_sentences(t, REF),
 }
 
 # Readers left out of the pumping, with the reason; empty since the free-text and GPU-name
@@ -123,6 +127,7 @@ PATTERN_MODULES: tuple[str, ...] = (
     "extractors.formats.common",
     "extractors.inputs",
     "extractors.pasted",
+    "extractors.post_rig",
     "bot.cogs.watch",
     "extractors.fetch.url_policy",
     "extractors.web.html_page",

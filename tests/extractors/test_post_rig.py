@@ -14,7 +14,7 @@ from checks.reference import Reference
 from checks.runner import audit
 from extractors.evidence import build_evidence, read_document
 from extractors.inputs import InputSpec, read_local
-from extractors.post_rig import post_rigs, posts, rig_sentences
+from extractors.post_rig import model_sentences, post_rigs, posts, rig_sentences
 
 _TABLE = """| model | size | params | backend | threads | test | t/s |
 | --- | ---: | ---: | --- | ---: | ---: | ---: |
@@ -41,6 +41,8 @@ Benchmarks are run on a Ryzen-7950X system.  Compared are the latest builds as o
 👤 **alice** replied the **2025-01-10** at **23:34:54**:<br>
 
 I ran the same on my box. My rig: EPYC 9355, 12x DDR5-6400, RTX 5090.
+
+Results, same command:
 
 {_TABLE.format(tg=21.5)}
 
@@ -88,6 +90,7 @@ def test_each_table_inherits_only_its_own_posts_rig(ref: Reference, figure: str,
     ("AVX2 results are on a Ryzen-7950X.\nARM results are on an M2-Max.", ""),  # two machines
     ("I tried an EPYC 9355. Then a Xeon 6980P.", ""),  # two CPUs
     ("On a 3090 I get about 20 t/s.", ""),  # a sentence stating a speed is not the rig's description
+    ("CUDA_VISIBLE_DEVICES=0 llama-cli -mla 2 -ngl 0 on the RTX 3090 failed.", ""),  # a pasted command
 ])
 def test_one_machine_or_none(ref: Reference, prose: str, rig: str) -> None:
     assert rig_sentences(prose, ref) == rig
@@ -103,3 +106,14 @@ def test_a_row_line_with_its_posts_rig_is_read_on_that_machine(ref: Reference) -
     q7 = report.question("roofline")
     assert q7.status == "ok"
     assert q7.figures["ceiling_tok_s"] == pytest.approx(1792 / (7.95 * 2**30 / 1e9), rel=1e-3)
+
+
+@pytest.mark.parametrize(("prose", "model"), [
+    ("I experimented with Qwen3-30B-A3B, the 30B total, 3B active parameter MoE model.",
+     "I experimented with Qwen3-30B-A3B, the 30B total, 3B active parameter MoE model."),
+    ("First DeepSeek-V3 at IQ2_K_R4. Then Qwen3-235B-A22B on the same box.", ""),  # two models
+    ("No model named here.", ""),
+])
+def test_a_table_without_a_model_column_inherits_the_posts_one_model(ref: Reference, prose: str,
+                                                                     model: str) -> None:
+    assert model_sentences(prose, ref) == model
