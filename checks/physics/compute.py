@@ -12,7 +12,8 @@ Every reading favours the claim:
   kernels do), so the higher of the card's bf16 and int8 peaks is read; an unknown format reads
   the card's highest dense peak;
 - attention FLOPs are not counted;
-- the card count unstated is one card only where the weights fit on one (else no roof);
+- the card count unstated is one card only where the weights fit on one (else no roof); a
+  server CPU's socket count unstated reads the most sockets its platform holds;
 - nothing saying whether the model is a MoE, the most generous MoE reading (the dense roof ÷ the
   smallest active share of any MoE in the model table) is offered beside the dense one.
 
@@ -81,6 +82,10 @@ def one_card_fits(claim: Claim, hw: HardwareRow, model: ModelRow | None, fmt: We
 
 def compute_peak(claim: Claim, hw: HardwareRow, fmt: WeightFormat) -> Derived | Missing:
     """The dense peak the format can compute in, × cards (see the module docstring)."""
+    return _sockets(claim, hw, _format_peak(claim, hw, fmt))
+
+
+def _format_peak(claim: Claim, hw: HardwareRow, fmt: WeightFormat) -> Derived | Missing:
     weight_only = fmt.family == "bf16" and fmt.row is not None and fmt.nominal_bits < 16
     peak = peak_tflops(claim, hw, fmt)
     if not weight_only or "int8" not in hw.peak_tflops:
@@ -94,6 +99,18 @@ def compute_peak(claim: Claim, hw: HardwareRow, fmt: WeightFormat) -> Derived | 
     if count > 1:
         basis.append(f"{num(int8)} TOPS × {count} cards = {num(int8 * count)} TOPS")
     return Derived(int8 * count, "int8 TOPS", tuple(basis))
+
+
+def _sockets(claim: Claim, hw: HardwareRow, peak: Derived | Missing) -> Derived | Missing:
+    """A server CPU's socket count unstated: each socket brings its own cores, and the generous
+    peak takes the most sockets the platform holds (as its bandwidth does)."""
+    if isinstance(peak, Missing) or claim.hardware_count is not None or hw.max_sockets <= 1:
+        return peak
+    n = hw.max_sockets
+    return Derived(peak.value * n, peak.unit, (*peak.basis, (
+        f"socket count not stated: {num(peak.value)} × {n} sockets = {num(peak.value * n)}, the most "
+        f"the platform takes ({hw.max_sockets_source})")), peak.assumptions,
+        (*peak.notes, f"socket count not stated: {n} sockets read, the most the platform takes"))
 
 
 def compute_roof(claim: Claim, ref: Reference) -> ComputeRoof | Missing:

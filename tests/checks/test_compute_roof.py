@@ -154,3 +154,21 @@ def test_unknown_architecture_is_judged_at_the_most_generous_moe_reading(ref: Re
     q7 = audit(Evidence(claim=absurd), ref).question("roofline")
     assert q7.status == "stop" and q7.figures["ratio"] > 1
     assert q7.figures["dense_ceiling_tok_s"] == pytest.approx(_roof(756.5, 40), rel=1e-9)
+
+
+@pytest.mark.parametrize(("hardware", "count", "peak"), [
+    # Granite Rapids-AP: 128 cores × 3.9 GHz × 1024 BF16 FLOPs per cycle (AMX) = 511.2 per socket;
+    # the socket count unstated, the generous peak takes the platform's two.
+    ("Xeon 6980P", None, 1022.4),
+    ("Xeon 6980P", 1, 511.2),
+    # Emerald Rapids: 64 cores × 4.0 GHz × 1024 = 262.1 (the row holds one socket).
+    ("Xeon Platinum 8592+", None, 262.1),
+])
+def test_a_server_cpu_prefill_reads_its_amx_peak_and_the_most_sockets_unless_stated(
+        ref: Reference, hardware: str, count: int | None, peak: float) -> None:
+    c = Claim(model="Llama 3.1 8B", weight_format="BF16", hardware=hardware, hardware_count=count,
+              tok_s=900.0, tok_s_kind="prefill")
+    q7 = audit(Evidence(claim=c), ref).question("roofline")
+    assert q7.status == "ok"
+    assert q7.figures["peak_tflops"] == pytest.approx(peak)
+    assert q7.figures["ratio"] == pytest.approx(900 / _roof(peak, 8.03), rel=1e-9)
