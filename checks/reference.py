@@ -126,6 +126,9 @@ class PlatformRow(_Row):
     overclock_derivation: str | None = None
     max_sockets: int = 1  # see HardwareRow
     max_sockets_source: str | None = None
+    # Dense peaks of the family's fastest part, generous: cores × max boost clock × the most
+    # operations per cycle the core's vector units can issue (see HardwareRow.peak_tflops).
+    peak_tflops: dict[str, float] = Field(default_factory=dict)
 
     def hardware(self) -> HardwareRow:
         return HardwareRow(
@@ -134,7 +137,7 @@ class PlatformRow(_Row):
             checked=self.checked, unverified=self.unverified, notes=self.notes, power_band=self.kind,
             source_kind="platform", overclock_bandwidth_gbs=self.overclock_bandwidth_gbs,
             overclock_derivation=self.overclock_derivation, max_sockets=self.max_sockets,
-            max_sockets_source=self.max_sockets_source)
+            max_sockets_source=self.max_sockets_source, peak_tflops=self.peak_tflops)
 
 
 class SystemRow(_Row):

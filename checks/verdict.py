@@ -76,7 +76,10 @@ def _failed(answers: Sequence[Answer]) -> list[str]:
 
 
 def _ceiling_name(roof: Answer) -> str:
-    """'batch-1', 'batch-8 aggregate' or the serving bound: the ceiling the decisive ratio used."""
+    """'batch-1', 'batch-8 aggregate', the serving bound or the compute roof (prompt processing):
+    the ceiling the decisive ratio used."""
+    if roof.figures.get("compute_roof"):
+        return "compute (prompt processing)"
     if roof.figures.get("serving"):
         if "memory_bound_tok_s" not in roof.figures:
             return "compute (at any batch)"

@@ -18,7 +18,14 @@ Converters keep each record in the form a user would hand claimcheck:
   `summary.csv` (one file per row, header kept);
 - `markdown_tables`: one text line per table row (or per cell, for tables whose columns are
   models), with the manifest's context sentence (the prose facts the row depends on, written close
-  to the original words), the section heading and each cell under its column header.
+  to the original words), the section heading and each cell under its column header. With the
+  option `rig_from_post` (a discussion export: a description and comments, each opened by
+  "👤 **name** replied …"), each row also carries the sentences of *its own post* that name
+  hardware ("Benchmarks are run on a Ryzen-7950X system with an RTX-4080 GPU"), as the post's
+  reader sees them above the table: never another person's comment, and nothing where the post
+  names two machines (two CPUs, or two different cards not joined by "+") or none
+  (`extractors.post_rig` decides). A table with no model column inherits the post's model
+  sentences by the same one-or-none rule.
 
 Each record is a file under `<split>/<source>/files/` (a text record is a `.txt` holding its
 line) and a line of `<split>/<source>/index.ndjson`: `id`, `source`, `url` (a permalink at the
@@ -280,9 +287,12 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
     unit = src.options.get("unit", "")
     all_tables = bool(src.options.get("all_tables"))
     columns: list[str] = src.options.get("columns", [])  # the value columns, when not all are
+    rigs = _post_rigs_reader() if src.options.get("rig_from_post") else None
     for path in _expand(repo, src):
         context = next((c for p, c in contexts.items() if fnmatch.fnmatchcase(path, p)), "")
         text = repo.show(path).decode("utf-8", errors="replace")
+        post_rig = rigs[0](text) if rigs is not None else None
+        post_model = rigs[1](text) if rigs is not None else None
         for headers, heading, caption, rows in _tables(text):
             speedy = [k for k, h in enumerate(headers) if _SPEEDISH.search(h)]
             if not speedy and not all_tables:
@@ -290,6 +300,13 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
             lead = ", ".join(x for x in (context, heading) if x)
             if caption:
                 lead = f"{lead} ({caption})" if lead else caption
+            rig = post_rig(rows[0][0]) if post_rig is not None and rows else ""
+            if rig and rig not in lead:
+                lead = f"{lead} (rig named in the post: {rig})"
+            model = (post_model(rows[0][0]) if post_model is not None and rows
+                     and not any("model" in h.lower() for h in headers) else "")
+            if model and model not in lead:
+                lead = f"{lead} (model named in the post: {model})"
             labels = 1
             if rows:
                 first = rows[0][1]
@@ -313,6 +330,17 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
                                   if c and h)
                 yield Record(id=f"{src.name}:{path}:L{lineno}", source=src.name,
                              url=repo.url(path, lineno), text=f"{lead}: {pairs}" if lead else pairs)
+
+
+def _post_rigs_reader() -> Any:
+    """Two readers `text -> (table line number -> sentences of the post holding it)`: its
+    hardware sentences, and its model sentences (for a table with no model column), with the
+    project's own readers (imported here: only a source that asks for it pays for the tables)."""
+    from checks.reference import load_reference
+    from extractors.post_rig import post_models, post_rigs
+
+    ref = load_reference()
+    return (lambda text: post_rigs(text, ref)), (lambda text: post_models(text, ref))
 
 
 def _is_value(cell: str) -> bool:

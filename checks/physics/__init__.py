@@ -14,7 +14,8 @@ Two byte counts, on purpose:
   stated context; streamed at an achievable fraction of the theoretical bandwidth.
 
 The modules: `figures` (`Derived`, `Missing`, `num`), `weights` (the weight format and weight bytes
-per token), `kv` (KV-cache bytes), `offload` (card memory and the system-memory share), `ceilings` (bandwidth, roofline ceilings and compute peaks),
+per token), `kv` (KV-cache bytes), `offload` (card memory and the system-memory share), `ceilings` (bandwidth, roofline ceilings and compute peaks), `compute` (the compute roof:
+dense peak × cards ÷ 2 × active params per token, the bound on prompt processing),
 `serving` (the largest aggregate any batch allows: memory and compute bounds).
 """
 
@@ -28,6 +29,15 @@ from checks.physics.ceilings import (
     peak_tflops,
     required_tflops,
     roofline_ceilings,
+)
+from checks.physics.compute import (
+    ComputeJudgement,
+    ComputeRoof,
+    compute_peak,
+    compute_roof,
+    judge_compute,
+    one_card_fits,
+    smallest_active_share,
 )
 from checks.physics.figures import GB, GIB, Derived, Missing, gb, num
 from checks.physics.kv import context_tokens, kv_bytes_per_token, kv_gb_per_sequence
@@ -59,6 +69,8 @@ __all__ = [
     "MEMORY_UNIT_BYTES",
     "PLATFORM_BANDWIDTH",
     "Ceilings",
+    "ComputeJudgement",
+    "ComputeRoof",
     "Derived",
     "Missing",
     "NameSize",
@@ -69,15 +81,19 @@ __all__ = [
     "bandwidth",
     "batch_size",
     "card_memory_gb",
+    "compute_peak",
+    "compute_roof",
     "context_tokens",
     "gb",
     "generous_weight_gb",
     "hardware_row",
+    "judge_compute",
     "kv_bytes_per_token",
     "kv_gb_per_sequence",
     "model_is_moe",
     "num",
     "offload_split",
+    "one_card_fits",
     "params_per_token",
     "params_resident",
     "peak_tflops",
@@ -90,4 +106,5 @@ __all__ = [
     "says_offload",
     "serving_bounds",
     "size_from_name",
+    "smallest_active_share",
 ]

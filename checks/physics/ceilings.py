@@ -186,7 +186,7 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
     real_bw = ACHIEVABLE_BANDWIDTH_FRACTION * official
     real_time = (real_w.value * (1 - f) + batch * per_seq) / real_bw
     if split is not None:
-        real_time += real_w.value * f / (ACHIEVABLE_BANDWIDTH_FRACTION * split.system_bandwidth.value)
+        real_time += real_w.value * f / (ACHIEVABLE_BANDWIDTH_FRACTION * split.realistic_gbs)
     real_value = batch / real_time
     parts = [f"{num(real_w.value)} GB weights" + (f" × {num(1 - f)} on the card" if f else "")]
     if state:
@@ -199,7 +199,7 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
     if split is not None:
         formula = (f"realistic ceiling = {batch} ÷ ({' + '.join(parts)}{per} at {ACHIEVABLE_BANDWIDTH_FRACTION} × "
                    f"{num(official)} GB/s + {num(real_w.value * f)} GB at {ACHIEVABLE_BANDWIDTH_FRACTION} × "
-                   f"{num(split.system_bandwidth.value)} GB/s)")
+                   f"{num(split.realistic_gbs)} GB/s)")
     b, a, n = join_parts(real_w, real_kv)
     realistic = Derived(real_value, "tok/s", (*b, f"{formula} = {num(real_value)} tok/s"), (_A_BW, *a), n)
     return Ceilings(generous=generous, realistic=realistic, bandwidth=bw, weights_gb=weights,

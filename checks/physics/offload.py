@@ -10,8 +10,11 @@ memory × count, and that says it offloads ("+ 64GB RAM offload", "partial offlo
 ÷ card bandwidth + system part ÷ system-memory bandwidth (the llama.cpp CPU backend computes
 the offloaded layers where they sit, so they are read at system-memory speed).
 
-System-memory bandwidth = channels × 64-bit bus × transfer rate ÷ 8, stated by the record, else
-the best platform in common use for the card's class (each constant names its public source):
+System-memory bandwidth = channels × 64-bit bus × transfer rate ÷ 8, stated by the record. Not
+stated, the host is unknown, and any card can sit in any host (a consumer RTX 3090 or 5090 in a
+dual-EPYC or Threadripper box is a common rig): the generous ceiling reads the most generous host
+platform below (the datacenter one), the realistic ceiling the best platform in common use for
+the card's class (each constant names its public source):
 - consumer: dual-channel DDR5-6400 = 2 × 64 bit × 6400 MT/s ÷ 8 = 102.4 GB/s, the top rated speed
   of current desktop platforms (Intel Core Ultra 200S, "Up to DDR5 6400 MT/s", 2 channels:
   https://www.intel.com/content/www/us/en/products/sku/241060/intel-core-ultra-9-processor-285k-36m-cache-up-to-5-70-ghz/specifications.html);
@@ -80,23 +83,39 @@ class OffloadSplit:
     """The share of the bytes read per token that sits in system memory, and its bandwidth."""
 
     system_fraction: float  # of the weights read per token
-    system_bandwidth: Derived
+    system_bandwidth: Derived  # generous: stated, else the most generous host any card sits in
     basis: tuple[str, ...]
     assumptions: tuple[Assumption, ...] = ()
+    realistic_bandwidth_gbs: float | None = None  # the card kind's own platform; None: the same
+
+    @property
+    def realistic_gbs(self) -> float:
+        return self.realistic_bandwidth_gbs or self.system_bandwidth.value
 
 
 def _system_bandwidth(claim: Claim, hw: HardwareRow) -> Derived | None:
     if claim.system_bandwidth_gbs:
         bw = claim.system_bandwidth_gbs
         return Derived(bw, "GB/s", (f"{claim.source_of('system_bandwidth_gbs')} = {num(bw)} GB/s",))
-    best = PLATFORM_BANDWIDTH.get(hw.kind)
-    if best is None:
+    if hw.kind not in PLATFORM_BANDWIDTH:
         return None
-    bw, how, src = best
-    a = Assumption(name=f"system-memory bandwidth ({hw.kind} platform best)", value=bw, unit="GB/s",
+    # The host is not stated: any card can sit in any host (a consumer RTX 3090 in a dual-EPYC
+    # server is a common rig), so the generous bound reads the most generous host platform; the
+    # realistic one keeps the card kind's own (`_kind_platform_gbs`).
+    bw, how, src = max(PLATFORM_BANDWIDTH.values(), key=lambda p: p[0])
+    a = Assumption(name="system-memory bandwidth (most generous host platform)", value=bw, unit="GB/s",
                    source=f"{how} ({src})")
-    return Derived(bw, "GB/s", (f"system memory not stated: {hw.kind} platform best {how} = "
-                                f"{num(bw)} GB/s ({src})",), (a,))
+    return Derived(bw, "GB/s", (f"system memory not stated: the most generous host platform, {how} = "
+                                f"{num(bw)} GB/s ({src}); realistic: a {hw.kind} platform's "
+                                f"{num(PLATFORM_BANDWIDTH[hw.kind][0])} GB/s",), (a,))
+
+
+def _kind_platform_gbs(claim: Claim, hw: HardwareRow) -> float | None:
+    """The realistic system bandwidth: stated, else the card kind's own platform's best."""
+    if claim.system_bandwidth_gbs:
+        return claim.system_bandwidth_gbs
+    best = PLATFORM_BANDWIDTH.get(hw.kind)
+    return best[0] if best is not None else None
 
 
 def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
@@ -142,4 +161,5 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
     bw = _system_bandwidth(claim, hw)
     if bw is None:
         return Missing((f"system-memory bandwidth for a {hw.kind} card",))
-    return OffloadSplit(frac, bw, (*basis, *bw.basis), bw.assumptions)
+    return OffloadSplit(frac, bw, (*basis, *bw.basis), bw.assumptions,
+                        realistic_bandwidth_gbs=_kind_platform_gbs(claim, hw))

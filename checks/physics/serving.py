@@ -27,7 +27,8 @@ import math
 from dataclasses import dataclass
 
 from checks.models import Claim
-from checks.physics.ceilings import Ceilings, hardware_row, peak_tflops, roofline_ceilings
+from checks.physics.ceilings import Ceilings, hardware_row, roofline_ceilings
+from checks.physics.compute import compute_peak
 from checks.physics.figures import Derived, Missing, gb, num
 from checks.physics.kv import kv_gb_per_sequence, serving_context_tokens
 from checks.physics.offload import card_memory_gb
@@ -65,7 +66,7 @@ def _compute(claim: Claim, ref: Reference, hw: HardwareRow) -> Derived | str:
     params = params_per_token(claim, model)
     if isinstance(params, Missing):
         return f"compute bound not computable: no {params.what[0]}"
-    peak = peak_tflops(claim, hw, fmt)
+    peak = compute_peak(claim, hw, fmt)
     if isinstance(peak, Missing):
         return f"compute bound not computable: the reference has no {peak.what[0]}"
     value = peak.value * 1e12 / (2 * params.value * 1e9)

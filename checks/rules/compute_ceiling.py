@@ -6,7 +6,8 @@ with or without speculative decoding (a verify pass computes every position it c
 
 `required_tflops = 2 × params per token × aggregate tok/s`; `ratio = required ÷ peak`, the peak
 being the card's dense (no 2:4 sparsity) figure for the weight format's family × card count (the
-card's highest peak when the format is unknown, which favours the claim).
+card's highest peak when the format is unknown, and the higher of bf16 and int8 for a weight-only
+quantised format, whose matmuls may run in INT8: both favour the claim; checks/physics/compute.py).
 
 Statuses:
 - `stop`: ratio > 1 (more arithmetic per second than the silicon can do), the card count stated.
@@ -26,16 +27,14 @@ from typing import Any
 
 from checks.models import Answer, Evidence
 from checks.physics import (
-    Derived,
     Missing,
     aggregate_tok_s,
-    card_memory_gb,
+    compute_peak,
     hardware_row,
     num,
+    one_card_fits,
     params_per_token,
-    peak_tflops,
     required_tflops,
-    resident_weight_gb,
     resolve_format,
 )
 from checks.reference import HardwareRow, Reference
@@ -59,20 +58,18 @@ def compute_ceiling(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
         return Answer(key="compute_ceiling", status="unanswerable", missing=missing,
                       summary=f"Cannot set the claim against the card's arithmetic: no {', '.join(missing)}.")
     assert isinstance(hw, HardwareRow) and not isinstance(params, Missing) and not isinstance(tok, Missing)
-    peak = peak_tflops(c, hw, fmt)
+    peak = compute_peak(c, hw, fmt)
     if isinstance(peak, Missing):
         return Answer(key="compute_ceiling", status="unanswerable", missing=list(peak.what),
                       basis=[hw.cite()],
                       summary=f"The reference has no {peak.what[0]} to set the claim against.")
-    if c.hardware_count is None:
-        # One card is assumed only where the weights fit on one (as Q7 does): a model that needs
-        # several runs on several, and a stop must not rest on a count nobody stated.
-        resident = resident_weight_gb(c, model, fmt)
-        if isinstance(resident, Derived) and resident.value > card_memory_gb(hw, 1):
-            what = (f"card count ({num(resident.value)} GB of weights need more than one {hw.name}'s "
-                    f"{num(card_memory_gb(hw, 1))} GB)")
-            return Answer(key="compute_ceiling", status="unanswerable", missing=[what],
-                          summary=f"Cannot set the claim against the cards' arithmetic: no {what}.")
+    # One card is assumed only where the weights fit on one (as Q7 does): a model that needs
+    # several runs on several, and a stop must not rest on a count nobody stated.
+    count = one_card_fits(c, hw, model, fmt)
+    if count is not None:
+        what = count.what[0]
+        return Answer(key="compute_ceiling", status="unanswerable", missing=[what],
+                      summary=f"Cannot set the claim against the cards' arithmetic: no {what}.")
     need = required_tflops(params.value, tok.value)
     ratio = need / peak.value
     basis = [*tok.basis, *params.basis, *peak.basis,

@@ -10,7 +10,8 @@ the stated context) is reported beside it. `ratio = claimed ÷ generous ceiling`
 bandwidth × card count. Batch B > 1: bound = B × bandwidth ÷ (weights + B × KV per sequence),
 compared with aggregate tok/s (per user × B). Offload stated and the weights do not fit the card:
 time per token = the card's share ÷ its bandwidth + the rest ÷ system-memory bandwidth (stated,
-else the platform's best; see checks/physics/offload.py).
+else the most generous host platform, the realistic ceiling the card class's; see
+checks/physics/offload.py).
 
 Which rate is judged against which ceiling:
 - A per-request rate (`per_user_tok_s`, or a tok/s of kind `per_user` or `decode`: 1 / TPOT,
@@ -62,8 +63,16 @@ generous MoE reading (the dense ceiling ÷ the smallest active share of any MoE 
 judges it, and only a `stop` there stands (a figure impossible under every reading); short of
 that the answer is `unanswerable`, keeping the dense reading's figures as `dense_ratio`,
 `dense_ceiling_tok_s`, `dense_realistic_ceiling_tok_s`.
+A prefill (prompt-processing) figure is bounded by the compute roof, not by memory (one pass over
+the weights serves every prompt token): prompt tok/s <= dense peak of the format's family (a
+weight-only quantised format: the higher of bf16 and int8; unknown: the card's highest) × cards ÷
+(2 × active params per token); see checks/physics/compute.py. `stop` above it, where the peak is
+confirmed against a source and no offload is said (else `flag`, saying why); `flag` above 0.9;
+`ok` otherwise. The card count unstated is one card where the weights fit on one, else
+unanswerable; the architecture unknown, only a stop at the most generous MoE reading stands.
+Figures: `compute_roof` (1), `compute_bound_tok_s`, `compute_ratio`, `peak_tflops`,
+`required_tflops`, and `ratio`, `ceiling_tok_s` as for any roof.
 Otherwise:
-- `n/a`: a prefill (prompt-processing) figure: compute-bound, see compute_ceiling.
 - `unanswerable`: no tok/s, no hardware (or a card not in the table), no model size, an
   input+output total, or an aggregate at unknown batch with neither serving bound computable.
 
@@ -90,12 +99,15 @@ from checks.physics import (
     Missing,
     aggregate_tok_s,
     batch_size,
+    compute_roof,
     gb,
+    judge_compute,
     model_is_moe,
     num,
     required_batch,
     roofline_ceilings,
     serving_bounds,
+    smallest_active_share,
 )
 from checks.reference import Reference
 from checks.rules.speculative_bound import (
@@ -154,9 +166,11 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
     if c.tok_s is not None:
         per_request = c.tok_s_kind in ("per_user", "decode")
         if c.tok_s_kind == "prefill":
-            unbounded.append(_ans("n/a", f"{c.tok_s:g} tok/s is prompt processing, which is "
-                                         "compute-bound: the decode roofline does not apply "
-                                         "(see compute_ceiling)."))
+            prefill = _prefill(ev, ref)
+            if isinstance(prefill, Answer):
+                unbounded.append(prefill)
+            else:
+                judged.append(("prefill", prefill))
         elif c.tok_s_kind == "total":
             unbounded.append(_ans("unanswerable", f"{c.tok_s:g} tok/s counts input and output tokens "
                                                   "together, and the decode roofline bounds output "
@@ -210,7 +224,7 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
                                     f"of streams, and neither serving bound applies ({notes}).",
                     missing=["batch size", "KV geometry or context length", "dense peak TFLOPS"])
     compute = bounds.compute
-    share = _smallest_active_share(ref)
+    share = smallest_active_share(ref)
     if compute is not None and model_is_moe(c, ref.model(c.model)) is None and share is not None:
         # Read as dense, the compute bound could condemn a MoE: use its most generous MoE reading.
         compute = Derived(compute.value / share[0], "tok/s", (
@@ -266,11 +280,20 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
     return j
 
 
-def _smallest_active_share(ref: Reference) -> tuple[float, str] | None:
-    """The smallest active ÷ total share of any MoE in the model table, and its row's name."""
-    rows = [(m.params_active_b / m.params_total_b, m.cite()) for m in ref.models
-            if m.moe and m.params_active_b and m.params_total_b]
-    return min(rows, default=None)
+def _prefill(ev: Evidence, ref: Reference) -> Judged | Answer:
+    """A prompt-processing figure against the compute roof (checks/physics/compute.py): one pass
+    over the weights serves every prompt token, so arithmetic, not bandwidth, bounds it."""
+    c = ev.claim
+    claimed = aggregate_tok_s(c)
+    assert not isinstance(claimed, Missing)
+    roof = compute_roof(c, ref)
+    if isinstance(roof, Missing):
+        return _ans("unanswerable", f"No compute roof for {tok(claimed.value)} tok/s of prompt "
+                                    f"processing: the record and the reference lack "
+                                    f"{', '.join(roof.what)}.", missing=list(roof.what))
+    v = judge_compute(claimed, roof, "prompt processing at ", FLAG_RATIO)
+    return Judged(v.status, v.summary, dict(v.figures), list(v.basis), list(roof.bound.assumptions),
+                  list(v.missing), batch=0)
 
 
 def _missing(value: float, ceil: Missing) -> Answer:
@@ -358,7 +381,7 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
         # the claim: a MoE of that size reads only its active experts ("30B" may be 30B-A3B). The
         # most generous MoE reading (the smallest active share of any MoE in the table) still
         # bounds it: a figure beyond even that is judged there, never excused.
-        share = _smallest_active_share(ref)
+        share = smallest_active_share(ref)
         cannot = Judged("unanswerable", f"{lead}, read as dense; nothing says whether the model is a "
                         "MoE, which would read only its active experts, so the claim cannot be judged "
                         "against it.", dict(figures), list(basis), list(assumptions),

@@ -25,6 +25,7 @@ from extractors.image.layout import split_cells
 from extractors.image.printouts import vllm_serve_record
 from extractors.links import find_links
 from extractors.pasted import is_tool_output, pasted_documents
+from extractors.post_rig import model_sentences, posts, rig_sentences
 from extractors.text import parse_text
 from extractors.text.freetext import read_free_text
 from extractors.text.launch import read_launch, split_command
@@ -101,6 +102,9 @@ READERS: dict[str, Callable[[str], object]] = {
     "switches.forced": lambda t: forced_hits([("launch_command", t), ("notes", t)]),
     "switches.lossy": lambda t: lossy_mentions([("launch_command", t), ("notes", t)]),
     "switches.prefill": prefill_phrases,
+    "post_rig.posts": posts,
+    "post_rig.rig": lambda t: rig_sentences(t, REF),
+    "post_rig.model": lambda t: model_sentences(t, REF),
 }
 
 # Readers left out of the pumping, with the reason; empty since the free-text and GPU-name
@@ -130,6 +134,7 @@ PATTERN_MODULES: tuple[str, ...] = (
     "extractors.formats.common",
     "extractors.inputs",
     "extractors.pasted",
+    "extractors.post_rig",
     "bot.cogs.watch",
     "extractors.fetch.url_policy",
     "extractors.web.html_page",

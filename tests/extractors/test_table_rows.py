@@ -122,7 +122,13 @@ def test_a_caption_naming_prompt_eval_makes_the_figure_prefill(ref: Reference) -
     """The legend "TG = text generation, PP = prompt processing" names both and decides nothing."""
     c = claim(OVERVIEW, ref)
     assert (c.tok_s, c.tok_s_kind) == (2283.62, "prefill")
-    assert verdict(OVERVIEW, ref) == "insufficient"  # compute-bound: never judged as decode
+    # Compute-bound: never judged as decode, but against the compute roof (RTX 3070: Q4_K_M is
+    # weight-only, so its INT8 162.6 TOPS dense, recalled; 2283.62 × 2 × 8.03e9 = 36.7 TFLOPS, 0.23).
+    reading = read_document(RawDocument.from_text(OVERVIEW), ref)
+    q7 = audit(build_evidence([reading], ref), ref).question("roofline")
+    assert (q7.status, q7.figures["compute_roof"]) == ("ok", 1.0)
+    assert q7.figures["ratio"] == pytest.approx(2283.62 * 2 * 8.03e9 / 162.6e12, rel=1e-9)
+    assert verdict(OVERVIEW, ref) == "consistent"
 
 
 @pytest.mark.parametrize(("spec", "want"), [("1.5", True), ("-", False)])

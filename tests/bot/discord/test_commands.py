@@ -20,7 +20,7 @@ async def test_audit_with_text_answers_with_the_report(world_factory: Any) -> No
     async with world_factory() as w:
         res = await w.alice.slash(w.general, "audit", input="Llama 3.1 70B fp16 on one RTX 4090 at 900 tok/s")
         (embed,) = res.response.embeds
-        assert embed.title.startswith("implausible — 900\\.0 tok/s is 1036\\.7× the batch\\-1 ceiling")
+        assert embed.title.startswith("implausible — 900\\.0 tok/s is 107\\.5× the batch\\-1 ceiling")
         assert embed.colour.value == 0xD7263D
         # The compact reply: the deciding questions and the sources; all eight are one click away.
         assert [f.name for f in embed.fields] == ["🛑 7 Roofline", "⚠️ 1 Evidence in the post",

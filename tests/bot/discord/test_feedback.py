@@ -34,7 +34,7 @@ async def test_the_thread_opens_with_a_compact_embed_the_chart_and_four_buttons(
         (thread,) = w.general.threads
         msg = thread.last_message
         (embed,) = msg.embeds
-        assert embed.title == ("implausible — 900\\.0 tok/s is 1036\\.7× the batch\\-1 ceiling of "
+        assert embed.title == ("implausible — 900\\.0 tok/s is 107\\.5× the batch\\-1 ceiling of "
                                "one RTX 4090 \\(141\\.1 GB of BF16 weights\\)")
         assert embed.description == ("no evidence in the post; no config found\n"
                                      "*Llama 3\\.1 70B · BF16 · RTX 4090 ×1 · pasted text*")
@@ -152,7 +152,7 @@ async def test_the_context_menu_audits_a_message_in_an_unwatched_channel(
         assert quiet.threads == [] and w.bot.auditor.audits_run == 0
         res = await w.mod.context_menu(quiet, "Audit this message", msg)
         reply = res.response
-        assert reply.embeds[0].title.startswith("implausible — 900\\.0 tok/s is 1036\\.7×")
+        assert reply.embeds[0].title.startswith("implausible — 900\\.0 tok/s is 107\\.5×")
         full = await w.mod.click(reply.message, label="Full report")
         assert len(full.response.embeds[0].fields) >= 8
 

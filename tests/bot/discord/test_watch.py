@@ -93,7 +93,7 @@ async def test_a_pasted_claim_is_audited_in_a_thread(world_factory: Any) -> None
         await w.alice.send(w.general, IMPLAUSIBLE)
         (thread,) = w.general.threads
         assert thread.name == "900 tok/s · RTX 4090 · Llama 3.1 70B"
-        assert thread.last_message.embeds[0].title.startswith("implausible — 900\\.0 tok/s is 1036\\.7×")
+        assert thread.last_message.embeds[0].title.startswith("implausible — 900\\.0 tok/s is 107\\.5×")
 
 
 async def test_a_403_on_thread_creation_falls_back_to_a_reply(world_factory: Any) -> None:

@@ -1,0 +1,183 @@
+"""Which machine a table in a discussion ran on: the hardware sentences of the post around it.
+
+In a discussion (a GitHub discussion or issue export, a forum thread) a comment's prose names the
+machine ("My rig: EPYC 9355, 12x DDR5-6400, RTX 5090") and the tables under it carry only
+model / test / t/s. Each table inherits the sentences of *its own post* that name hardware:
+
+- a post starts at a "#### Description" heading or at a comment's "👤 **name** replied …" line
+  (quoted "> " for a reply to a reply); a table belongs to the post whose start is the last one
+  above it, and never reads another person's comment;
+- a hardware sentence is one of the post's prose sentences (code blocks, tables and HTML left
+  out) in which the GPU-name reader (`extractors.text.names.find_gpus`) finds a device; a
+  sentence stating a speed is left out, so only the row's own figure is read, and so is one
+  holding a pasted command (two flags, "-mla 2 -ngl 0"), which is no description of the rig;
+- the post must name one machine: at most one CPU or SoC (the host; an Apple M-series or a
+  Strix Halo is a machine of its own) and at most one kind of card,
+  several cards counting as one rig only where they are joined by "+" ("3090 + 2x 3060").
+  Two CPUs, or two different cards named apart ("on my 3090 and on the 4090"), are a comparison:
+  the rows get nothing, as they do when the post names no hardware. No guessing.
+
+A table with no model column of its own (a sweep-bench table: PP, TG, N_KV, S_PP t/s, …) inherits
+the post's model sentences the same way: one model named in the post, or nothing.
+
+Linear in the text: one pass over the lines, one sentence split, and `find_gpus` (itself linear)
+per sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from checks.reference import Reference
+from extractors.text.models import find_models
+from extractors.text.names import Name, find_gpus
+
+__all__ = ["MAX_RIG_SENTENCES", "MAX_SENTENCE", "Post", "model_sentences", "post_models", "post_rigs", "posts",
+           "rig_sentences"]
+
+MAX_SENTENCE = 300  # a longer "sentence" is a list or a log line, not the post's description of its rig
+MAX_RIG_SENTENCES = 3
+_POST_START = re.compile(r"^(?P<quote>(?:> ?)*)(?:👤 \*\*[^*\n]{1,80}\*\* replied|#### Description\b)")
+_QUOTE = re.compile(r"^(?:> ?)+")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(*`])")
+_SPEED = re.compile(r"(?i)(?:\b(?:t|toks?|tokens?)\s?/\s?s(?:ec)?\b|tokens? per second|\btps\b|ms/tok)")
+# Two command-line flags ("-mla 2 -ngl 0", "--ctx-size 8192 --threads 32"): a command pasted inline,
+# not the post's prose; its flags would be read as the row's configuration.
+_FLAGS = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]{0,30}(?:[ =]\S{1,60})?\s{1,3}--?[A-Za-z]")
+_BULLET = re.compile(r"^(?:[*+-]|\d{1,3}[.)])\s")
+_MARKUP = re.compile(r"<[^<>\n]{0,80}>|\*\*|`|!?\[([^\]\n]{0,200})\]\([^)\n]{0,300}\)")
+# Between two cards of one rig: "3090 + 2x 3060", "RTX 4090 + RTX 3090 Ti".
+_RIG_JOIN = re.compile(r"\s{0,3}\+\s{0,3}(?:\d{1,2}\s?[x×]\s?)?(?:(?:NVIDIA|AMD|RTX|GeForce)\s)?")
+
+
+@dataclass(frozen=True)
+class Post:
+    """One post of a discussion: its first and last line (1-based, inclusive) and its prose."""
+
+    first: int
+    last: int
+    prose: str
+
+
+def posts(text: str) -> list[Post]:
+    """The posts of a discussion export, in order; text before the first post is its own post."""
+    lines = text.splitlines()
+    starts = [0] + [i for i, line in enumerate(lines) if i and _POST_START.match(line)]
+    out = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        out.append(Post(start + 1, end, _prose(lines[start:end])))
+    return out
+
+
+def _prose(lines: list[str]) -> str:
+    """The post's sentences as written: no code blocks, tables, headings or HTML-only lines."""
+    kept: list[str] = []
+    fenced = False
+    for raw in lines:
+        line = _QUOTE.sub("", raw).strip()
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced or line.startswith(("|", "#", "👤")) or not line:
+            kept.append("")
+            continue
+        if _BULLET.match(line):  # a list item is its own sentence, not part of the one above
+            kept.append("")
+        kept.append(_MARKUP.sub(lambda m: m.group(1) or " ", line))
+    paragraphs = " ".join(x if x else "\n" for x in kept)
+    return "\n".join(" ".join(p.split()) for p in paragraphs.split("\n") if p.strip())
+
+
+def _devices(sentence: str, ref: Reference) -> list[Name]:
+    return find_gpus(sentence, ref)
+
+
+def _is_cpu(name: Name, ref: Reference) -> bool:
+    """A machine of its own: a CPU (the host of any card beside it) or a unified-memory SoC (an
+    Apple M-series, a Strix Halo, a Jetson), which is a whole machine, never a card in a host."""
+    row = ref.gpu(name.name)
+    return row is not None and row.kind in ("cpu", "unified")
+
+
+def _sentences(prose: str) -> list[str]:
+    """The prose's sentences a table may inherit: not too long, and stating no speed (only the
+    row's own figure is to be read)."""
+    out = []
+    for paragraph in prose.split("\n"):
+        for sentence in _SENTENCE_END.split(paragraph):
+            sentence = sentence.strip()
+            if (sentence and len(sentence) <= MAX_SENTENCE and not _SPEED.search(sentence)
+                    and not _FLAGS.search(sentence)):
+                out.append(sentence)
+    return out
+
+
+def _joined(sentences: list[str]) -> str:
+    return " ".join(s if s.endswith((".", "!", "?", ";")) else s + "." for s in sentences[:MAX_RIG_SENTENCES])
+
+
+def model_sentences(prose: str, ref: Reference) -> str:
+    """The post's sentences naming its model, or "" where it names none or more than one model
+    (a table with no model column of its own inherits them, by the same one-or-none rule)."""
+    kept = [(s, {m.name for m in find_models(s, ref)}) for s in _sentences(prose)]
+    kept = [(s, names) for s, names in kept if names]
+    if len({n for _, names in kept for n in names}) != 1:
+        return ""
+    return _joined([s for s, _ in kept])
+
+
+def rig_sentences(prose: str, ref: Reference) -> str:
+    """The post's hardware sentences (at most MAX_RIG_SENTENCES, joined), or "" where it names no
+    machine or more than one."""
+    kept: list[tuple[str, list[Name]]] = []
+    for sentence in _sentences(prose):
+        names = _devices(sentence, ref)
+        if names:
+            kept.append((sentence, names))
+    if not kept:
+        return ""
+    cpus = {n.name for _, names in kept for n in names if _is_cpu(n, ref)}
+    cards = {n.name for _, names in kept for n in names if not _is_cpu(n, ref)}
+    if len(cpus) > 1 or (len(cards) > 1 and not _one_rig(kept, ref)):
+        return ""
+    return _joined([s for s, _ in kept])
+
+
+def _one_rig(kept: list[tuple[str, list[Name]]], ref: Reference) -> bool:
+    """Several different cards are one rig only where one sentence joins them all by "+"."""
+    every = {n.name for _, names in kept for n in names if not _is_cpu(n, ref)}
+    for sentence, names in kept:
+        cards = [n for n in names if not _is_cpu(n, ref)]
+        if {n.name for n in cards} != every:
+            continue
+        if all(_RIG_JOIN.fullmatch(sentence[a.end:b.start]) for a, b in zip(cards, cards[1:], strict=False)):
+            return True
+    return False
+
+
+def post_rigs(text: str, ref: Reference) -> Callable[[int], str]:
+    """`line number (1-based) -> the hardware sentences of the post holding that line` ("" for
+    none): what a table starting at that line inherits."""
+    return _by_line(text, ref, rig_sentences)
+
+
+def post_models(text: str, ref: Reference) -> Callable[[int], str]:
+    """`line number (1-based) -> the model sentences of the post holding that line` ("" for
+    none): what a table with no model column inherits."""
+    return _by_line(text, ref, model_sentences)
+
+
+def _by_line(text: str, ref: Reference, read: Callable[[str, Reference], str]) -> Callable[[int], str]:
+    found = posts(text)
+    rigs = [read(p.prose, ref) for p in found]
+
+    def at(lineno: int) -> str:
+        for post, rig in zip(found, rigs, strict=True):
+            if post.first <= lineno <= post.last:
+                return rig
+        return ""
+
+    return at

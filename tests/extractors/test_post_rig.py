@@ -1,0 +1,119 @@
+"""A table's rows inherit the rig named in the post around it (extractors/post_rig.py), and the
+corpus converter carries it into each row's line (benchmarks/corpus/build.py `rig_from_post`).
+
+The snippets keep the real shape of ikawrakow/ik_llama.cpp@8337e4cd3861 github-data/discussions/*.md:
+a "#### Description", then "👤 **name** replied the **date** at **time**:<br>" comments, replies
+to replies quoted with "> ", llama-bench / sweep-bench tables under the prose.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from checks.reference import Reference
+from checks.runner import audit
+from extractors.evidence import build_evidence, read_document
+from extractors.inputs import InputSpec, read_local
+from extractors.post_rig import model_sentences, post_rigs, posts, rig_sentences
+
+_TABLE = """| model | size | params | backend | threads | test | t/s |
+| --- | ---: | ---: | --- | ---: | ---: | ---: |
+| llama 8B Q8_0 | 7.95 GiB | 8.03 B | CPU | 16 | tg128 | {tg} ± 0.01 |"""
+
+DISCUSSION = f"""### 🗣️ [#999](https://github.com/ikawrakow/ik_llama.cpp/discussions/999) - CPU results
+
+| **Author** | `someone` |
+| :--- | :--- |
+| **Created** | 2025-01-01 |
+
+---
+
+#### Description
+
+Benchmarks are run on a Ryzen-7950X system.  Compared are the latest builds as of this morning.
+
+{_TABLE.format(tg=12.92)}
+
+---
+
+#### 🗣️ Discussion
+
+👤 **alice** replied the **2025-01-10** at **23:34:54**:<br>
+
+I ran the same on my box. My rig: EPYC 9355, 12x DDR5-6400, RTX 5090.
+
+Results, same command:
+
+{_TABLE.format(tg=21.5)}
+
+> 👤 **bob** replied the **2025-01-11** at **10:00:00**:<br>
+> Here are mine, on the 3090 first and then on the 4090.
+>
+{chr(10).join("> " + line for line in _TABLE.format(tg=30.1).splitlines())}
+
+👤 **carol** replied the **2025-01-12** at **09:00:00**:<br>
+
+No hardware here, just a table.
+
+{_TABLE.format(tg=9.9)}
+"""
+
+
+def _line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), start=1) if needle in line)
+
+
+def test_a_discussion_splits_into_its_description_and_each_comment() -> None:
+    found = posts(DISCUSSION)
+    starts = [DISCUSSION.splitlines()[p.first - 1][:20].strip() for p in found]
+    assert starts == ["### 🗣️ [#999](https:", "#### Description", "👤 **alice** replied", "> 👤 **bob** replied",
+                      "👤 **carol** replied"]
+
+
+@pytest.mark.parametrize(("figure", "rig"), [
+    # The description names one machine.
+    ("12.92 ±", "Benchmarks are run on a Ryzen-7950X system."),
+    # A comment's rig: a CPU host and one card is one machine, and only alice's words are read.
+    ("21.5 ±", "My rig: EPYC 9355, 12x DDR5-6400, RTX 5090."),
+    # Two different cards named apart: a comparison, so the rows get none (no guessing).
+    ("30.1 ±", ""),
+    # A post that names no hardware gives none, not the thread's.
+    ("9.9 ±", ""),
+])
+def test_each_table_inherits_only_its_own_posts_rig(ref: Reference, figure: str, rig: str) -> None:
+    assert post_rigs(DISCUSSION, ref)(_line_of(DISCUSSION, figure)) == rig
+
+
+@pytest.mark.parametrize(("prose", "rig"), [
+    ("Gaming rig 9950X + 96GB RAM + 3090TI 24GB VRAM + NVMe.", "Gaming rig 9950X + 96GB RAM + 3090TI 24GB VRAM + NVMe."),
+    ("The rig is one RTX 4090 + RTX 3090 Ti.", "The rig is one RTX 4090 + RTX 3090 Ti."),
+    ("AVX2 results are on a Ryzen-7950X.\nARM results are on an M2-Max.", ""),  # two machines
+    ("I tried an EPYC 9355. Then a Xeon 6980P.", ""),  # two CPUs
+    ("On a 3090 I get about 20 t/s.", ""),  # a sentence stating a speed is not the rig's description
+    ("CUDA_VISIBLE_DEVICES=0 llama-cli -mla 2 -ngl 0 on the RTX 3090 failed.", ""),  # a pasted command
+])
+def test_one_machine_or_none(ref: Reference, prose: str, rig: str) -> None:
+    assert rig_sentences(prose, ref) == rig
+
+
+def test_a_row_line_with_its_posts_rig_is_read_on_that_machine(ref: Reference) -> None:
+    line = ("ik_llama.cpp, 🗣️ #999 - CPU results / Discussion (rig named in the post: My rig: EPYC 9355, "
+            "12x DDR5-6400, RTX 5090.): model: llama 8B Q8_0; size: 7.95 GiB; params: 8.03 B; backend: "
+            "CUDA; threads: 16; test: tg128; t/s: 21.5 ± 0.01")
+    reading = read_document(read_local(InputSpec("text", line)), ref)
+    report = audit(build_evidence([reading], ref), ref)
+    assert report.claim.hardware == "RTX 5090"  # the card, the EPYC being its host
+    q7 = report.question("roofline")
+    assert q7.status == "ok"
+    assert q7.figures["ceiling_tok_s"] == pytest.approx(1792 / (7.95 * 2**30 / 1e9), rel=1e-3)
+
+
+@pytest.mark.parametrize(("prose", "model"), [
+    ("I experimented with Qwen3-30B-A3B, the 30B total, 3B active parameter MoE model.",
+     "I experimented with Qwen3-30B-A3B, the 30B total, 3B active parameter MoE model."),
+    ("First DeepSeek-V3 at IQ2_K_R4. Then Qwen3-235B-A22B on the same box.", ""),  # two models
+    ("No model named here.", ""),
+])
+def test_a_table_without_a_model_column_inherits_the_posts_one_model(ref: Reference, prose: str,
+                                                                     model: str) -> None:
+    assert model_sentences(prose, ref) == model
