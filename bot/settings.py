@@ -82,6 +82,7 @@ class LimitSettings(BaseModel):
     channel_rate: int = Field(default=10, ge=1)  # audits started in one channel per `channel_per_s`
     channel_per_s: float = Field(default=60.0, gt=0)
     readers: int | None = Field(default=None, ge=1)  # reading worker processes (None: the cores, up to 4)
+    warm_ocr: bool = True  # each reading worker loads the OCR models as it starts (when installed)
 
 
 _GROUPS: dict[str, type[BaseModel]] = {"fetch": FetchSettings, "store": StoreSettings,
