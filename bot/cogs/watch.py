@@ -211,6 +211,16 @@ class WatchCog(commands.Cog):
         except discord.HTTPException as exc:
             log.info("watch: no rate-limit hint in %s: %s", message.channel.id, exc)
 
+    async def admit(self, message: discord.Message) -> bool:
+        """May this message (new, edited or a follow-up) start an audit now? Takes a token of
+        the member's and the channel's limits; when limited, the member gets the one quiet hint
+        (in a server)."""
+        if not self._over_limit(message):
+            return True
+        if message.guild is not None:
+            await self._rate_hint(message)
+        return False
+
     def _over_limit(self, message: discord.Message) -> bool:
         now = self.bot.clock().timestamp()
         user = self.per_user.get_bucket(message, now)
@@ -243,8 +253,7 @@ class WatchCog(commands.Cog):
             await self._mode(guild_id, message.channel.id)
         if mode == "off":
             return
-        if self._over_limit(message):
-            await self._rate_hint(message)
+        if not await self.admit(message):
             return
         try:
             outcomes, notes = await self._audit_all(message, candidate, files[:MAX_FILES])
@@ -276,8 +285,7 @@ class WatchCog(commands.Cog):
         request = await follow_up_request(self.bot.store, config, thread, message)
         if request is None:
             return
-        if self._over_limit(message):
-            await self._rate_hint(message)
+        if not await self.admit(message):
             return
         place = AuditPlace(subject=request.subject(), guild_id=message.guild.id,
                            channel_id=thread.id, message_id=message.id,
