@@ -22,6 +22,7 @@ from tests.fixtures.web.loopback import Loopback, loopback_network
 
 POST = "/posts/new-record"
 BOARD = "/api/records"
+SHOT = "/img/leaderboard-screenshot.png"  # the post's picture: fetched for OCR, not served (404)
 
 
 def serve_headline(server: Loopback) -> str:

@@ -172,3 +172,60 @@ def test_claims_in_a_message_are_split_where_each_names_its_own_hardware_or_mode
     got = watch.prefilter(content)
     assert got is not None and len(got.parts) == parts
     assert got.more == (1 if parts == 3 else 0)
+
+
+def _photo() -> bytes:
+    """A picture with no text in it (a photo of a card, as far as OCR can tell)."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (640, 360), (40, 90, 60)).save(out, format="JPEG")
+    return out.getvalue()
+
+
+async def test_a_posts_pictures_are_read_by_default_and_a_photo_is_named_by_q1(
+    world_factory: Any, server: Loopback
+) -> None:
+    server.raw("/i/gpu.jpg", _photo(), "image/jpeg")
+    url = server.text("/post", "<html><body><main><p>Llama 3.1 8B on my RTX 4090: 120 tok/s</p>"
+                      "<img src='{{BASE}}/i/gpu.jpg'></main></body></html>")
+    async with world_factory(settle_timeout=60.0, fetch_deadline_s=60.0) as w:
+        await w.alice.send(w.general, url)
+        (thread,) = w.general.threads
+        assert server.paths() == ["/post", "/i/gpu.jpg"]
+        fields = {f.name: f.value for f in thread.last_message.embeds[0].fields}
+        assert fields["⚠️ 1 Evidence in the post"].replace("\\", "") == (  # Markdown escapes off
+            "no evidence in the post: a number and 1 picture; the image is a photo without "
+            f"figures (OCR read none in {server.base}/i/gpu.jpg).")
+
+
+async def test_a_posts_screenshot_is_read_by_default_and_its_tg_row_judged(
+    world_factory: Any, server: Loopback
+) -> None:
+    server.raw("/i/bench.png", _llama_bench_shot(), "image/png")
+    url = server.text("/post", "<html><body><main><p>My 3090 with llama.cpp, see the "
+                      "screenshot</p><img src='{{BASE}}/i/bench.png'></main></body></html>")
+    async with world_factory(settle_timeout=60.0, fetch_deadline_s=60.0) as w:
+        await w.alice.send(w.general, url)
+        (thread,) = w.general.threads
+        assert server.paths() == ["/post", "/i/bench.png"]
+        assert thread.name == "127.5 tok/s · RTX 3090 · Llama 3.1 8B"
+        assert thread.last_message.embeds[0].title.startswith("consistent — 127\\.5 tok/s")
+
+
+@pytest.mark.parametrize(("over", "cap"), [({}, 8 * 1024 * 1024), ({"post_images": 0}, 0),
+                                           ({"image_max_bytes": 1000}, 1000)])
+def test_the_bot_and_cli_policy_takes_a_posts_pictures_from_the_settings(
+    over: dict[str, int], cap: int
+) -> None:
+    from bot.fetching import policy_for
+    from bot.options import PipelineOptions
+    from bot.settings import FetchSettings, Settings
+    from extractors.web.images import IMAGE_CAP, MAX_POST_IMAGES
+
+    defaults = FetchSettings()
+    assert (defaults.post_images, defaults.image_max_bytes) == (MAX_POST_IMAGES, IMAGE_CAP)
+    options = PipelineOptions.from_settings(Settings(**over))
+    assert policy_for(options).image_cap == cap
