@@ -24,7 +24,6 @@ as a plain reply.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from bot.guild_policy import (
     REACTION,
     GuildConfigs,
     RateHints,
+    SharedReads,
     answer_kind,
     follow_up_request,
     rate_hint_text,
@@ -168,25 +168,16 @@ class WatchCog(commands.Cog):
         self.limited = 0  # messages dropped by the rate limits
         # Each channel's watch mode, read from the store once (a burst shares the one read);
         # /claimcheck watch calls `set_mode`.
-        self._modes: dict[int, asyncio.Future[WatchMode]] = {}
+        self._modes: SharedReads[int, WatchMode] = SharedReads()
         self.guilds = GuildConfigs(self.bot.store)  # per-server settings (bot.guild_policy)
         self.hints = RateHints()  # members told once that they hit the rate limit
 
     async def _mode(self, guild_id: int, channel_id: int) -> WatchMode:
-        known = self._modes.get(channel_id)
-        if known is None:
-            known = asyncio.ensure_future(channel_mode(self.bot.store, guild_id, channel_id))
-            self._modes[channel_id] = known
-        try:
-            return await asyncio.shield(known)
-        except Exception:
-            self._modes.pop(channel_id, None)  # read again next time
-            raise
+        return await self._modes.get(
+            channel_id, lambda: channel_mode(self.bot.store, guild_id, channel_id))
 
     def set_mode(self, channel_id: int, mode: WatchMode) -> None:
-        done: asyncio.Future[WatchMode] = asyncio.get_running_loop().create_future()
-        done.set_result(mode)
-        self._modes[channel_id] = done
+        self._modes.put(channel_id, mode)
 
     def forget_modes(self) -> None:
         """The server's default mode changed: read every channel's mode again."""
