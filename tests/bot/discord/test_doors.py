@@ -215,7 +215,7 @@ async def test_a_posts_pictures_are_read_by_default(
 @pytest.mark.parametrize(("over", "cap"), [({}, 8 * 1024 * 1024), ({"post_images": 0}, 0),
                                            ({"image_max_bytes": 1000}, 1000)])
 def test_the_bot_and_cli_policy_takes_a_posts_pictures_from_the_settings(
-    over: dict[str, int], cap: int
+    over: dict[str, Any], cap: int
 ) -> None:
     from bot.fetching import policy_for
     from bot.options import PipelineOptions
