@@ -28,6 +28,7 @@ from bot.service import Auditor
 from bot.settings import Settings
 from bot.store.db import Store
 from checks.reference import Reference, load_reference
+from extractors.image.ocr import worker_warm_up as ocr_warm_up
 from extractors.offloop import ReadingPool, default_size
 
 __all__ = ["COGS", "ClaimBot", "ShardedClaimBot", "create_bot", "intents_for", "run_bot"]
@@ -81,7 +82,11 @@ class _ClaimBotMixin:
         self.ref = ref if ref is not None else load_reference(*settings.reference_files)
         # The reading workers start with the bot object, before discord.py, aiohttp or the
         # store start a thread (and outside any event loop's clock).
-        self.pool = ReadingPool(self.ref, settings.limits.readers or default_size()).start()
+        # Each worker loads the OCR models as it starts (when the extra is installed), in the
+        # worker, so the first screenshot does not pay the load and the bot's start waits for
+        # nothing.
+        self.pool = ReadingPool(self.ref, settings.limits.readers or default_size(),
+                                warm=ocr_warm_up() if settings.limits.warm_ocr else None).start()
         self.options = PipelineOptions.from_settings(settings)
         self.clock = clock or discord.utils.utcnow  # virtual under simcord
         self._stack = AsyncExitStack()

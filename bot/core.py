@@ -295,7 +295,8 @@ class App:
         for url in urls:
             result = await follow(url, fetcher, self.ref, max_fetches=self.options.fetch_budget,
                                   deadline_s=self.options.fetch_deadline_s,
-                                  boards=list(self.options.boards), pool=self.pool)
+                                  boards=list(self.options.boards), pool=self.pool,
+                                  max_images=self.options.fetch.post_images)
             readings += result.readings
             not_found += [line for line in result.not_found if line not in not_found]
         return readings, not_found

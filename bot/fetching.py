@@ -17,7 +17,10 @@ __all__ = ["policy_for"]
 
 def policy_for(opts: PipelineOptions) -> FetchPolicy:
     """The fetch policy: the allowed hosts (`--allow-host` and `CLAIMCHECK_ALLOW_HOSTS`, empty by
-    default) and the total timeout."""
+    default), the total timeout, and the pictures' byte cap (`extractors.web.images.image_cap`:
+    a post's pictures are fetched for OCR when the settings ask for some and OCR is installed)."""
+    from extractors.web.images import image_cap
+
     total = opts.total_timeout_s
     try:
         return FetchPolicy(
@@ -25,6 +28,7 @@ def policy_for(opts: PipelineOptions) -> FetchPolicy:
             total_timeout=total,
             read_timeout=min(10.0, total),
             connect_timeout=min(5.0, total),
+            image_cap=image_cap(opts.fetch.post_images, opts.fetch.image_max_bytes),
         )
     except ValidationError as exc:
         first = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")

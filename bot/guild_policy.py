@@ -6,8 +6,9 @@ gets its verdict's reaction (`below_threshold = "react"`) or nothing. `react` mo
 meaning (a reaction on implausible and suspicious claims only).
 
 `follow_up_request` reads a reply in one of the bot's claim threads together with the thread's
-claim (when the server's `follow_ups` is on). `GuildConfigs` is the watcher's read-through cache of the servers' settings (one store read per
-server, shared by a burst; `/claimcheck settings` replaces the entry). `RateHints` remembers which
+claim (when the server's `follow_ups` is on). `GuildConfigs` is the watcher's read-through cache
+of the servers' settings (one store read per server, shared by a burst; `/claimcheck settings`
+replaces the entry), built on `SharedReads` as the watcher's channel modes are. `RateHints` remembers which
 members were told they hit the rate limit, so a limited member gets one quiet hint per limit
 window instead of silence, and never a hint per message.
 """
@@ -15,7 +16,8 @@ window instead of silence, and never a hint per message.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Generic, Literal, TypeVar
 
 from bot.store.db import Store
 from bot.store.guilds import GuildConfig, WatchMode, get_guild
@@ -27,8 +29,11 @@ if TYPE_CHECKING:  # discord.py stays off the CLI's path (`claimcheck digest` im
     from bot.core import Request
 
 __all__ = ["FOLLOW_UP_NOTE", "REACTION", "SEVERITY", "AnswerKind", "GuildConfigs", "RateHints",
+           "SharedReads",
            "answer_kind", "follow_up_request", "rate_hint_text", "settings_text"]
 
+K = TypeVar("K")
+V = TypeVar("V")
 AnswerKind = Literal["thread", "react", "nothing"]
 SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
 # The verdict's reaction; `react` mode uses only the first two (a consistent claim is not news).
@@ -50,28 +55,48 @@ def answer_kind(config: GuildConfig, mode: WatchMode, verdict: Verdict) -> Answe
     return "react" if config.below_threshold == "react" else "nothing"
 
 
+class SharedReads(Generic[K, V]):
+    """A read-through cache of store reads: the first reader of a key starts the read and
+    every concurrent reader awaits the same one (a burst of messages costs one query); a read
+    that failed is forgotten, so the next reader tries again. `put` replaces an entry (a
+    command changed it), `clear` forgets them all."""
+
+    def __init__(self) -> None:
+        self._known: dict[K, asyncio.Future[V]] = {}
+
+    async def get(self, key: K, read: Callable[[], Awaitable[V]]) -> V:
+        known = self._known.get(key)
+        if known is None:
+            known = asyncio.ensure_future(read())
+            self._known[key] = known
+        try:
+            # Shielded: a reader cancelled mid-read does not cancel the others' read.
+            return await asyncio.shield(known)
+        except Exception:
+            self._known.pop(key, None)  # read again next time
+            raise
+
+    def put(self, key: K, value: V) -> None:
+        done: asyncio.Future[V] = asyncio.get_running_loop().create_future()
+        done.set_result(value)
+        self._known[key] = done
+
+    def clear(self) -> None:
+        self._known.clear()
+
+
 class GuildConfigs:
     """Each server's settings, read from the store once (concurrent readers share the read)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._known: dict[int, asyncio.Future[GuildConfig]] = {}
+        self._known: SharedReads[int, GuildConfig] = SharedReads()
 
     async def get(self, guild_id: int) -> GuildConfig:
-        known = self._known.get(guild_id)
-        if known is None:
-            known = asyncio.ensure_future(get_guild(self.store, guild_id))
-            self._known[guild_id] = known
-        try:
-            return await asyncio.shield(known)
-        except Exception:
-            self._known.pop(guild_id, None)  # read again next time
-            raise
+        return await self._known.get(guild_id, lambda: get_guild(self.store, guild_id))
 
     def put(self, config: GuildConfig) -> None:
-        done: asyncio.Future[GuildConfig] = asyncio.get_running_loop().create_future()
-        done.set_result(config)
-        self._known[config.guild_id] = done
+        self._known.put(config.guild_id, config)
 
 
 class RateHints:

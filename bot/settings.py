@@ -40,6 +40,12 @@ class FetchSettings(BaseModel):
     fetch_budget: int = 12  # fetches per audit when following links
     fetch_deadline_s: float = 30.0  # for a whole follow (or a whole board read, or a reading)
     total_timeout_s: float = 15.0  # for one fetch
+    # A followed post's first pictures are read by OCR (its screenshot is often its only
+    # evidence): how many (0: none), and the byte cap of each. Only when the OCR extra is
+    # installed. The defaults are extractors.web.images' MAX_POST_IMAGES and IMAGE_CAP (not
+    # imported: the settings load on the CLI's cold path; a test pins that they agree).
+    post_images: int = Field(default=2, ge=0, le=8)
+    image_max_bytes: int = Field(default=8 * 1024 * 1024, ge=1)
 
 
 class StoreSettings(BaseModel):
@@ -82,6 +88,7 @@ class LimitSettings(BaseModel):
     channel_rate: int = Field(default=10, ge=1)  # audits started in one channel per `channel_per_s`
     channel_per_s: float = Field(default=60.0, gt=0)
     readers: int | None = Field(default=None, ge=1)  # reading worker processes (None: the cores, up to 4)
+    warm_ocr: bool = True  # each reading worker loads the OCR models as it starts (when installed)
 
 
 _GROUPS: dict[str, type[BaseModel]] = {"fetch": FetchSettings, "store": StoreSettings,

@@ -42,7 +42,7 @@ from extractors.links import is_evidence_link, is_image_link, rank_links
 from extractors.offloop import ReadingPool, read_page_async
 from extractors.select import matching_number
 from extractors.web import PageReading, rewrite_url
-from extractors.web.images import post_images
+from extractors.web.images import MAX_POST_IMAGES, post_images
 from extractors.web.twitter import expand_shortlinks, is_shortlink
 
 __all__ = ["NO_EVIDENCE_LINK", "FetchBudgetExhausted", "FollowResult", "follow"]
@@ -128,8 +128,10 @@ def _fmt(n: float) -> str:
 
 class _Follower:
     def __init__(self, fetcher: Any, ref: Reference, *, max_depth: int, max_fetches: int,
-                 boards: Sequence[str | Path], pool: ReadingPool | None = None) -> None:
+                 boards: Sequence[str | Path], pool: ReadingPool | None = None,
+                 max_images: int = MAX_POST_IMAGES) -> None:
         self.pool = pool
+        self.max_images = max_images
         self.budget = _Budget(fetcher, max_fetches)
         self.ref, self.max_depth, self.boards = ref, max_depth, boards
         self.result = FollowResult()
@@ -306,7 +308,7 @@ class _Follower:
         policy = getattr(self.budget.inner, "policy", None)
         if self.post is None or self.post.text is None or not getattr(policy, "image_cap", 0):
             return
-        for url in post_images(self.post.text.links):
+        for url in post_images(self.post.text.links, self.max_images):
             if self.done or self.budget.left == 0:
                 return
             await self.visit(url)
@@ -385,15 +387,17 @@ async def follow(
     deadline_s: float = 30.0,
     boards: Sequence[str | Path] = (),
     pool: ReadingPool | None = None,
+    max_images: int = MAX_POST_IMAGES,
 ) -> FollowResult:
     """Fetch `url`, read it, and follow a post's links to the record behind it.
 
     `fetcher` is a SafeFetcher (or anything with its `fetch`). Raises FetchError when the URL
     itself cannot be fetched (FetchTimeout when the deadline passes first) and UnusableInput when
     its body cannot be read; later failures become `not_found` lines. Pages are read in `pool`'s
-    workers (the app's), or in a one-worker pool opened for each page."""
+    workers (the app's), or in a one-worker pool opened for each page. A post's first
+    `max_images` pictures are read by OCR when the fetcher's policy lets pictures through."""
     run = _Follower(fetcher, ref, max_depth=max_depth, max_fetches=max(1, max_fetches),
-                    boards=boards, pool=pool)
+                    boards=boards, pool=pool, max_images=max_images)
     deadline_hit = False
     try:
         async with asyncio.timeout(deadline_s):

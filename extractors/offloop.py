@@ -84,9 +84,15 @@ def warm_up() -> None:
         forkserver.ensure_running()
 
 
-def _serve(conn: Connection, ref: Reference | None) -> None:
+def _serve(conn: Connection, ref: Reference | None,
+           warm: Callable[[], object] | None = None) -> None:
     """A worker: tasks in, results out, until the pipe closes. `(fn, args, kwargs, with_ref)`:
-    with `with_ref`, the worker's own reference tables are the first argument."""
+    with `with_ref`, the worker's own reference tables are the first argument. `warm` runs
+    first (the OCR models loading), in the worker, while the parent goes on: a task sent
+    meanwhile waits in the pipe."""
+    if warm is not None:
+        with suppress(Exception):  # a failed warm-up only means the first task pays the load
+            warm()
     while True:
         try:
             fn, args, kwargs, with_ref = conn.recv()
@@ -104,11 +110,38 @@ def _serve(conn: Connection, ref: Reference | None) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: BaseContext, ref: Reference | None) -> None:
+    def __init__(self, ctx: BaseContext, ref: Reference | None,
+                 warm: Callable[[], object] | None = None) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
-        self.proc: BaseProcess = ctx.Process(target=_serve, args=(child, ref), daemon=True)  # type: ignore[attr-defined]
+        self.proc: BaseProcess = ctx.Process(target=_serve, args=(child, ref, warm), daemon=True)  # type: ignore[attr-defined]
         self.proc.start()
         child.close()
+
+    @classmethod
+    def started_apart(cls, ctx: BaseContext, ref: Reference | None,
+                      warm: Callable[[], object] | None) -> _Worker:
+        """A worker started from a short-lived thread, outside the calling loop's context.
+        `Process.start` first reaps finished children: for each live one it waits on its
+        sentinel with a zero timeout, and `multiprocessing.connection.wait` ends that wait only
+        once `time.monotonic()` has moved past its deadline. A loop whose clock is virtual (a
+        test's: simcord dispatches `time.monotonic` by context) never moves it within a call,
+        so starting a replacement from the loop spun forever; a fresh thread starts with an
+        empty context and reads the real clock. `Thread.start`/`join` wait on locks, no clock."""
+        made: list[_Worker] = []
+        failed: list[BaseException] = []
+
+        def start() -> None:
+            try:
+                made.append(cls(ctx, ref, warm))
+            except BaseException as exc:  # noqa: BLE001 - raised again in the caller
+                failed.append(exc)
+
+        thread = threading.Thread(target=start, name="claimcheck-worker-start", daemon=True)
+        thread.start()
+        thread.join()
+        if failed:
+            raise failed[0]
+        return made[0]
 
     async def call(self, task: tuple[Any, ...]) -> tuple[bool, Any]:
         """Send one task and wait for its answer without blocking the loop."""
@@ -152,9 +185,11 @@ class ReadingPool:
     """`size` worker processes, reused; a task past its deadline costs its worker, replaced."""
 
     def __init__(self, ref: Reference | None, size: int = 2, *,
-                 fork_while_single_threaded: bool = False) -> None:
+                 fork_while_single_threaded: bool = False,
+                 warm: Callable[[], object] | None = None) -> None:
         self.ref = ref
         self.size = max(1, size)
+        self.warm = warm  # run once in each worker as it starts (the bot: the OCR models)
         self.method = start_method()
         self._ctx = _context()
         # A process with one thread forks safely (no lock can be held by a thread the child
@@ -182,7 +217,10 @@ class ReadingPool:
 
     def _spawn(self) -> _Worker:
         single = self._fork is not None and threading.active_count() == 1
-        worker = _Worker(self._fork if single and self._fork else self._ctx, self.ref)
+        # A fork happens on this thread (it is the only one); the fork server or spawn path
+        # starts the worker from a thread of its own (`_Worker.started_apart`: no loop's clock).
+        worker = (_Worker(self._fork, self.ref, self.warm) if single and self._fork
+                  else _Worker.started_apart(self._ctx, self.ref, self.warm))
         self.forked += single
         self._all.append(worker)
         self.started += 1

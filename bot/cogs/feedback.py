@@ -12,8 +12,17 @@ the "Audit this message" menu and help.
   request that produced it), so buttons, edits and deletes work the same after a restart.
 - **Edits**: an edited message is re-audited (through the app, like any audit) and its report
   edited in place — embed, chart, thread name — with a note that it was updated and from what.
-- **Deletes**: a deleted message takes its reply with it: the thread (or the reply) is deleted,
-  or, with `discord.on_delete = "archive"`, archived and locked after a note.
+  The re-audit counts against the member's rate limit like a new message (a limited edit gets
+  the one quiet hint, and the report says it shows the earlier text). A report made with "Audit
+  this message" follows its message's edits too: the member asked about that message, and a
+  report of text no longer there would mislead; `/audit` has no message to follow.
+- **Deletes**: a deleted message takes its reports with it (the watched one and any "Audit this
+  message" one): the thread (or the reply) is deleted, or, with `discord.on_delete =
+  "archive"`, archived and locked after a note; the store's row is kept, marked. The raw events
+  need no message cache. A delete while the bot was offline sends no event at all (the gateway
+  does not replay them to a new session), so at each READY the messages of the live reports of
+  the last `RECHECK_DAYS` days (at most `RECHECK_LIMIT`, newest first) are fetched once — no
+  channel history is read — and one that is gone (404) takes its report as the event would have.
 - **Buttons**: Full report (the eight questions, ephemeral, with the Markdown report as a file);
   Add details (a form: hardware, count, batch, weight format, engine — re-audited with them as
   facts stated by the member, bot/facts.py; the poster or a moderator only); False alarm? (a
@@ -27,6 +36,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Sequence
+from datetime import timedelta
 from typing import Any, TypeVar
 
 import discord
@@ -46,7 +56,8 @@ from bot.store.disputes import add_dispute, list_disputes, resolve_dispute
 from bot.store.replies import (
     Reply,
     StoredRequest,
-    reply_for_message,
+    live_replies_since,
+    replies_for_message,
     reply_for_report,
     save_reply,
     set_reply_audit,
@@ -57,7 +68,7 @@ from checks.models import Report
 from extractors.document import RawDocument
 from extractors.errors import ExtractError, UsageError
 
-__all__ = ["HELP_TEXT", "NOT_YOURS", "FeedbackCog", "guarded", "post_report", "report_kwargs",
+__all__ = ["EDIT_LIMITED", "HELP_TEXT", "NOT_YOURS", "RECHECK_DAYS", "RECHECK_LIMIT", "FeedbackCog", "guarded", "post_report", "report_kwargs",
            "request_of", "safe_edit", "safe_send", "setup", "stored_request", "subject_of"]
 
 log = logging.getLogger("claimcheck.bot")
@@ -80,6 +91,12 @@ HELP_TEXT = (
 NOT_YOURS = ("Only the member who posted the claim or a moderator can add details here; "
              "`/audit` with `facts:` audits it with yours.")
 GONE = "That report is no longer in my records."
+EDIT_LIMITED = ("The message was edited while its author was over the rate limit; this report is "
+                "of its earlier text (Re-run reads it again).")
+NO_CLAIM_NOW = ("The message was edited and no longer states a speed claim; this report is of "
+                "its earlier text.")
+RECHECK_DAYS = 14  # a start checks that the messages of the live reports this recent still exist
+RECHECK_LIMIT = 200  # ... at most this many (one fetch each), newest first
 
 
 # ---- sending that never raises --------------------------------------------------------------
@@ -193,7 +210,8 @@ async def post_report(bot: commands.Bot, message: discord.Message, outcome: Audi
         source_id=message.id, guild_id=message.guild.id, channel_id=channel.id,
         reply_channel_id=sent.channel.id, reply_message_id=sent.id,
         thread_id=thread.id if thread else None, audit_id=outcome.record.id,
-        asked_by=message.author.id, request=stored_request(request), state="live", edits=0))
+        asked_by=message.author.id, request=stored_request(request), state="live", edits=0,
+        message_id=message.id))
     return sent
 
 
@@ -259,32 +277,60 @@ class FeedbackCog(commands.Cog):
         content = payload.data.get("content")
         if content is None:  # an embed unfurled, a pin: the text did not change
             return
-        reply = await reply_for_message(self.bot.store, payload.message_id)
-        if reply is None or reply.state != "live":
+        replies = [r for r in await replies_for_message(self.bot.store, payload.message_id)
+                   if r.state == "live"]
+        redo: list[tuple[Reply, Request]] = []
+        for reply in replies:
+            request = await self._edited_request(reply, payload.message, content)
+            if request is None:
+                await self._note_on(reply, NO_CLAIM_NOW)
+            elif stored_request(request) != reply.request:  # same text and links: nothing to redo
+                redo.append((reply, request))
+        if not redo:
             return
+        if not await self._admitted(payload.message):
+            for reply, _ in redo:
+                await self._note_on(reply, EDIT_LIMITED)
+            return
+        for reply, request in redo:
+            before = await self._report_of(reply)
+            note = "Updated: the message was edited" + (
+                f" (this report was {_was(before)})." if before is not None else ".")
+            try:
+                await self._reaudit(reply, request, f"edit:{reply.source_id}:{reply.edits + 1}",
+                                    note, edited=True)
+            except ExtractError as exc:
+                log.info("edit of message %s: nothing to audit: %s", payload.message_id, exc)
+
+    async def _edited_request(self, reply: Reply, message: discord.Message,
+                              content: str) -> Request | None:
+        """What an edited message now asks for one of its reports (None: it states no claim):
+        read as the report's door read it — "Audit this message" the whole message with its
+        files, watching chat the claim the pre-filter finds — with the facts given before."""
+        facts = request_of(reply.request).facts
+        if reply.source_id != message.id:  # the context menu's report of this message
+            request = await self._message_request(message)
+            return request.with_facts(facts) if request.docs or request.urls else None
         from bot.cogs.watch import prefilter
 
-        before = await self._report_of(reply)
         candidate = prefilter(content)
         if candidate is None:
-            channel = await self._channel(reply.reply_channel_id)
-            if channel is not None:
-                await safe_edit(channel.get_partial_message(reply.reply_message_id),
-                                f"report {reply.reply_message_id}",
-                                content="The message was edited and no longer states a speed "
-                                        "claim; this report is of its earlier text.")
-            return
-        request = Request(docs=(RawDocument.from_text(candidate.text),) if candidate.text else (),
-                          urls=candidate.urls, facts=request_of(reply.request).facts)
-        if stored_request(request) == reply.request:
-            return  # same text and links: nothing to redo
-        note = "Updated: the message was edited" + (
-            f" (this report was {_was(before)})." if before is not None else ".")
-        try:
-            await self._reaudit(reply, request, f"edit:{reply.source_id}:{reply.edits + 1}",
-                                note, edited=True)
-        except ExtractError as exc:
-            log.info("edit of message %s: nothing to audit: %s", payload.message_id, exc)
+            return None
+        return Request(docs=(RawDocument.from_text(candidate.text),) if candidate.text else (),
+                       urls=candidate.urls, facts=facts)
+
+    async def _admitted(self, message: discord.Message) -> bool:
+        """The watcher's rate limits, for an edit as for a new message (bot.cogs.watch)."""
+        from bot.cogs.watch import WatchCog
+
+        watch = self.bot.get_cog("WatchCog")
+        return not isinstance(watch, WatchCog) or await watch.admit(message)
+
+    async def _note_on(self, reply: Reply, text: str) -> None:
+        channel = await self._channel(reply.reply_channel_id)
+        if channel is not None:
+            await safe_edit(channel.get_partial_message(reply.reply_message_id),
+                            f"report {reply.reply_message_id}", content=text)
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
@@ -295,10 +341,37 @@ class FeedbackCog(commands.Cog):
         for message_id in payload.message_ids:
             await self._deleted(message_id)
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.recheck_deleted()
+
+    async def recheck_deleted(self) -> int:
+        """Deletes while the bot was away: each recent live report's message fetched once; the
+        reports of the messages that are gone are taken down. Returns how many."""
+        since = discord.utils.time_snowflake(self.bot.clock() - timedelta(days=RECHECK_DAYS))
+        gone = 0
+        for reply in await live_replies_since(self.bot.store, since, RECHECK_LIMIT):
+            assert reply.message_id is not None
+            channel = await self._channel(reply.channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                continue
+            try:
+                await channel.fetch_message(reply.message_id)
+            except discord.NotFound:
+                await self._deleted(reply.message_id)
+                gone += 1
+            except discord.HTTPException as exc:  # no access any more: left as it is
+                log.info("recheck: message %s not fetched: %s", reply.message_id, exc)
+        if gone:
+            log.info("recheck: %d report(s) of messages deleted while offline taken down", gone)
+        return gone
+
     async def _deleted(self, message_id: int) -> None:
-        reply = await reply_for_message(self.bot.store, message_id)
-        if reply is None or reply.state != "live":
-            return
+        for reply in await replies_for_message(self.bot.store, message_id):
+            if reply.state == "live":
+                await self._take_down(reply)
+
+    async def _take_down(self, reply: Reply) -> None:
         channel = await self._channel(reply.reply_channel_id)
         archive = self.bot.settings.discord.on_delete == "archive"
         if channel is None:
@@ -320,7 +393,8 @@ class FeedbackCog(commands.Cog):
                                 content="The message this audit answered was deleted.")
             else:
                 await guarded(f"deleting report {reply.reply_message_id}", message.delete())
-        await set_reply_state(self.bot.store, message_id, "archived" if archive else "deleted")
+        await set_reply_state(self.bot.store, reply.source_id,
+                              "archived" if archive else "deleted")
 
     # ---- the buttons -----------------------------------------------------------------------
 
@@ -454,10 +528,7 @@ class FeedbackCog(commands.Cog):
     async def audit_this_message(self, interaction: discord.Interaction,
                                  message: discord.Message) -> None:
         await interaction.response.defer(thinking=True)
-        cap = self.bot.settings.limits.attachment_max_bytes
-        files = [RawDocument(await a.read(), source=a.filename[:100])
-                 for a in message.attachments[:4] if a.size <= cap]
-        request = Request.from_message(message.content, files=files)
+        request = await self._message_request(message)
         if not request.docs and not request.urls:
             await interaction.followup.send("That message has no text, link or file to audit.")
             return
@@ -468,11 +539,21 @@ class FeedbackCog(commands.Cog):
         except Exception as exc:
             await interaction.followup.send(error_sentence(exc))
             return
-        await self.answer_interaction(interaction, outcome, request, note=None)
+        await self.answer_interaction(interaction, outcome, request, note=None,
+                                      message_id=message.id)
+
+    async def _message_request(self, message: discord.Message) -> Request:
+        """A whole message as "Audit this message" reads it: its text, links and files."""
+        cap = self.bot.settings.limits.attachment_max_bytes
+        files = [RawDocument(await a.read(), source=a.filename[:100])
+                 for a in message.attachments[:4] if a.size <= cap]
+        return Request.from_message(message.content, files=files)
 
     async def answer_interaction(self, interaction: discord.Interaction, outcome: AuditOutcome,
-                                 request: Request, *, note: str | None) -> None:
-        """The compact report as the interaction's followup, recorded for the buttons."""
+                                 request: Request, *, note: str | None,
+                                 message_id: int | None = None) -> None:
+        """The compact report as the interaction's followup, recorded for the buttons (and,
+        with `message_id`, for that message's edits and deletes)."""
         kwargs = await report_kwargs(outcome, report_view(), note=note,
                                      chart=self.bot.settings.discord.charts)
         sent = await guarded(f"followup to interaction {interaction.id}",
@@ -484,7 +565,7 @@ class FeedbackCog(commands.Cog):
             channel_id=interaction.channel_id, reply_channel_id=interaction.channel_id,
             reply_message_id=sent.id, thread_id=None, audit_id=outcome.record.id,
             asked_by=interaction.user.id, request=stored_request(request), state="live",
-            edits=0), answered=not outcome.reused)
+            edits=0, message_id=message_id), answered=not outcome.reused)
 
     @app_commands.command(name="help", description="What claimcheck does, its commands and settings")
     async def help(self, interaction: discord.Interaction) -> None:

@@ -24,7 +24,6 @@ as a plain reply.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from bot.guild_policy import (
     REACTION,
     GuildConfigs,
     RateHints,
+    SharedReads,
     answer_kind,
     follow_up_request,
     rate_hint_text,
@@ -168,25 +168,16 @@ class WatchCog(commands.Cog):
         self.limited = 0  # messages dropped by the rate limits
         # Each channel's watch mode, read from the store once (a burst shares the one read);
         # /claimcheck watch calls `set_mode`.
-        self._modes: dict[int, asyncio.Future[WatchMode]] = {}
+        self._modes: SharedReads[int, WatchMode] = SharedReads()
         self.guilds = GuildConfigs(self.bot.store)  # per-server settings (bot.guild_policy)
         self.hints = RateHints()  # members told once that they hit the rate limit
 
     async def _mode(self, guild_id: int, channel_id: int) -> WatchMode:
-        known = self._modes.get(channel_id)
-        if known is None:
-            known = asyncio.ensure_future(channel_mode(self.bot.store, guild_id, channel_id))
-            self._modes[channel_id] = known
-        try:
-            return await asyncio.shield(known)
-        except Exception:
-            self._modes.pop(channel_id, None)  # read again next time
-            raise
+        return await self._modes.get(
+            channel_id, lambda: channel_mode(self.bot.store, guild_id, channel_id))
 
     def set_mode(self, channel_id: int, mode: WatchMode) -> None:
-        done: asyncio.Future[WatchMode] = asyncio.get_running_loop().create_future()
-        done.set_result(mode)
-        self._modes[channel_id] = done
+        self._modes.put(channel_id, mode)
 
     def forget_modes(self) -> None:
         """The server's default mode changed: read every channel's mode again."""
@@ -210,6 +201,16 @@ class WatchCog(commands.Cog):
                                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.info("watch: no rate-limit hint in %s: %s", message.channel.id, exc)
+
+    async def admit(self, message: discord.Message) -> bool:
+        """May this message (new, edited or a follow-up) start an audit now? Takes a token of
+        the member's and the channel's limits; when limited, the member gets the one quiet hint
+        (in a server)."""
+        if not self._over_limit(message):
+            return True
+        if message.guild is not None:
+            await self._rate_hint(message)
+        return False
 
     def _over_limit(self, message: discord.Message) -> bool:
         now = self.bot.clock().timestamp()
@@ -243,8 +244,7 @@ class WatchCog(commands.Cog):
             await self._mode(guild_id, message.channel.id)
         if mode == "off":
             return
-        if self._over_limit(message):
-            await self._rate_hint(message)
+        if not await self.admit(message):
             return
         try:
             outcomes, notes = await self._audit_all(message, candidate, files[:MAX_FILES])
@@ -276,8 +276,7 @@ class WatchCog(commands.Cog):
         request = await follow_up_request(self.bot.store, config, thread, message)
         if request is None:
             return
-        if self._over_limit(message):
-            await self._rate_hint(message)
+        if not await self.admit(message):
             return
         place = AuditPlace(subject=request.subject(), guild_id=message.guild.id,
                            channel_id=thread.id, message_id=message.id,

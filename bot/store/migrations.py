@@ -22,6 +22,7 @@ __all__ = [
     "add_bot_tables",
     "add_guild_policy",
     "add_replies_and_disputes",
+    "add_reply_messages",
     "create_audits",
     "create_fetch_cache",
 ]
@@ -184,11 +185,21 @@ async def add_replies_and_disputes(conn: aiosqlite.Connection) -> None:
     await conn.execute("CREATE INDEX disputes_by_guild ON disputes (guild_id, state, created_at)")
 
 
+async def add_reply_messages(conn: aiosqlite.Connection) -> None:
+    """The member's message each report audits (the watched message, or the one "Audit this
+    message" was used on; none for `/audit`), so its edits and deletes reach every report of
+    it, and a start can check that the messages of its live reports still exist. Rows written
+    before have none and keep being found by their source id."""
+    await conn.execute("ALTER TABLE replies ADD COLUMN message_id INTEGER")
+    await conn.execute("CREATE INDEX replies_by_message ON replies (message_id)")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("create_fetch_cache", create_fetch_cache),
     Migration("create_audits", create_audits),
     Migration("add_bot_tables", add_bot_tables),
     Migration("add_guild_policy", add_guild_policy),
     Migration("add_replies_and_disputes", add_replies_and_disputes),
+    Migration("add_reply_messages", add_reply_messages),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

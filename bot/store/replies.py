@@ -4,7 +4,11 @@ One row per report the bot posted: the member's message (or the interaction) it 
 the report is (its message, its thread), the audit it shows, and the request that produced it
 (the texts, files and links read, the facts stated) so a button or an edit re-audits the same
 thing after a restart — nothing of it lives only in memory. `state` is `live`, or `deleted` /
-`archived` once the member's message was deleted and the reply went with it.
+`archived` once the member's message was deleted and the reply went with it: the row (and the
+audit it shows) is kept, only its state changes. `message_id` is the member's message a report
+audits (the watched message, or the target of "Audit this message"; None for `/audit`):
+`replies_for_message` finds every report of a message, `live_replies_since` the live reports
+whose message a start checks (a delete while the bot was offline sends no event).
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.store.db import Store
 
-__all__ = ["Reply", "ReplyState", "StoredDoc", "StoredRequest", "reply_for_message", "reply_for_report",
-           "save_reply", "set_reply_audit", "set_reply_state"]
+__all__ = ["Reply", "ReplyState", "StoredDoc", "StoredRequest", "live_replies_since",
+           "replies_for_message", "reply_for_message", "reply_for_report", "save_reply",
+           "set_reply_audit", "set_reply_state"]
 
 ReplyState = Literal["live", "deleted", "archived"]
 
@@ -64,6 +69,7 @@ class Reply(BaseModel):
     request: StoredRequest
     state: ReplyState
     edits: int  # re-audits after the member edited the message
+    message_id: int | None = None  # the member's message audited (None: /audit, older rows)
 
 
 def _reply(row: sqlite3.Row) -> Reply:
@@ -72,7 +78,7 @@ def _reply(row: sqlite3.Row) -> Reply:
                  reply_message_id=row["reply_message_id"], thread_id=row["thread_id"],
                  audit_id=row["audit_id"], asked_by=row["asked_by"],
                  request=StoredRequest.model_validate_json(row["request_json"]),
-                 state=row["state"], edits=row["edits"])
+                 state=row["state"], edits=row["edits"], message_id=row["message_id"])
 
 
 async def save_reply(store: Store, reply: Reply, *, answered: bool = True) -> None:
@@ -87,11 +93,12 @@ async def save_reply(store: Store, reply: Reply, *, answered: bool = True) -> No
                 " WHERE id = ?", (reply.reply_message_id, reply.thread_id, reply.audit_id))
         await conn.execute(
             "INSERT INTO replies (source_id, guild_id, channel_id, reply_channel_id,"
-            " reply_message_id, thread_id, audit_id, asked_by, request_json, state, edits)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source_id) DO NOTHING",
+            " reply_message_id, thread_id, audit_id, asked_by, request_json, state, edits,"
+            " message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (source_id) DO NOTHING",
             (reply.source_id, reply.guild_id, reply.channel_id, reply.reply_channel_id,
              reply.reply_message_id, reply.thread_id, reply.audit_id, reply.asked_by,
-             reply.request.model_dump_json(), reply.state, reply.edits))
+             reply.request.model_dump_json(), reply.state, reply.edits, reply.message_id))
 
     await store.write(insert)
 
@@ -99,6 +106,24 @@ async def save_reply(store: Store, reply: Reply, *, answered: bool = True) -> No
 async def reply_for_message(store: Store, source_id: int) -> Reply | None:
     row = await store.read_one("SELECT * FROM replies WHERE source_id = ?", (source_id,))
     return None if row is None else _reply(row)
+
+
+async def replies_for_message(store: Store, message_id: int) -> list[Reply]:
+    """Every report of a member's message: its watched report and the "Audit this message"
+    reports of it, oldest first."""
+    rows = await store.read(
+        "SELECT * FROM replies WHERE source_id = ? OR message_id = ? ORDER BY source_id",
+        (message_id, message_id))
+    return [_reply(row) for row in rows]
+
+
+async def live_replies_since(store: Store, min_message_id: int, limit: int) -> list[Reply]:
+    """The live reports of members' messages posted since a snowflake, newest first, at most
+    `limit`."""
+    rows = await store.read(
+        "SELECT * FROM replies WHERE state = 'live' AND message_id >= ?"
+        " ORDER BY message_id DESC LIMIT ?", (min_message_id, limit))
+    return [_reply(row) for row in rows]
 
 
 async def reply_for_report(store: Store, reply_message_id: int) -> Reply | None:

@@ -60,7 +60,8 @@ async def test_audit_reaches_a_post_and_its_record(server: Loopback, tmp_path: P
     assert (code, err) == (0, "")
     report = json.loads(out)
     assert report["schema"] == "claimcheck.report/1"
-    assert server.paths() == [POST_PATH, GIST_PATH]
+    # The post's picture is fetched for OCR first (a 404 here), then its record.
+    assert server.paths() == [POST_PATH, "/img/run.png", GIST_PATH]
     assert [s["kind"] for s in report["sources"]] == ["post", "tool-output"]
     q = {x["key"]: x for x in report["questions"]}
     assert q["evidence"]["status"] == "ok" and q["config"]["status"] == "ok"
@@ -151,7 +152,8 @@ async def test_an_image_only_post_flags_q1(server: Loopback) -> None:
     ("body", "content_type", "status", "message"),
     [
         (b"oops", "text/plain", 500, "answered 500 Internal Server Error"),
-        (b"\x89PNG\r\n", "image/png", 200, "is image/png, not a page or JSON"),
+        # Pictures are fetched for OCR: a PNG whose bytes are no image is refused as such.
+        (b"\x89PNG\r\n", "image/png", 200, "is image/png but its first bytes are no image"),
     ],
 )
 async def test_a_first_url_that_cannot_be_fetched_exits_3(

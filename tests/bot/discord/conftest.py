@@ -22,6 +22,7 @@ from tests.fixtures.web.loopback import Loopback, loopback_network
 
 POST = "/posts/new-record"
 BOARD = "/api/records"
+SHOT = "/img/leaderboard-screenshot.png"  # the post's picture: fetched for OCR, not served (404)
 
 
 def serve_headline(server: Loopback) -> str:
@@ -51,8 +52,10 @@ class World:
 def make_settings(tmp_path: Path, server: Loopback, **over: Any) -> Settings:
     # simcord's settle waits in real time for a timer due before its deadline (5 s by default);
     # the fetch timeouts are not earlier than that, so they are parked, never waited out.
-    return Settings(db_path=tmp_path / "bot.sqlite3", allow_hosts=[server.host],
-                    total_timeout_s=5.0, fetch_deadline_s=10.0, **over)
+    # The reading workers skip the OCR warm-up (about a CPU-second each) unless a test asks.
+    given: dict[str, Any] = {"total_timeout_s": 5.0, "fetch_deadline_s": 10.0,
+                             "warm_ocr": False, **over}
+    return Settings(db_path=tmp_path / "bot.sqlite3", allow_hosts=[server.host], **given)
 
 
 @pytest.fixture
@@ -64,11 +67,11 @@ def world_factory(tmp_path: Path, server: Loopback, ref: Reference) -> Callable[
     import discord
 
     @contextlib.asynccontextmanager
-    async def make(**over: Any) -> AsyncIterator[World]:
+    async def make(settle_timeout: float = 5.0, **over: Any) -> AsyncIterator[World]:
         # Every bot here fetches from loopback only: its network is passed in.
         b = create_bot(make_settings(tmp_path, server, **over), ref=ref, network=loopback_network)
         try:
-            async with simcord.run(b, strict_sync=False) as env:
+            async with simcord.run(b, strict_sync=False, settle_timeout=settle_timeout) as env:
                 g = env.create_guild("LocalLLM")
                 ch = g.create_text_channel("general")
                 alice = g.add_member(env.create_user("alice"))

@@ -10,7 +10,7 @@ import pytest
 import simcord
 from discord import app_commands
 
-from tests.bot.discord.conftest import BOARD, POST, message_posts, serve_headline
+from tests.bot.discord.conftest import BOARD, POST, SHOT, message_posts, serve_headline
 from tests.fixtures.web.loopback import Loopback
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -38,7 +38,7 @@ async def test_audit_with_a_url_follows_the_post_to_its_record(
         res = await w.alice.slash(w.general, "audit", input=url)
         (embed,) = res.response.embeds
         assert embed.title.startswith("implausible — 2103\\.6 tok/s is 16\\.3×")
-        assert server.paths() == [POST, BOARD]
+        assert server.paths() == [POST, SHOT, BOARD]
 
 
 async def test_audit_with_an_attached_tool_json_reads_the_file(world_factory: Any) -> None:

@@ -286,3 +286,77 @@ async def test_after_a_restart_the_buttons_and_edits_still_find_their_report(
             assert fresh.auditor.audits_run == 1
         finally:
             await fresh.close()
+
+
+async def test_an_edit_counts_against_the_rate_limit_like_a_new_message(world_factory: Any) -> None:
+    from bot.cogs.feedback import EDIT_LIMITED
+
+    async with world_factory(user_rate=2, user_per_s=60) as w:
+        sent = await w.alice.send(w.general, "Llama 3.1 8B on one H100, batch 1, 15000 tok/s")
+        (thread,) = w.general.threads
+        await w.alice.edit(sent, "Llama 3.1 8B on one H100, batch 1, 1500 tok/s")  # the 2nd audit
+        assert thread.last_message.embeds[0].title.startswith("suspicious — 1500\\.0 tok/s")
+        await w.alice.edit(sent, "Llama 3.1 8B on one H100, batch 1, 150 tok/s")  # over the limit
+        assert w.bot.auditor.audits_run == 2
+        report = thread.last_message
+        assert report.content == EDIT_LIMITED
+        assert report.embeds[0].title.startswith("suspicious — 1500\\.0 tok/s")
+        hint = w.general.last_message
+        assert hint.author.id == w.bot.user.id and hint.reference.message_id == sent.id
+        assert hint.content.startswith("-# claimcheck reads at most 2 claims per member every 60 s")
+        await w.env.advance_time(61)
+        await w.alice.edit(sent, "Llama 3.1 8B on one H100, batch 1, 151 tok/s")
+        assert thread.last_message.embeds[0].title.startswith("consistent — 151\\.0 tok/s")
+
+
+async def test_the_context_menus_report_follows_its_messages_edit_and_delete(
+    world_factory: Any,
+) -> None:
+    """"Audit this message" is about that message: an edit re-audits the report in place, as a
+    watched message's; a delete takes the report with it (the row is kept, marked)."""
+    from bot.store.replies import replies_for_message
+
+    async with world_factory() as w:
+        quiet = w.guild.create_text_channel("quiet")
+        await w.mod.slash(w.general, "claimcheck watch", channel=quiet, mode="off")
+        msg = await w.alice.send(quiet, IMPLAUSIBLE)
+        res = await w.mod.context_menu(quiet, "Audit this message", msg)
+        report = res.response.message
+        assert report.embeds[0].title.startswith("implausible — 900\\.0 tok/s")
+        await w.alice.edit(msg, "Llama 3.1 8B on one H100, batch 1, 150 tok/s")
+        edited = quiet.history()[-1]
+        assert edited.id == report.id
+        assert edited.embeds[0].title.startswith("consistent — 150\\.0 tok/s")
+        assert edited.embeds[0].description.startswith(
+            "Updated: the message was edited (this report was implausible, 900 tok/s).")
+        await w.alice.delete(msg)
+        assert [m.id for m in quiet.history()] == []
+        (row,) = await replies_for_message(w.bot.store, msg.id)
+        assert (row.state, row.reply_message_id, row.message_id) == ("deleted", report.id, msg.id)
+        assert row.source_id != msg.id  # the interaction's row, found through its message
+
+
+async def test_a_claim_deleted_while_the_bot_was_offline_takes_its_thread_at_start(
+    world_factory: Any, tmp_path: Any, server: Any, ref: Any
+) -> None:
+    """No event reaches a bot that is not connected: at READY it fetches the messages of its
+    live reports once (no channel history) and takes down those whose message is gone."""
+    from bot.app import create_bot
+    from tests.bot.discord.conftest import make_settings
+    from tests.fixtures.web.loopback import loopback_network
+
+    async with world_factory() as w:
+        kept = await w.alice.send(w.general, IMPLAUSIBLE)
+        gone = await w.alice.send(w.general, "Llama 3.1 8B on one H100, batch 1, 15000 tok/s")
+        assert len(w.general.threads) == 2
+        fresh = create_bot(make_settings(tmp_path, server), ref=ref, network=loopback_network)
+        try:
+            w.env.backend.delete_message(w.general.id, gone.id)  # no bot is told
+            await w.env.restart_bot(fresh)
+            assert [t.id for t in w.general.threads] == [kept.id]
+            row = await reply_for_message(fresh.store, gone.id)
+            assert row is not None and row.state == "deleted"
+            still = await reply_for_message(fresh.store, kept.id)
+            assert still is not None and still.state == "live"
+        finally:
+            await fresh.close()

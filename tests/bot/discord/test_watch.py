@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.cogs.watch import prefilter
-from tests.bot.discord.conftest import BOARD, POST, message_posts, serve_headline
+from tests.bot.discord.conftest import BOARD, POST, SHOT, message_posts, serve_headline
 from tests.fixtures.web.loopback import Loopback
 
 CONSISTENT = "Llama 3.1 8B on one H100, batch 1, 150 tok/s"
@@ -33,7 +33,7 @@ async def test_a_dropped_link_opens_a_thread_named_from_the_claim_with_embed_and
         assert embed.footer.text.startswith("Circumstantial")
         assert embed.image.url == "attachment://claimcheck.png"
         assert [a.filename for a in msg.attachments] == ["claimcheck.png"]
-        assert server.paths() == [POST, BOARD]
+        assert server.paths() == [POST, SHOT, BOARD]
         assert all(p["allowed_mentions"] == {"parse": []} for p in message_posts(w.env))
 
 
@@ -120,7 +120,7 @@ async def test_a_link_audited_before_points_to_the_earlier_thread_without_refetc
         reply = w.general.last_message
         assert reply.content == (
             f"Audited before: https://discord.com/channels/{w.guild.id}/{thread.id}")
-        assert server.paths() == [POST, BOARD] and w.bot.auditor.audits_run == 1
+        assert server.paths() == [POST, SHOT, BOARD] and w.bot.auditor.audits_run == 1
 
 
 async def test_a_reaudit_whose_verdict_changed_posts_the_update_in_the_original_thread(
