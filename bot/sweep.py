@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import heapq
 import math
-import multiprocessing
 import os
 import pickle
 import tempfile
@@ -56,6 +55,7 @@ from extractors.errors import InvalidInput, UsageError
 from extractors.evidence import Reading, record_evidence
 from extractors.formats.record_text import TextMemo, current_memo, text_memo
 from extractors.inputs import classify_input, read_local
+from extractors.offloop import worker_context
 from extractors.select import SetupKey, SiblingIndex, setup_key
 
 __all__ = [
@@ -411,9 +411,11 @@ def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, 
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    """The sweep's workers, from the reading pool's context (the fork server, else spawn), never a
+    `fork` of this process: the app runs the sweep in a thread (`App.sweep`), so the process has
+    threads by now, and a forked child keeps any lock one of them held with no thread left to
+    release it (Python docs, multiprocessing, "Contexts and start methods")."""
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context())
 
 
 def _read_bytes(path: Path) -> RawDocument:

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from extractors.web import PageReading
 
 __all__ = ["ReadingPool", "default_size", "read_document_async", "read_page_async",
-           "run_off_loop", "start_method", "warm_up"]
+           "run_off_loop", "start_method", "warm_up", "worker_context"]
 
 T = TypeVar("T")
 # What a fork server loads once, so that each worker forked from it starts warm ("__main__":
@@ -71,6 +71,12 @@ def _context() -> BaseContext:
     if start_method() == "forkserver":
         ctx.set_forkserver_preload(_preload())
     return ctx
+
+
+def worker_context() -> BaseContext:
+    """The context every worker process of the app comes from, the reading pool's and the
+    sweep's (`bot.sweep`): the fork server with the readers preloaded, else spawn."""
+    return _context()
 
 
 def warm_up() -> None:
