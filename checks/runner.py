@@ -6,7 +6,7 @@ status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
 
 from __future__ import annotations
 
-from checks.models import Answer, Assumption, Evidence, Question, Report
+from checks.models import Answer, Assumption, Cited, Evidence, Question, Report
 from checks.physics.model_size import sourced_claim
 from checks.reference import Reference, with_system_cards
 from checks.registry import CHECKS, CheckFn
@@ -23,6 +23,8 @@ def _run_one(check_key: str, fn: CheckFn, ev: Evidence, ref: Reference, prior: d
             key=check_key,
             status="error",
             summary=f"the {check_key} check failed: {type(exc).__name__}: {exc}",
+            reason="raised",
+            label=f"{type(exc).__name__}: {exc}",
         )
     if answer.key != check_key:
         return Answer(key=check_key, status="error", summary=f"check returned key {answer.key!r}")
@@ -49,7 +51,8 @@ def audit(ev: Evidence, ref: Reference) -> Report:
         if check.question is not None:
             numbers[check.key] = check.question
     questions = sorted(
-        (Question(n=numbers[k], **a.model_dump()) for k, a in answers.items() if k in numbers),
+        (Question(n=numbers[k], **{name: getattr(a, name) for name in Answer.model_fields})
+         for k, a in answers.items() if k in numbers),
         key=lambda q: q.n,
     )
     findings = [a for k, a in answers.items() if k not in numbers]
@@ -58,6 +61,11 @@ def audit(ev: Evidence, ref: Reference) -> Report:
         for item in a.assumptions:
             if item not in assumptions:
                 assumptions.append(item)
+    references: dict[str, Cited] = {}
+    for a in answers.values():
+        for b in a.basis:
+            if b.cite is not None:
+                references.setdefault(b.cite.id, b.cite)
     v = verdict(questions, findings, ev)
     card = _card_name(ev, ref)
     return Report(
@@ -72,4 +80,5 @@ def audit(ev: Evidence, ref: Reference) -> Report:
         hardware_name=card,
         not_found=ev.not_found,
         warnings=ev.warnings,
+        references=list(references.values()),
     )

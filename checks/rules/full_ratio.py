@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from checks.models import Answer, Claim, Evidence
+from checks.basis import field, formula, note
+from checks.models import Answer, Basis, Claim, Evidence
 from checks.reference import Reference
 
 # A full a/b is a red flag only once b is large: at a per-token acceptance of 0.8 (above the
@@ -26,17 +27,12 @@ _ACCEPT_CONTEXT = re.compile(r"(?i)accept|\bdraft|\bAL\b|specul|verif|propos|\bs
 _IO_PAIR = re.compile(r"(?i)\b(?:ISL\s*/\s*OSL|input\s*/\s*output|in\s*/\s*out|I\s*/\s*O)\b")
 
 
-def _ratios(c: Claim, basis: list[str]) -> tuple[list[tuple[int, int]], int]:
+def _ratios(c: Claim, basis: list[Basis | str]) -> tuple[list[tuple[int, int]], int]:
     """Full ratios (a == b, b large) and how many ratios were looked at."""
-    seen: list[tuple[int, int, str]] = [(a, b, c.source_of("ratios")) for a, b in c.ratios]
+    # (a, b, the claim field it was read from, the quoted text)
+    seen: list[tuple[int, int, str, str]] = [(a, b, "ratios", "") for a, b in c.ratios]
     if c.accepted_tokens is not None and c.drafted_tokens is not None:
-        seen.append(
-            (
-                c.accepted_tokens,
-                c.drafted_tokens,
-                f"{c.source_of('accepted_tokens')} / {c.source_of('drafted_tokens')}",
-            )
-        )
+        seen.append((c.accepted_tokens, c.drafted_tokens, "accepted_tokens", ""))
     notes = c.notes or ""
     for m in _RATIO.finditer(notes):
         start = max(notes.rfind(x, 0, m.start()) for x in ".\n;") + 1
@@ -44,14 +40,15 @@ def _ratios(c: Claim, basis: list[str]) -> tuple[list[tuple[int, int]], int]:
         sentence = notes[start:min(ends, default=len(notes))]
         if _IO_PAIR.search(sentence) or not _ACCEPT_CONTEXT.search(sentence):
             continue  # two lengths ("128/128 in/out"), or a count that is no acceptance statistic
-        seen.append((int(m.group(1)), int(m.group(2)), f'{c.source_of("notes")}: "{m.group(0)}"'))
+        seen.append((int(m.group(1)), int(m.group(2)), "notes", f' "{m.group(0)}"'))
     full: list[tuple[int, int]] = []
-    for a, b, where in seen:
+    for a, b, name, quoted in seen:
         if a == b and b >= LARGE_DENOMINATOR and (a, b) not in full:
             full.append((a, b))
-            basis.append(
-                f"{where}: {a}/{b} — numerator equals denominator (b ≥ {LARGE_DENOMINATOR})"
-            )
+            if name == "accepted_tokens":
+                basis.append(field(c, "drafted_tokens", f"= {b}"))
+            basis.append(field(c, name, f":{quoted} {a}/{b} — numerator equals denominator "
+                                        f"(b ≥ {LARGE_DENOMINATOR})"))
     return full, len(seen)
 
 
@@ -81,23 +78,23 @@ def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
     Reference rows: none; only the record's own fields.
     """
     c = ev.claim
-    basis: list[str] = []
+    basis: list[Basis | str] = []
     figures: dict[str, float] = {}
     found: list[str] = []
     full, n_ratios = _ratios(c, basis)
     if full:
-        figures["full_ratios"] = float(len(full))
+        figures["full_ratios"] = len(full)
         found.append(", ".join(f"{a}/{b}" for a, b in full))
     looked = n_ratios
     if c.acceptance_length is not None and c.spec_window:
         looked += 1
         if abs(c.acceptance_length - c.spec_window) <= AL_TOLERANCE:
-            figures.update(acceptance_length=c.acceptance_length, spec_window=float(c.spec_window))
+            figures.update(acceptance_length=c.acceptance_length, spec_window=c.spec_window)
             found.append(f"AL {c.acceptance_length:.1f} on a window of {c.spec_window}")
-            basis.append(
-                f"{c.source_of('acceptance_length')} = {c.acceptance_length:g} = "
-                f"{c.source_of('spec_window')} = {c.spec_window}: every round accepted every draft"
-            )
+            basis += [field(c, "acceptance_length", f"= {c.acceptance_length:g}"),
+                      field(c, "spec_window", f"= {c.spec_window}"),
+                      formula(f"AL {c.acceptance_length:g} = window {c.spec_window}: every round "
+                              "accepted every draft")]
     if c.acceptance_rate is not None:
         looked += 1
         count = c.drafted_tokens or c.tokens_generated
@@ -105,13 +102,15 @@ def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
             figures["acceptance_rate"] = c.acceptance_rate
             over = f"over {count} tokens" if count else "over an unstated number of tokens"
             found.append(f"a 100% acceptance rate {over}")
-            basis.append(f"{c.source_of('acceptance_rate')} = {c.acceptance_rate:g} {over}")
+            basis.append(field(c, "acceptance_rate", f"= {c.acceptance_rate:g} {over}"))
     if found:
         return Answer(
             key="full_ratio",
             status="flag",
             figures=figures,
             basis=basis,
+            reason="on_its_ceiling",
+            label=f"{' and '.join(found)}: exactly on its ceiling",
             summary=(
                 f"{' and '.join(found)}: {'each sits' if len(found) > 1 else 'it sits'} "
                 "exactly on its ceiling — fed in, not measured"
@@ -121,13 +120,9 @@ def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
         return Answer(
             key="full_ratio",
             status="ok",
-            figures={"full_ratios": 0.0},
-            basis=[
-                (
-                    f"looked at {looked} statistic(s) in {c.source_of('ratios')}, the "
-                    f"AL/window, the acceptance rate and {c.source_of('notes')}"
-                )
-            ],
+            figures={"full_ratios": 0},
+            basis=[note(f"looked at {looked} statistic(s): the ratios, the AL/window, the "
+                        "acceptance rate and the notes"), field(c, "ratios"), field(c, "notes")],
             summary="no statistic sits exactly on its ceiling"
             + (
                 f"; ratios seen: {', '.join(f'{a}/{b}' for a, b in c.ratios[:5])}"

@@ -99,7 +99,7 @@ def test_roofline_answers_an_unknown_model_from_its_name_and_says_so(ref: Refere
     assert a.status == "ok"
     assert a.figures["ceiling_tok_s"] == pytest.approx(936 / 17, abs=0.1)
     assert "model size inferred from the name 'Yi 34B Chat'" in a.summary
-    assert "34B params inferred from the name 'Yi 34B Chat' ('34B'); no reference row matches" in a.basis
+    assert "34B params inferred from the name 'Yi 34B Chat' ('34B'); no reference row matches" in a.lines()
 
 
 @pytest.mark.parametrize(("fmt", "gb"), [("BF16", 5.71 * 4 / 8), ("Q8_0", 5.71 * 4 / 8), ("MXFP4", 5.71 * 4 / 8)])

@@ -1,0 +1,95 @@
+"""Builders of basis entries: what a figure rests on, as data pointing at its source.
+
+A rule states what each input says and where it came from; the sentence is rendered later
+(`checks.render.basis_line`) and each source is carried once per report (`Report.references`):
+
+    answer("power", "flag", reason="waiting", summary=..., figures={"watts": 99.6, "ratio": 0.17},
+           basis=[field(c, "power_w", "= 99.6 W"), row(hw, "board power 575 W"),
+                  formula("ratio = 99.6 W ÷ 575 W = 0.17")])
+
+A plain string is still accepted as a basis line (a `note` entry), so code written before entries
+existed keeps working; converting it is one call per line: a line that starts with `row.cite()`
+becomes `row(r, rest)`, one that starts with `claim.source_of(name)` becomes `field(claim, name,
+rest)`, arithmetic becomes `formula(text)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from checks.models import Answer, Assumption, Basis, Cited, Claim, FigureValue, Status
+
+__all__ = ["USER", "answer", "cited_row", "doc", "field", "formula", "note", "record_source", "row"]
+
+# The one source every "stated by the user" entry points at.
+USER = Cited(id="user", kind="stated-by-user", citation="stated by the user")
+
+
+class _Row(Protocol):
+    name: str
+
+    def cite(self) -> str: ...
+
+
+def _table(r: _Row) -> str:
+    """'hardware' for a HardwareRow, 'models' for a ModelRow: the id's namespace."""
+    kind = type(r).__name__.removesuffix("Row").lower()
+    return {"hardware": "hardware", "model": "models", "format": "formats", "method": "methods",
+            "family": "families", "platform": "platforms", "system": "systems",
+            "powerband": "power_bands", "publishedal": "published_als", "recipe": "recipes"}.get(kind, kind)
+
+
+def cited_row(r: _Row) -> Cited:
+    """The reference row as a report-level source: id 'hardware/RTX 5090', its full citation."""
+    return Cited(id=f"{_table(r)}/{r.name}", kind="reference-row", citation=r.cite())
+
+
+def row(r: _Row, states: str = "") -> Basis:
+    """What a reference row says ('board power 575 W'), citing the row once per report."""
+    c = cited_row(r)
+    return Basis(kind="reference-row", states=states, source=c.id, cite=c)
+
+
+def record_source(source: str) -> Cited:
+    """A record, file or page the claim was read from, as a report-level source."""
+    url = source if source.startswith(("http://", "https://")) else None
+    return Cited(id=f"record:{source}", kind="record", citation=source, url=url)
+
+
+def field(claim: Claim, name: str, states: str = "") -> Basis:
+    """What a claim field holds ('= 99.6 W'), pointing at the record (JSON key or text span) it was
+    read from, or at the user who stated it."""
+    p = claim.provenance.get(name)
+    if p is None:
+        return Basis(kind="record-field", states=states, field=name)
+    if p.kind == "user":
+        return Basis(kind="stated-by-user", states=states, field=name, source=USER.id, cite=USER,
+                     at=p.field)
+    at = p.field or (f'"{p.span}"' if p.span else None)
+    c = record_source(p.source)
+    return Basis(kind="record-field", states=states, field=name, source=c.id, at=at, cite=c)
+
+
+def formula(text: str) -> Basis:
+    """A formula written out with its numbers ('ratio = 99.6 W ÷ 575 W = 0.17')."""
+    return Basis(kind="formula", states=text)
+
+
+def note(text: str) -> Basis:
+    """A statement of the check's own reasoning ('dense: every weight is read per token')."""
+    return Basis(kind="note", states=text)
+
+
+def doc(citation: str, states: str = "", url: str | None = None) -> Basis:
+    """What a public document says (a paper, a README), cited once per report."""
+    c = Cited(id=f"doc:{citation}", kind="document", citation=citation, url=url)
+    return Basis(kind="document", states=states, source=c.id, cite=c)
+
+
+def answer(key: str, status: Status, summary: str, *, reason: str = "",
+           figures: dict[str, FigureValue] | None = None, basis: Iterable[Basis | str] = (),
+           missing: Sequence[str] = (), assumptions: Sequence[Assumption] = (), **extra: Any) -> Answer:
+    """An Answer in one call, the shape every rule uses (`basis` may mix entries and strings)."""
+    return Answer(key=key, status=status, summary=summary, reason=reason, figures=dict(figures or {}),
+                  basis=list(basis), missing=list(missing), assumptions=list(assumptions), **extra)

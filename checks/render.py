@@ -1,0 +1,95 @@
+"""Plain-text rendering of the checks' data: basis entries and reason codes as sentences.
+
+The checks return data (`checks.models.Answer`: status, reason, typed figures, basis entries that
+point at sources by id); this module turns it into the words a person reads. The bot's renderers
+(bot/render/*) call it for their plain text. Nothing here is read back by any code path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from checks.models import Answer, Basis, Cited, FigureValue, figure_unit
+
+__all__ = ["REASONS", "basis_line", "basis_lines", "figure_text", "reason_text"]
+
+
+def _citation(b: Basis, refs: Mapping[str, Cited] | None) -> str | None:
+    if b.cite is not None:
+        return b.cite.citation
+    if b.source is None:
+        return None
+    found = (refs or {}).get(b.source)
+    return found.citation if found is not None else b.source
+
+
+def basis_line(b: Basis, refs: Mapping[str, Cited] | None = None) -> str:
+    """One entry as a sentence: 'claim.power_w (board.json: records[2].power_w) = 99.6 W',
+    'RTX 5090 (spheron.network/…; checked 2026-11-29): board power 575 W', or the formula itself.
+    `refs` are the report's references (an entry read back from JSON carries only the id)."""
+    citation = _citation(b, refs)
+    if b.kind in ("record-field", "stated-by-user"):
+        where = ""
+        if b.kind == "stated-by-user":
+            where = " (stated by the user" + (f": {b.at}" if b.at else "") + ")"
+        elif citation is not None:
+            where = f" ({citation}{': ' + b.at if b.at else ''})"
+        head = f"claim.{b.field}{where}"
+        if not b.states:
+            return head
+        sep = "" if b.states[0] in ",:;)" else " "
+        return f"{head}{sep}{b.states}"
+    if b.kind in ("reference-row", "document") and citation is not None:
+        return f"{citation}: {b.states}" if b.states else citation
+    return b.states
+
+
+def basis_lines(a: Answer, refs: Mapping[str, Cited] | None = None) -> list[str]:
+    """Every basis entry of an answer as a sentence."""
+    return [basis_line(b, refs) for b in a.basis]
+
+
+def figure_text(name: str, value: FigureValue) -> str:
+    """'128.9 tok/s', '3', 'yes', '0.17': a figure with its unit, as reports print it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        text = str(value)
+    elif value == int(value) and abs(value) < 1e6 or abs(value) >= 100:
+        text = f"{value:.1f}"
+    else:
+        text = f"{value:.4g}"
+    unit = figure_unit(name)
+    return f"{text} {unit}" if unit and unit != "%" else f"{text}{unit}"
+
+
+def _f(a: Answer, name: str, fmt: str = "{:.1f}") -> str:
+    v = a.figures.get(name)
+    return fmt.format(v) if isinstance(v, (int, float)) else "?"
+
+
+# The words of each (check, reason) a headline names: short, built from the answer's figures.
+# A check without an entry here is named by its key and status (never by parsing its summary).
+REASONS: dict[tuple[str, str], Callable[[Answer], str]] = {
+    ("acceptance", "al_equals_window"): lambda a: f"AL / window = {_f(a, 'ratio', '{:.3f}')}",
+    ("acceptance", "al_above_window"): lambda a: "impossible acceptance length",
+    ("acceptance", "impossible"): lambda a: "impossible acceptance length",
+    ("roofline", "above_compute"): lambda a: "beyond the cards' arithmetic at any batch",
+    ("roofline", "above_ceiling"): lambda a: "above the roofline",
+    ("forced_acceptance", "forced"): lambda a: "acceptance was forced, not measured",
+    ("compute_ceiling", "above_peak"): lambda a: "beyond the card's arithmetic",
+    ("power", "waiting"): lambda a: (f"{_f(a, 'watts')} W is {_f(a, 'ratio', '{:.2f}')} of board power, "
+                                     "below the decode band: the GPU is waiting, not computing"),
+}
+
+
+def reason_text(a: Answer) -> str:
+    """The short words for why an answer has its status: REASONS, the check's own label, else the
+    key and the reason code or status."""
+    fn = REASONS.get((a.key, a.reason))
+    if fn is not None:
+        return fn(a)
+    if a.label:
+        return a.label
+    label = a.key.replace("_", " ")
+    return f"{label}: {a.reason.replace('_', ' ')}" if a.reason else f"{label} {a.status}"
