@@ -41,6 +41,7 @@ __all__ = [
     "Cited",
     "CitedKind",
     "Claim",
+    "Difference",
     "Evidence",
     "FieldConflict",
     "FigureValue",
@@ -51,6 +52,7 @@ __all__ = [
     "Screenshot",
     "Source",
     "Status",
+    "Step",
     "SuspectField",
     "TokSKind",
     "Verdict",
@@ -313,7 +315,7 @@ FIGURE_KINDS: dict[str, Literal["count", "flag"]] = {
         "window", "spec_window", "published_window", "largest_published_window", "conflicts",
         "suspect_fields", "differing_knobs", "unknown_knobs", "screenshots_with_figures",
         "screenshots_without_figures", "hardware_count", "tokens_generated", "siblings",
-        "input_tokens", "output_tokens", "context_length")},
+        "input_tokens", "output_tokens", "context_length", "required_batch")},
     **{name: "flag" for name in ("serving", "rigorous_is_slowest")},
 }
 
@@ -380,6 +382,27 @@ class Basis(BaseModel):
         return {k: v for k, v in out.items() if v is not None and v != ""}
 
 
+class Difference(BaseModel):
+    """One knob where the claim departs from the nearest trusted reference (Q8's difference list):
+    the knob's name (`checks.compare` names), the claim's setting and the reference's."""
+
+    model_config = ConfigDict(frozen=True)
+
+    knob: str  # "spec_window"
+    claimed: str  # "56"
+    reference: str  # "published 16"
+
+
+class Step(BaseModel):
+    """One single-variable experiment of Q8's plan: the knob it changes (None: the baseline), what
+    to run and what to expect."""
+
+    model_config = ConfigDict(frozen=True)
+
+    knob: str | None
+    run: str
+
+
 class Answer(BaseModel):
     """One check's result: a status, a short reason code, typed figures and basis entries.
 
@@ -401,6 +424,9 @@ class Answer(BaseModel):
     # The check's own short words for that reason, when REASONS has no entry for it
     # ("the record contradicts its own words on spec_window").
     label: str = ""
+    # Q8's plan as data: the differences and the experiments in run order (empty for other checks).
+    differences: list[Difference] = Field(default_factory=list)
+    steps: list[Step] = Field(default_factory=list)
 
     @field_validator("figures", mode="after")
     @classmethod

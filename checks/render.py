@@ -7,11 +7,11 @@ point at sources by id); this module turns it into the words a person reads. The
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
-from checks.models import Answer, Basis, Cited, FigureValue, figure_unit
+from checks.models import Answer, Basis, Cited, Difference, FigureValue, Step, figure_unit
 
-__all__ = ["REASONS", "basis_line", "basis_lines", "figure_text", "reason_text"]
+__all__ = ["REASONS", "basis_line", "basis_lines", "figure_text", "plan_lines", "reason_text"]
 
 
 def _citation(b: Basis, refs: Mapping[str, Cited] | None) -> str | None:
@@ -44,9 +44,17 @@ def basis_line(b: Basis, refs: Mapping[str, Cited] | None = None) -> str:
     return b.states
 
 
-def basis_lines(a: Answer, refs: Mapping[str, Cited] | None = None) -> list[str]:
-    """Every basis entry of an answer as a sentence."""
-    return [basis_line(b, refs) for b in a.basis]
+def basis_lines(a: Answer | Sequence[Basis | str], refs: Mapping[str, Cited] | None = None) -> list[str]:
+    """Every basis entry of an answer (or of a physics figure's basis) as a sentence."""
+    entries = a.basis if isinstance(a, Answer) else a
+    return [b if isinstance(b, str) else basis_line(b, refs) for b in entries]
+
+
+def plan_lines(differences: Sequence[Difference], steps: Sequence[Step]) -> list[str]:
+    """Q8's plan as lines: 'difference: spec_window: 56 vs published 16', then 'experiment 1: …'."""
+    lines = [f"difference: {d.knob}: {d.claimed} vs {d.reference}" for d in differences]
+    lines += [f"experiment {i}: {s.knob or 'baseline'}: {s.run}" for i, s in enumerate(steps, start=1)]
+    return lines
 
 
 def figure_text(name: str, value: FigureValue) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from checks.models import Assumption, Claim
+from checks.basis import row
+from checks.models import Assumption, Basis, Claim
 from checks.physics.figures import Derived, Missing, gb, join_parts, num
 from checks.physics.kv import kv_gb_per_sequence, serving_context_tokens
 from checks.physics.offload import OffloadSplit, card_memory_gb, offload_split, says_offload
@@ -66,7 +67,7 @@ def bandwidth(claim: Claim, hw: HardwareRow) -> Derived:
     """Theoretical memory bandwidth, × card count (tensor parallel: each card streams its share)."""
     count = claim.hardware_count or 1
     how = f" = {hw.bandwidth_derivation}" if hw.bandwidth_derivation else ""
-    basis = [f"{hw.cite()}: {num(hw.bandwidth_gbs)} GB/s{how}"]
+    basis: list[Basis | str] = [row(hw, f"{num(hw.bandwidth_gbs)} GB/s{how}")]
     per = hw.bandwidth_gbs
     if hw.overclock_bandwidth_gbs and hw.overclock_bandwidth_gbs > hw.bandwidth_gbs:
         # A socketed desktop's DIMMs are unknown and commonly run XMP/EXPO profiles above the
@@ -255,7 +256,7 @@ def peak_tflops(claim: Claim, hw: HardwareRow, fmt: WeightFormat) -> Derived | M
         note = (f"weight format unknown: the card's highest dense peak ({family}) used",)
     else:
         return Missing((f"dense peak TFLOPS of {hw.name}",))
-    basis = [f"{hw.cite()}: dense {family} peak {num(peak)} TFLOPS"]
+    basis: list[Basis | str] = [row(hw, f"dense {family} peak {num(peak)} TFLOPS")]
     if count > 1:
         basis.append(f"{num(peak)} TFLOPS × {count} cards = {num(peak * count)} TFLOPS")
     return Derived(peak * count, f"{family} TFLOPS", tuple(basis), notes=note)

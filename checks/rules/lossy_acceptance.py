@@ -9,7 +9,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from checks.models import Answer, Claim, Evidence
+from checks.basis import field, note
+from checks.models import Answer, Basis, Claim, Evidence
 from checks.reference import Reference
 
 # SGLang's accept thresholds default to 1.0, and "values < 1.0 make acceptance lossy"
@@ -79,13 +80,13 @@ def _disarmed(text: str, start: int, end: int, where: str) -> bool:
     )
 
 
-def _search(c: Claim) -> tuple[list[_Hit], list[str], list[float]]:
+def _search(c: Claim) -> tuple[list[_Hit], list[Basis], list[float]]:
     """Lossy settings found, lossless thresholds seen (for the basis), every threshold value."""
     places = [("launch_command", c.launch_command or "")]
     places += [("env", f"{k}={v}") for k, v in c.env.items()]
     places.append(("notes", c.notes or ""))
     hits: list[_Hit] = []
-    lossless: list[str] = []
+    lossless: list[Basis] = []
     values: list[float] = []
     for where, text in places:
         for m in _THRESHOLD.finditer(text):
@@ -103,7 +104,7 @@ def _search(c: Claim) -> tuple[list[_Hit], list[str], list[float]]:
                     )
                 )
             else:
-                lossless.append(f'{c.source_of(where)}: "{m.group(0)}" (lossless at {value:g})')
+                lossless.append(field(c, where, f': "{m.group(0)}" (lossless at {value:g})'))
         for mode in MODES:
             for m in mode.pattern.finditer(text):
                 if not _disarmed(text, m.start(), m.end(), where):
@@ -153,22 +154,20 @@ def lossy_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
                 ),
             )
         else:
-            lossless.append(
-                f"{c.source_of('accept_threshold')} = {c.accept_threshold:g} (lossless)"
-            )
+            lossless.append(field(c, "accept_threshold", f"= {c.accept_threshold:g} (lossless)"))
     figures = {"accept_threshold": min(values)} if values else {}
     if hits:
         h = hits[0]
-        basis = [f'{c.source_of(x.where)}: "{x.span}" — {x.how}' for x in hits]
-        basis.append(
-            f"lossless means every accept threshold = {LOSSLESS_THRESHOLD:g} "
-            "(SGLang's default) and exact verification"
-        )
+        basis = [field(c, x.where, f': "{x.span}" — {x.how}') for x in hits]
+        basis.append(note(f"lossless means every accept threshold = {LOSSLESS_THRESHOLD:g} "
+                          "(SGLang's default) and exact verification"))
         return Answer(
             key="lossy_acceptance",
             status="flag",
             figures=figures,
             basis=basis + lossless,
+            reason="lossy",
+            label=f'"{h.span}": the decoding is not lossless',
             summary=f'"{h.span}" in the {h.where.replace("_", " ")}: {h.how}; the decoding is '
             "not lossless, so its tok/s is not comparable to greedy decoding",
         )
@@ -202,13 +201,8 @@ def lossy_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
         key="lossy_acceptance",
         status="ok",
         figures=figures,
-        basis=[
-            (
-                f"searched {', '.join(c.source_of(n) for n in searched)} for accept thresholds "
-                "< 1.0, FLy and typical acceptance"
-            )
-        ]
-        + lossless,
+        basis=[*(field(c, n, "searched") for n in searched),
+               note("searched for accept thresholds < 1.0, FLy and typical acceptance"), *lossless],
         summary=f"no lossy acceptance setting in the {places}{stated}; verification is taken as "
         "exact (SGLang's thresholds default to 1.0)",
     )
