@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from checks.models import Answer, Basis, Cited, Difference, FigureValue, Step, figure_unit
+from checks.models import Answer, Basis, Cited, Difference, Step
 
-__all__ = ["REASONS", "basis_line", "basis_lines", "figure_text", "plan_lines", "reason_text"]
+__all__ = ["REASONS", "basis_line", "basis_lines", "plan_lines", "reason_text"]
 
 
 def _citation(b: Basis, refs: Mapping[str, Cited] | None) -> str | None:
@@ -57,20 +57,6 @@ def plan_lines(differences: Sequence[Difference], steps: Sequence[Step]) -> list
     return lines
 
 
-def figure_text(name: str, value: FigureValue) -> str:
-    """'128.9 tok/s', '3', 'yes', '0.17': a figure with its unit, as reports print it."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        text = str(value)
-    elif value == int(value) and abs(value) < 1e6 or abs(value) >= 100:
-        text = f"{value:.1f}"
-    else:
-        text = f"{value:.4g}"
-    unit = figure_unit(name)
-    return f"{text} {unit}" if unit and unit != "%" else f"{text}{unit}"
-
-
 def _f(a: Answer, name: str, fmt: str = "{:.1f}") -> str:
     v = a.figures.get(name)
     return fmt.format(v) if isinstance(v, (int, float)) else "?"
@@ -86,6 +72,16 @@ REASONS: dict[tuple[str, str], Callable[[Answer], str]] = {
     ("roofline", "above_ceiling"): lambda a: "above the roofline",
     ("forced_acceptance", "forced"): lambda a: "acceptance was forced, not measured",
     ("compute_ceiling", "above_peak"): lambda a: "beyond the card's arithmetic",
+    ("roofline", "prefill"): lambda a: "prompt processing: the decode roofline does not apply",
+    ("roofline", "near_ceiling"): lambda a: (f"{_f(a, 'claimed_tok_s')} tok/s is {_f(a, 'ratio', '{:.2f}')} of the "
+                                             f"generous ceiling of {_f(a, 'ceiling_tok_s')} tok/s, above where "
+                                             "real decode lands"),
+    ("roofline", "needs_unstated_speculation"): lambda a: (
+        f"{_f(a, 'ratio')}× the generous ceiling of {_f(a, 'ceiling_tok_s')} tok/s: only speculative decoding, "
+        "which the record does not mention, could reach it"),
+    ("roofline", "above_honest_range"): lambda a: (
+        f"{_f(a, 'claimed_tok_s')} tok/s is above the honest speculative range of "
+        f"{_f(a, 'honest_low_tok_s', '{:.0f}')}–{_f(a, 'honest_high_tok_s', '{:.0f}')} tok/s"),
     ("power", "waiting"): lambda a: (f"{_f(a, 'watts')} W is {_f(a, 'ratio', '{:.2f}')} of board power, "
                                      "below the decode band: the GPU is waiting, not computing"),
 }

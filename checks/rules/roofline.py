@@ -156,11 +156,12 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
         if c.tok_s_kind == "prefill":
             unbounded.append(_ans("n/a", f"{c.tok_s:g} tok/s is prompt processing, which is "
                                          "compute-bound: the decode roofline does not apply "
-                                         "(see compute_ceiling)."))
+                                         "(see compute_ceiling).", reason="prefill"))
         elif c.tok_s_kind == "total":
             unbounded.append(_ans("unanswerable", f"{c.tok_s:g} tok/s counts input and output tokens "
                                                   "together, and the decode roofline bounds output "
-                                                  "tokens only.", missing=["output-only tok/s"]))
+                                                  "tokens only.", missing=["output-only tok/s"],
+                                  reason="total_tokens"))
         elif batch is None and c.tok_s_kind in ("aggregate", "per_gpu"):
             label = "the aggregate " if per_user is not None else ""
             served = _serving(ev, ref, prior, label)

@@ -59,7 +59,7 @@ async def test_audit_reaches_a_post_and_its_record(server: Loopback, tmp_path: P
     )
     assert (code, err) == (0, "")
     report = json.loads(out)
-    assert report["schema"] == "claimcheck.report/1"
+    assert report["schema"] == "claimcheck.report/2"
     assert server.paths() == [POST_PATH, GIST_PATH]
     assert [s["kind"] for s in report["sources"]] == ["post", "tool-output"]
     q = {x["key"]: x for x in report["questions"]}
