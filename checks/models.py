@@ -24,6 +24,7 @@ from pydantic import (
     Field,
     SerializerFunctionWrapHandler,
     computed_field,
+    field_serializer,
     field_validator,
     model_serializer,
     model_validator,
@@ -343,6 +344,9 @@ def _typed(name: str, value: FigureValue) -> FigureValue:
     return value
 
 
+# Answer fields added in /2 that the JSON leaves out when empty.
+_OPTIONAL_EMPTY = frozenset({"reason", "label", "differences", "steps"})
+
 CitedKind = Literal["reference-row", "record", "stated-by-user", "document"]
 BasisKind = Literal["record-field", "reference-row", "formula", "stated-by-user", "document", "note"]
 
@@ -368,7 +372,7 @@ class Basis(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    kind: BasisKind
+    kind: BasisKind = "note"  # left out of the JSON when it is a note
     states: str = ""
     source: str | None = None  # a `Cited.id`
     field: str | None = None  # the claim field a record-field or stated-by-user entry reads
@@ -379,7 +383,7 @@ class Basis(BaseModel):
     def _without_empty(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # An entry names only what it has: most carry no field or span, and reports hold hundreds.
         out: dict[str, Any] = handler(self)
-        return {k: v for k, v in out.items() if v is not None and v != ""}
+        return {k: v for k, v in out.items() if v is not None and v != "" and (k, v) != ("kind", "note")}
 
 
 class Difference(BaseModel):
@@ -428,6 +432,13 @@ class Answer(BaseModel):
     differences: list[Difference] = Field(default_factory=list)
     steps: list[Step] = Field(default_factory=list)
 
+    @model_serializer(mode="wrap")
+    def _without_empty_extras(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # The fields /2 added are left out where empty (most answers have no plan, many no
+        # reason): every /1 field is always written.
+        out: dict[str, Any] = handler(self)
+        return {k: v for k, v in out.items() if k not in _OPTIONAL_EMPTY or v}
+
     @field_validator("figures", mode="after")
     @classmethod
     def _declared_types(cls, figures: dict[str, FigureValue]) -> dict[str, FigureValue]:
@@ -440,17 +451,16 @@ class Answer(BaseModel):
             return [Basis(kind="note", states=b) if isinstance(b, str) else b for b in basis]
         return basis
 
-    @computed_field  # type: ignore[prop-decorator]
-    @property
     def units(self) -> dict[str, str]:
         """Each figure's unit, for the figures that have one."""
         return {name: unit for name in self.figures if (unit := figure_unit(name))}
 
     def lines(self) -> list[str]:
-        """The basis as sentences (checks.render.basis_line), from the entries' own sources."""
-        from checks.render import basis_line  # the renderer imports this module
+        """What the answer rests on as sentences (checks.render.answer_lines): Q8's plan, then the
+        basis entries, each citing its own source."""
+        from checks.render import answer_lines  # the renderer imports this module
 
-        return [basis_line(b) for b in self.basis]
+        return answer_lines(self)
 
 
 class Question(Answer):
@@ -482,14 +492,28 @@ class Report(BaseModel):
     # carried here once, not four times).
     references: list[Cited] = Field(default_factory=list)
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def units(self) -> dict[str, str]:
+        """The unit of every figure name the answers use that has one ('ceiling_tok_s': 'tok/s'),
+        once per report: a unit belongs to the figure's name, not to one answer."""
+        return {name: unit for a in [*self.questions, *self.findings] for name, unit in a.units().items()}
+
+    @field_serializer("claim")
+    def _claim_without_nulls(self, claim: Claim) -> dict[str, Any]:
+        # Unknown stays None in the model; the JSON leaves unknown fields out (sixty nulls a report).
+        return {k: v for k, v in claim.model_dump(mode="json").items() if v is not None}
+
     @model_validator(mode="before")
     @classmethod
     def _read_v1(cls, data: Any) -> Any:
         """A `claimcheck.report/1` document (stored audits) reads as /2: its prose basis lines become
         `note` entries (the Answer validator), its float counts and flags take their declared types,
         it has no reason codes and no references; the schema field says /2 from then on."""
-        if isinstance(data, dict) and data.get("schema") == REPORT_SCHEMA_V1:
-            data = {**data, "schema": REPORT_SCHEMA}
+        if isinstance(data, dict):
+            data = {k: v for k, v in data.items() if k != "units"}  # computed, not read
+            if data.get("schema") == REPORT_SCHEMA_V1:
+                data["schema"] = REPORT_SCHEMA
         return data
 
     def to_json(self) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from checks.models import Answer, Basis, Cited, Difference, Step
 
-__all__ = ["REASONS", "basis_line", "basis_lines", "plan_lines", "reason_text"]
+__all__ = ["REASONS", "answer_lines", "basis_line", "basis_lines", "plan_lines", "reason_text"]
 
 
 def _citation(b: Basis, refs: Mapping[str, Cited] | None) -> str | None:
@@ -48,6 +48,11 @@ def basis_lines(a: Answer | Sequence[Basis | str], refs: Mapping[str, Cited] | N
     """Every basis entry of an answer (or of a physics figure's basis) as a sentence."""
     entries = a.basis if isinstance(a, Answer) else a
     return [b if isinstance(b, str) else basis_line(b, refs) for b in entries]
+
+
+def answer_lines(a: Answer, refs: Mapping[str, Cited] | None = None) -> list[str]:
+    """What an answer rests on, as sentences: Q8's plan (differences, experiments) then its basis."""
+    return [*plan_lines(a.differences, a.steps), *(basis_line(b, refs) for b in a.basis)]
 
 
 def plan_lines(differences: Sequence[Difference], steps: Sequence[Step]) -> list[str]:

@@ -31,6 +31,31 @@ def _run_one(check_key: str, fn: CheckFn, ev: Evidence, ref: Reference, prior: d
     return answer
 
 
+def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str, Cited]]:
+    """Every source the answers' basis entries cite, once, in order of first citation. A record's
+    id is its number ('record-1'), not its path or URL, which the reference's citation carries."""
+    references: dict[str, Cited] = {}
+    renamed: dict[str, str] = {}
+    for a in answers.values():
+        for b in a.basis:
+            if b.cite is None or b.cite.id in renamed:
+                continue
+            new_id = b.cite.id
+            if b.cite.kind == "record":
+                new_id = f"record-{sum(c.kind == 'record' for c in references.values()) + 1}"
+            renamed[b.cite.id] = new_id
+            references[new_id] = b.cite.model_copy(update={"id": new_id})
+    if all(old == new for old, new in renamed.items()):
+        return answers, references
+    out = {}
+    for key, a in answers.items():
+        basis = [b if b.source not in renamed or renamed[b.source] == b.source
+                 else b.model_copy(update={"source": renamed[b.source], "cite": references[renamed[b.source]]})
+                 for b in a.basis]
+        out[key] = a.model_copy(update={"basis": basis})
+    return out, references
+
+
 def _card_name(ev: Evidence, ref: Reference) -> str | None:
     row = ref.gpu(ev.claim.hardware)
     return row.name if row is not None else None
@@ -50,6 +75,7 @@ def audit(ev: Evidence, ref: Reference) -> Report:
         answers[check.key] = _run_one(check.key, check.run, ev, ref, dict(answers))
         if check.question is not None:
             numbers[check.key] = check.question
+    answers, references = _references(answers)
     questions = sorted(
         (Question(n=numbers[k], **{name: getattr(a, name) for name in Answer.model_fields})
          for k, a in answers.items() if k in numbers),
@@ -61,11 +87,6 @@ def audit(ev: Evidence, ref: Reference) -> Report:
         for item in a.assumptions:
             if item not in assumptions:
                 assumptions.append(item)
-    references: dict[str, Cited] = {}
-    for a in answers.values():
-        for b in a.basis:
-            if b.cite is not None:
-                references.setdefault(b.cite.id, b.cite)
     v = verdict(questions, findings, ev)
     card = _card_name(ev, ref)
     return Report(

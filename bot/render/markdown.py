@@ -11,7 +11,7 @@ from __future__ import annotations
 from bot.render.escape import code_span, escape_untrusted
 from bot.render.labels import FINDING_TITLES, QUESTION_TITLES, claim_line, figure_with_unit
 from checks.models import Report
-from checks.render import basis_line
+from checks.render import answer_lines
 
 __all__ = ["render_markdown"]
 
@@ -40,8 +40,8 @@ def render_markdown(report: Report) -> str:
         out.append(f"- **{_cell(a.key)}**")
         for k, v in a.figures.items():
             out.append(f"  - {_cell(k)} = {figure_with_unit(k, v)}")
-        for b in a.basis:
-            out.append(f"  - basis: {_cell(basis_line(b, refs))}")
+        for line in answer_lines(a, refs):
+            out.append(f"  - basis: {_cell(line)}")
         if a.missing:
             out.append(f"  - missing: {_cell(', '.join(a.missing))}")
     if report.assumptions:

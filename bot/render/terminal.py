@@ -16,7 +16,7 @@ from bot.render.labels import (
     format_figure,
 )
 from checks.models import Answer, Cited, Report
-from checks.render import basis_line
+from checks.render import answer_lines
 from checks.text import one_line
 
 __all__ = ["render_terminal"]
@@ -39,8 +39,8 @@ def _details(a: Answer, colour: bool, indent: str, refs: dict[str, Cited]) -> li
     if a.figures:
         figs = ", ".join(f"{_t(k)} = {figure_with_unit(k, v)}" for k, v in a.figures.items())
         lines.append(_paint(f"{indent}figures: {figs}", "2", colour))
-    for b in a.basis:
-        lines.append(_paint(f"{indent}basis: {_t(basis_line(b, refs))}", "2", colour))
+    for line in answer_lines(a, refs):
+        lines.append(_paint(f"{indent}basis: {_t(line)}", "2", colour))
     if a.missing:
         lines.append(_paint(f"{indent}missing: {_t(', '.join(a.missing))}", "2", colour))
     return lines

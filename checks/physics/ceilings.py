@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from checks.basis import field as claim_field
 from checks.basis import row
 from checks.models import Assumption, Basis, Claim
 from checks.physics.figures import Derived, Missing, gb, join_parts, num
@@ -109,21 +110,22 @@ def aggregate_tok_s(claim: Claim) -> Derived | Missing:
     batch: every other kind either already counts all streams or is a single stream."""
     if claim.tok_s is None:
         return Missing(("tok/s",))
-    t, src = claim.tok_s, claim.source_of("tok_s")
+    t = claim.tok_s
     batch = batch_size(claim)
     if claim.tok_s_kind == "per_gpu":
         count = claim.hardware_count or 1
-        return Derived(t * count, "tok/s", (f"{src} = {t:g} tok/s per GPU × {count} = {num(t * count)} tok/s",))
+        return Derived(t * count, "tok/s", (claim_field(claim, "tok_s", f"= {t:g} tok/s per GPU × {count} = "
+                                                                  f"{num(t * count)} tok/s"),))
     if claim.tok_s_kind not in ("per_user", "decode"):
         # End-to-end output throughput at concurrency N (vLLM output_throughput, AccelMark, GuideLLM)
         # already counts every stream; an unlabelled rate is read the same way, the reading that
         # favours the claim.
         kind = f" ({claim.tok_s_kind})" if claim.tok_s_kind else ""
-        return Derived(t, "tok/s", (f"{src} = {t:g} tok/s{kind}",))
+        return Derived(t, "tok/s", (claim_field(claim, "tok_s", f"= {t:g} tok/s{kind}"),))
     if batch and batch > 1:
-        return Derived(t * batch, "tok/s", ((f"{src} = {t:g} tok/s per stream × batch {batch} = "
-                                             f"{num(t * batch)} tok/s aggregate"),))
-    return Derived(t, "tok/s", (f"{src} = {t:g} tok/s",))
+        return Derived(t * batch, "tok/s", (claim_field(claim, "tok_s", f"= {t:g} tok/s per stream × batch {batch} = "
+                                                                  f"{num(t * batch)} tok/s aggregate"),))
+    return Derived(t, "tok/s", (claim_field(claim, "tok_s", f"= {t:g} tok/s"),))
 
 
 @dataclass(frozen=True)

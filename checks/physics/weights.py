@@ -260,17 +260,16 @@ def _total(claim: Claim, model: ModelRow | None) -> Derived | None:
     if (stated is not None and model is not None and stated != model.params_total_b
             and abs(stated - model.params_total_b) / model.params_total_b <= SIZE_LABEL_TOLERANCE):
         return Derived(model.params_total_b, "B params", (
-                f"{model.cite()}: {num(model.params_total_b)}B params total "
-                f"(the claim's {num(stated)}B, {claim.source_of('params_total_b')}, "
-                "is read as the model's rounded size)",))
+                cited(model, f"{num(model.params_total_b)}B params total (the claim's {num(stated)}B, "
+                             f"{claim.source_of('params_total_b')}, is read as the model's rounded size)"),))
     if stated is not None and model is not None and model.params_total_b < stated:
         # A record's size label above its model's sourced count (a leaderboard's "1500 M" for
         # Llama 3.2 1B's 1.24B) is a label, not a count: every bound is judged at the smaller,
         # the reading that favours the claim, and both are shown.
         return Derived(model.params_total_b, "B params", (
-                f"{model.cite()}: {num(model.params_total_b)}B params total (the claim's "
-                f"{num(stated)}B, {claim.source_of('params_total_b')}, is larger: the sourced "
-                "count is used, the reading that favours the claim)",))
+                cited(model, f"{num(model.params_total_b)}B params total (the claim's {num(stated)}B, "
+                             f"{claim.source_of('params_total_b')}, is larger: the sourced count is used, "
+                             "the reading that favours the claim)"),))
     if claim.params_total_b:
         where = f"{claim.source_of('params_total_b')} = {num(claim.params_total_b)}B params"
         if claim.size_inferred and model is None:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from checks.basis import note, row
 from checks.models import Answer, Basis, Claim, Difference, Evidence, Step
 from checks.reference import Reference
-from checks.render import plan_lines, reason_text
+from checks.render import reason_text
 from checks.rules.fork import canonical_engine, split_engine
 
 __all__ = ["measure"]
@@ -188,8 +188,9 @@ def measure(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer
 
     Where the plan lives (a decision): `differences` holds the typed difference list (knob, the
     claim's setting, the reference's) and `steps` the experiments in run order (the knob each
-    changes, what to run); `basis` holds the same rendered as "difference: …" then "experiment N: …"
-    lines (checks.render.plan_lines), then the discipline line; `figures` holds `experiments`, `differences`,
+    changes, what to run), rendered as "difference: …" then "experiment N: …" lines
+    (checks.render.plan_lines); `basis` holds what stopped the number, the published windows and
+    the discipline line; `figures` holds `experiments`, `differences`,
     `published_window` and, copied from Q7, `ceiling_tok_s`, `realistic_ceiling_tok_s` and the honest
     range `honest_low_tok_s` / `honest_high_tok_s` when Q7 computed them; `missing`
     names what the commands had to leave as placeholders (model, hardware, drafter).
@@ -310,8 +311,9 @@ def measure(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer
             if differences
             else f"no knob departs from plain decode: reproduce it on the same box{expect}; {DISCIPLINE}."
         )
-    # The basis lines are rendered from the typed plan (checks.render.plan_lines), never parsed.
-    basis: list[Basis | str] = [note(line) for line in plan_lines(differences, experiments)]
+    # The plan is data (`differences`, `steps`); its lines are rendered from it
+    # (checks.render.plan_lines), so the basis holds only what the plan rests on.
+    basis: list[Basis | str] = []
     if dead:
         basis.append(note(f"stopped by: {', '.join(f'{k} ({reason_text(prior[k])})' for k in dead)}"))
     if method is not None:
