@@ -379,6 +379,17 @@ class Basis(BaseModel):
     at: str | None = None  # where in the source: the JSON key, flag or quoted span
     cite: Cited | None = Field(default=None, exclude=True, repr=False)
 
+    def _key(self) -> tuple[str, str, str | None, str | None, str | None]:
+        return (self.kind, self.states, self.source, self.field, self.at)
+
+    # Two entries are the same statement whether or not the source still rides along (`cite` is
+    # build-time only: a report read back from JSON has it in `Report.references`).
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Basis) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
     @model_serializer(mode="wrap")
     def _without_empty(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # An entry names only what it has: most carry no field or span, and reports hold hundreds.

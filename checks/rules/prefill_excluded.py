@@ -90,7 +90,7 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             basis=basis,
             figures={"signals": len(reasons)},
             reason="prefill_left_out",
-            label=f"{reasons[0]}: input processing never entered the denominator",
+            label=f"{said}: input processing never entered the denominator of {number}",
             summary=f"{said}: input processing never entered the denominator of {number}",
         )
     if (c.prefill_cached or c.ttft_empty) and c.tok_s_kind == "decode":
