@@ -341,6 +341,8 @@ def _typed(name: str, value: FigureValue) -> FigureValue:
         return bool(value)
     if kind == "count" and not isinstance(value, bool) and float(value).is_integer():
         return int(value)
+    if kind is None and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)  # a quantity that happens to be whole (0 GB of KV) is still a quantity
     return value
 
 
@@ -356,7 +358,7 @@ class Cited(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    id: str  # "hardware/RTX 5090", "record:board.json", "user"
+    id: str  # "hardware/RTX 5090", "record-1", "user", "doc:<citation>"
     kind: CitedKind
     citation: str  # 'RTX 5090 (spheron.network/...; checked 2026-11-29)', or the record's URL/path
     url: str | None = None  # where to read it, when the citation holds one address

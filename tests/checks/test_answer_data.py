@@ -97,11 +97,12 @@ def test_a_plain_string_is_still_a_basis_line(ref: Reference) -> None:
     """The documented way older rules (and other helpers' new ones) keep building answers."""
     hw = ref.gpu("RTX 5090")
     assert hw is not None
-    a = answer("power", "ok", "fine", reason="in_band", figures={"watts": 500.0, "batch": 1.0},
+    a = answer("power", "ok", "fine", reason="in_band", figures={"watts": 500, "batch": 1.0},
                basis=["an old prose line", row(hw, "board power 575 W"), formula("x = 1")])
     assert a.basis[0] == Basis(kind="note", states="an old prose line")
     assert [b.kind for b in a.basis] == ["note", "reference-row", "formula"]
     assert a.figures == {"watts": 500.0, "batch": 1} and type(a.figures["batch"]) is int
+    assert type(a.figures["watts"]) is float  # a whole quantity is still a quantity
     assert a.lines()[0] == "an old prose line"
 
 
