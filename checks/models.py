@@ -392,11 +392,15 @@ class Basis(BaseModel):
     def __hash__(self) -> int:
         return hash(self._key())
 
-    @model_serializer(mode="wrap")
-    def _without_empty(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # An entry names only what it has: most carry no field or span, and reports hold hundreds.
-        out: dict[str, Any] = handler(self)
-        return {k: v for k, v in out.items() if v is not None and v != "" and (k, v) != ("kind", "note")}
+    @model_serializer(mode="plain")
+    def _without_empty(self) -> dict[str, str]:
+        # An entry names only what it has: most carry no field or span, and reports hold hundreds
+        # (plain, not wrap: built straight from the five strings, the cheapest serializer).
+        out: dict[str, str] = {} if self.kind == "note" else {"kind": self.kind}
+        for k, v in (("states", self.states), ("source", self.source), ("field", self.field), ("at", self.at)):
+            if v:
+                out[k] = v
+        return out
 
 
 class Difference(BaseModel):
@@ -461,7 +465,9 @@ class Answer(BaseModel):
     @classmethod
     def _lines_are_notes(cls, basis: Any) -> Any:
         if isinstance(basis, (list, tuple)):
-            return [Basis(kind="note", states=b) if isinstance(b, str) else b for b in basis]
+            # model_construct: a str is already a valid `states`, and answers are built by the
+            # thousand in a sweep
+            return [Basis.model_construct(kind="note", states=b) if type(b) is str else b for b in basis]
         return basis
 
     def units(self) -> dict[str, str]:

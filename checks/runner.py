@@ -6,7 +6,7 @@ status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
 
 from __future__ import annotations
 
-from checks.models import Answer, Assumption, Cited, Evidence, Question, Report
+from checks.models import Answer, Assumption, Basis, Cited, Evidence, Question, Report
 from checks.physics.model_size import sourced_claim
 from checks.reference import Reference, with_system_cards
 from checks.registry import CHECKS, CheckFn
@@ -45,15 +45,13 @@ def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str
                 new_id = f"record-{sum(c.kind == 'record' for c in references.values()) + 1}"
             renamed[b.cite.id] = new_id
             references[new_id] = b.cite.model_copy(update={"id": new_id})
-    if all(old == new for old, new in renamed.items()):
-        return answers, references
-    out = {}
-    for key, a in answers.items():
-        basis = [b if b.source not in renamed or renamed[b.source] == b.source
-                 else b.model_copy(update={"source": renamed[b.source], "cite": references[renamed[b.source]]})
-                 for b in a.basis]
-        out[key] = a.model_copy(update={"basis": basis})
-    return out, references
+    moved = {old: new for old, new in renamed.items() if old != new}
+    for a in answers.values():  # this audit's own answers, built by the checks just now
+        if any(b.source in moved for b in a.basis):
+            a.basis = [b if b.source not in moved else Basis.model_construct(
+                kind=b.kind, states=b.states, source=moved[b.source], field=b.field, at=b.at,
+                cite=references[moved[b.source]]) for b in a.basis]
+    return answers, references
 
 
 def _card_name(ev: Evidence, ref: Reference) -> str | None:
@@ -76,8 +74,9 @@ def audit(ev: Evidence, ref: Reference) -> Report:
         if check.question is not None:
             numbers[check.key] = check.question
     answers, references = _references(answers)
+    # The answers were validated when the checks built them: a Question is the same fields and n.
     questions = sorted(
-        (Question(n=numbers[k], **{name: getattr(a, name) for name in Answer.model_fields})
+        (Question.model_construct(n=numbers[k], **{name: getattr(a, name) for name in Answer.model_fields})
          for k, a in answers.items() if k in numbers),
         key=lambda q: q.n,
     )
