@@ -53,6 +53,7 @@ from typing import Any
 from checks.models import Claim, Evidence, PeerGroup, Report
 from checks.peers import PeerIndex
 from checks.reference import Reference, load_reference
+from checks.render import reason_text
 from checks.rules.peer_outlier import MIN_PEERS
 from checks.runner import audit
 from extractors.errors import ExtractError, UnrecognisedInput
@@ -141,11 +142,12 @@ class _Pending:
 
 
 def _why_unanswered(report: Report) -> str:
-    """The roofline's first missing input, else its summary."""
+    """The roofline's first missing input, else its reason (checks.render.reason_text): data, so
+    the same cause counts as one line whatever the record's numbers."""
     q7 = report.question("roofline")
     if q7.missing:
         return f"{q7.status}: missing {q7.missing[0]}"
-    return f"{q7.status}: {q7.summary[:120]}"
+    return f"{q7.status}: {reason_text(q7)}"
 
 
 def is_stream(claim: Claim) -> bool:

@@ -34,7 +34,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from checks.models import Claim
+from checks.models import Claim, FigureValue
 from checks.reference import Reference, normalise_name
 from checks.rules.fork import canonical_engine
 
@@ -95,7 +95,7 @@ class Comparison(BaseModel):
     rows: list[KnobRow] = Field(default_factory=list)
     conclusion: str
     experiments: list[str] = Field(default_factory=list)
-    figures: dict[str, float] = Field(default_factory=dict)
+    figures: dict[str, FigureValue] = Field(default_factory=dict)  # counts are ints (checks.models)
 
 
 def _canon(lookup: Callable[[str | None], object] | None, name: str | None) -> str | None:
@@ -230,14 +230,14 @@ def compare(a: Claim, b: Claim, ref: Reference | None = None) -> Comparison:
     differing = [r.knob for r in rows if r.status == "differs" and r.knob in PERFORMANCE_KNOBS]
     unknown = [r.knob for r in rows if r.status == "unknown"]
     core_unknown = [k for k in CORE_KNOBS if k in unknown]
-    figures: dict[str, float] = {}
+    figures: dict[str, FigureValue] = {}
     gap = ""
     if a.tok_s is not None and b.tok_s is not None and a.tok_s > 0:
         figures.update(
             a_tok_s=a.tok_s, b_tok_s=b.tok_s, gap_pct=round((b.tok_s - a.tok_s) / a.tok_s * 100, 1)
         )
         gap = f"the gap ({figures['gap_pct']:+.1f}%, B vs A) "
-    figures.update(differing_knobs=float(len(differing)), unknown_knobs=float(len(unknown)))
+    figures.update(differing_knobs=len(differing), unknown_knobs=len(unknown))
 
     if differing:
         conclusion = (

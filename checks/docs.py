@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import inspect
 
+import checks.basis
 import checks.verdict
+from checks.models import Answer
 from checks.registry import CHECKS, PLAUSIBILITY_KEYS
 
 __all__ = ["render_checks_doc"]
@@ -17,6 +19,14 @@ def render_checks_doc() -> str:
         "",
         "Generated from `checks/registry.py` and each check's docstring by `python -m checks.docs`;",
         "do not edit by hand. Statuses: `ok`, `flag`, `stop`, `unanswerable`, `n/a`, `plan`, `error`.",
+        "",
+        "## What a check returns",
+        "",
+        (inspect.getdoc(Answer) or "").strip(),
+        "",
+        "Module: `checks.basis`",
+        "",
+        (inspect.getdoc(checks.basis) or "").strip(),
         "",
     ]
     for check in sorted(CHECKS, key=lambda c: (c.question is None, c.question or 0)):

@@ -3,7 +3,14 @@
 `Claim` is one measured or asserted result; every field is optional and unknown stays `None`.
 Each filled field keeps its `Provenance` (which source, which record field or text span).
 `Evidence` is a claim plus everything the extractors followed to find it. `Report` is what the
-checks say about it; its JSON form (`schema` = `claimcheck.report/1`) is a public interface.
+checks say about it; its JSON form (`schema` = `claimcheck.report/2`) is a public interface.
+
+An `Answer` is data: a status, a short `reason` code, typed `figures` (a flag is a bool, a count an
+int, a quantity a float; `FIGURE_KINDS` declares them and `figure_unit` names each one's unit) and
+`basis` entries (`Basis`) that point at the sources they rest on by id. The report carries each
+source once (`Report.references`, `Cited`). Sentences are rendered from the data
+(`checks.render`); a `claimcheck.report/1` document (figures all floats, basis as prose lines)
+still loads: `Report` upgrades it on reading (docs/report-schema.md has the field map).
 """
 
 from __future__ import annotations
@@ -11,16 +18,34 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    field_serializer,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 __all__ = [
     "CAVEAT",
+    "FIGURE_KINDS",
     "REPORT_SCHEMA",
+    "REPORT_SCHEMA_V1",
     "Answer",
     "Assumption",
+    "Basis",
+    "BasisKind",
+    "Cited",
+    "CitedKind",
     "Claim",
+    "Difference",
     "Evidence",
     "FieldConflict",
+    "FigureValue",
     "LossyMention",
     "ParsedConfig",
     "PeerFigure",
@@ -32,13 +57,17 @@ __all__ = [
     "Screenshot",
     "Source",
     "Status",
+    "Step",
     "SuspectField",
     "SwitchHit",
     "TokSKind",
     "Verdict",
+    "figure_unit",
 ]
 
-REPORT_SCHEMA = "claimcheck.report/1"
+REPORT_SCHEMA = "claimcheck.report/2"
+# The first version: figures all floats, basis prose lines with their citations inline.
+REPORT_SCHEMA_V1 = "claimcheck.report/1"
 
 # The seed's section 6, in one line: every report ends with it.
 CAVEAT = (
@@ -354,16 +383,182 @@ class Assumption(BaseModel):
     source: str
 
 
+# A figure's value has its own type: a flag is a bool, a count an int, a quantity a float.
+FigureValue = bool | int | float
+
+# The figures whose type is not a quantity, by name. A check may hand a count over as a float
+# (`float(len(runs))`): the answer stores it with its declared type, so the JSON says `3`, not `3.0`.
+FIGURE_KINDS: dict[str, Literal["count", "flag"]] = {
+    **{name: "count" for name in (
+        "batch", "concurrency", "ceiling_batch", "max_batch", "experiments", "differences",
+        "images", "evidence_links", "switches", "signals", "runs", "al_runs", "full_ratios",
+        "window", "spec_window", "published_window", "largest_published_window", "conflicts",
+        "suspect_fields", "differing_knobs", "unknown_knobs", "screenshots_with_figures",
+        "screenshots_without_figures", "hardware_count", "tokens_generated", "siblings",
+        "input_tokens", "output_tokens", "context_length", "required_batch", "peers")},
+    **{name: "flag" for name in ("serving", "rigorous_is_slowest", "compute_roof")},
+}
+
+# A figure's unit, from the suffix of its name (the checks name every figure this way).
+_UNIT_SUFFIXES = (
+    ("_tok_s", "tok/s"), ("_gbs", "GB/s"), ("_gb", "GB"), ("_tflops", "TFLOPS"), ("_w", "W"),
+    ("_ms", "ms"), ("_pct", "%"), ("_seconds", "s"), ("_b", "B params"), ("watts", "W"),
+    ("watts_high", "W"),
+)
+
+
+def figure_unit(name: str) -> str:
+    """'tok/s' for `ceiling_tok_s`, 'GB' for `weights_gb`, '' for a ratio, a count or a flag."""
+    if name in FIGURE_KINDS:
+        return ""
+    return next((unit for suffix, unit in _UNIT_SUFFIXES if name.endswith(suffix)), "")
+
+
+def _typed(name: str, value: FigureValue) -> FigureValue:
+    kind = FIGURE_KINDS.get(name)
+    if kind == "flag":
+        return bool(value)
+    if kind == "count" and not isinstance(value, bool) and float(value).is_integer():
+        return int(value)
+    if kind is None and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)  # a quantity that happens to be whole (0 GB of KV) is still a quantity
+    return value
+
+
+# Answer fields added in /2 that the JSON leaves out when empty.
+_OPTIONAL_EMPTY = frozenset({"reason", "label", "differences", "steps"})
+
+CitedKind = Literal["reference-row", "record", "stated-by-user", "document"]
+BasisKind = Literal["record-field", "reference-row", "formula", "stated-by-user", "document", "note"]
+
+
+class Cited(BaseModel):
+    """One source a report rests on, carried once in `Report.references`; basis entries name its id."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str  # "hardware/RTX 5090", "record-1", "user", "doc:<citation>"
+    kind: CitedKind
+    citation: str  # 'RTX 5090 (spheron.network/...; checked 2026-11-29)', or the record's URL/path
+    url: str | None = None  # where to read it, when the citation holds one address
+
+
+class Basis(BaseModel):
+    """One statement a figure rests on: a record field, a reference row, a formula with its numbers,
+    a user's statement or a document, pointing at its source by id (`Report.references`).
+
+    `states` is what the entry says without its source's citation; `checks.render.basis_line`
+    renders the sentence. `cite` carries the source while the answer is built (the runner lifts it
+    into the report's references), so it is not part of the JSON."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: BasisKind = "note"  # left out of the JSON when it is a note
+    states: str = ""
+    source: str | None = None  # a `Cited.id`
+    field: str | None = None  # the claim field a record-field or stated-by-user entry reads
+    at: str | None = None  # where in the source: the JSON key, flag or quoted span
+    cite: Cited | None = Field(default=None, exclude=True, repr=False)
+
+    def _key(self) -> tuple[str, str, str | None, str | None, str | None]:
+        return (self.kind, self.states, self.source, self.field, self.at)
+
+    # Two entries are the same statement whether or not the source still rides along (`cite` is
+    # build-time only: a report read back from JSON has it in `Report.references`).
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Basis) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    @model_serializer(mode="plain")
+    def _without_empty(self) -> dict[str, str]:
+        # An entry names only what it has: most carry no field or span, and reports hold hundreds
+        # (plain, not wrap: built straight from the five strings, the cheapest serializer).
+        out: dict[str, str] = {} if self.kind == "note" else {"kind": self.kind}
+        for k, v in (("states", self.states), ("source", self.source), ("field", self.field), ("at", self.at)):
+            if v:
+                out[k] = v
+        return out
+
+
+class Difference(BaseModel):
+    """One knob where the claim departs from the nearest trusted reference (Q8's difference list):
+    the knob's name (`checks.compare` names), the claim's setting and the reference's."""
+
+    model_config = ConfigDict(frozen=True)
+
+    knob: str  # "spec_window"
+    claimed: str  # "56"
+    reference: str  # "published 16"
+
+
+class Step(BaseModel):
+    """One single-variable experiment of Q8's plan: the knob it changes (None: the baseline), what
+    to run and what to expect."""
+
+    model_config = ConfigDict(frozen=True)
+
+    knob: str | None
+    run: str
+
+
 class Answer(BaseModel):
-    """One check's result."""
+    """One check's result: a status, a short reason code, typed figures and basis entries.
+
+    `summary` is the sentence a person reads; nothing downstream parses it (the verdict, the
+    headline and the experiment plan read `status`, `reason` and `figures`). A basis entry given
+    as a plain string is kept as a `note` entry, so a check written before entries existed (and a
+    `claimcheck.report/1` document) still builds an answer."""
 
     key: str
     status: Status
     summary: str
-    figures: dict[str, float] = Field(default_factory=dict)
+    figures: dict[str, FigureValue] = Field(default_factory=dict)
     missing: list[str] = Field(default_factory=list)
-    basis: list[str] = Field(default_factory=list)
+    basis: list[Basis] = Field(default_factory=list)
     assumptions: list[Assumption] = Field(default_factory=list)
+    # A short code for why the check returned its status ("waiting", "above_ceiling"), read by the
+    # verdict's headline (checks.render.REASONS gives its words); "" when the status says it all.
+    reason: str = ""
+    # The check's own short words for that reason, when REASONS has no entry for it
+    # ("the record contradicts its own words on spec_window").
+    label: str = ""
+    # Q8's plan as data: the differences and the experiments in run order (empty for other checks).
+    differences: list[Difference] = Field(default_factory=list)
+    steps: list[Step] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _without_empty_extras(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # The fields /2 added are left out where empty (most answers have no plan, many no
+        # reason): every /1 field is always written.
+        out: dict[str, Any] = handler(self)
+        return {k: v for k, v in out.items() if k not in _OPTIONAL_EMPTY or v}
+
+    @field_validator("figures", mode="after")
+    @classmethod
+    def _declared_types(cls, figures: dict[str, FigureValue]) -> dict[str, FigureValue]:
+        return {name: _typed(name, value) for name, value in figures.items()}
+
+    @field_validator("basis", mode="before")
+    @classmethod
+    def _lines_are_notes(cls, basis: Any) -> Any:
+        if isinstance(basis, (list, tuple)):
+            # model_construct: a str is already a valid `states`, and answers are built by the
+            # thousand in a sweep
+            return [Basis.model_construct(kind="note", states=b) if type(b) is str else b for b in basis]
+        return basis
+
+    def units(self) -> dict[str, str]:
+        """Each figure's unit, for the figures that have one."""
+        return {name: unit for name in self.figures if (unit := figure_unit(name))}
+
+    def lines(self) -> list[str]:
+        """What the answer rests on as sentences (checks.render.answer_lines): Q8's plan, then the
+        basis entries, each citing its own source."""
+        from checks.render import answer_lines  # the renderer imports this module
+
+        return answer_lines(self)
 
 
 class Question(Answer):
@@ -391,6 +586,33 @@ class Report(BaseModel):
     not_found: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     caveat: str = CAVEAT
+    # Every source a basis entry points at, each once (a reference row cited by four answers is
+    # carried here once, not four times).
+    references: list[Cited] = Field(default_factory=list)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def units(self) -> dict[str, str]:
+        """The unit of every figure name the answers use that has one ('ceiling_tok_s': 'tok/s'),
+        once per report: a unit belongs to the figure's name, not to one answer."""
+        return {name: unit for a in [*self.questions, *self.findings] for name, unit in a.units().items()}
+
+    @field_serializer("claim")
+    def _claim_without_nulls(self, claim: Claim) -> dict[str, Any]:
+        # Unknown stays None in the model; the JSON leaves unknown fields out (sixty nulls a report).
+        return {k: v for k, v in claim.model_dump(mode="json").items() if v is not None}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_v1(cls, data: Any) -> Any:
+        """A `claimcheck.report/1` document (stored audits) reads as /2: its prose basis lines become
+        `note` entries (the Answer validator), its float counts and flags take their declared types,
+        it has no reason codes and no references; the schema field says /2 from then on."""
+        if isinstance(data, dict):
+            data = {k: v for k, v in data.items() if k != "units"}  # computed, not read
+            if data.get("schema") == REPORT_SCHEMA_V1:
+                data["schema"] = REPORT_SCHEMA
+        return data
 
     def to_json(self) -> str:
         return self.model_dump_json(by_alias=True, indent=2)
@@ -400,3 +622,7 @@ class Report(BaseModel):
 
     def finding(self, key: str) -> Answer:
         return next(f for f in self.findings if f.key == key)
+
+    def cited(self) -> dict[str, Cited]:
+        """The references by id, for rendering basis entries (checks.render.basis_line)."""
+        return {c.id: c for c in self.references}

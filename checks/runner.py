@@ -6,7 +6,7 @@ status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
 
 from __future__ import annotations
 
-from checks.models import Answer, Assumption, Evidence, PeerGroup, Question, Report
+from checks.models import Answer, Assumption, Basis, Cited, Evidence, PeerGroup, Question, Report
 from checks.parsing import with_parsed
 from checks.physics.model_size import sourced_claim
 from checks.reference import Reference, with_system_cards
@@ -24,10 +24,35 @@ def _run_one(check_key: str, fn: CheckFn, ev: Evidence, ref: Reference, prior: d
             key=check_key,
             status="error",
             summary=f"the {check_key} check failed: {type(exc).__name__}: {exc}",
+            reason="raised",
+            label=f"{type(exc).__name__}: {exc}",
         )
     if answer.key != check_key:
         return Answer(key=check_key, status="error", summary=f"check returned key {answer.key!r}")
     return answer
+
+
+def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str, Cited]]:
+    """Every source the answers' basis entries cite, once, in order of first citation. A record's
+    id is its number ('record-1'), not its path or URL, which the reference's citation carries."""
+    references: dict[str, Cited] = {}
+    renamed: dict[str, str] = {}
+    for a in answers.values():
+        for b in a.basis:
+            if b.cite is None or b.cite.id in renamed:
+                continue
+            new_id = b.cite.id
+            if b.cite.kind == "record":
+                new_id = f"record-{sum(c.kind == 'record' for c in references.values()) + 1}"
+            renamed[b.cite.id] = new_id
+            references[new_id] = b.cite.model_copy(update={"id": new_id})
+    moved = {old: new for old, new in renamed.items() if old != new}
+    for a in answers.values():  # this audit's own answers, built by the checks just now
+        if any(b.source in moved for b in a.basis):
+            a.basis = [b if b.source not in moved else Basis.model_construct(
+                kind=b.kind, states=b.states, source=moved[b.source], field=b.field, at=b.at,
+                cite=references[moved[b.source]]) for b in a.basis]
+    return answers, references
 
 
 def _card_name(ev: Evidence, ref: Reference) -> str | None:
@@ -54,8 +79,11 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
         answers[check.key] = _run_one(check.key, check.run, ev, ref, dict(answers))
         if check.question is not None:
             numbers[check.key] = check.question
+    answers, references = _references(answers)
+    # The answers were validated when the checks built them: a Question is the same fields and n.
     questions = sorted(
-        (Question(n=numbers[k], **a.model_dump()) for k, a in answers.items() if k in numbers),
+        (Question.model_construct(n=numbers[k], **{name: getattr(a, name) for name in Answer.model_fields})
+         for k, a in answers.items() if k in numbers),
         key=lambda q: q.n,
     )
     findings = [a for k, a in answers.items() if k not in numbers]
@@ -78,4 +106,5 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
         hardware_name=card,
         not_found=ev.not_found,
         warnings=ev.warnings,
+        references=list(references.values()),
     )

@@ -11,6 +11,9 @@ The verdict is about the number's plausibility, decided by these rules in order:
    report never says `consistent` while it shows a figure above a ceiling.
 6. `consistent`: answered, nothing wrong (still circumstantial).
 
+The headline is built from data only: statuses, typed figures and each answer's reason code and
+label (`checks.render.reason_text`); no answer's summary is read back.
+
 One story per report: the headline prints a ratio only from a Q7 that judged the claim (`ok`,
 `flag`, `stop`); a `consistent` claim above the plain-decode ceiling is shown against the bound
 that does hold it (ceiling × AL, the honest speculative range, the serving bound).
@@ -26,6 +29,7 @@ from collections.abc import Sequence
 
 from checks.models import Answer, Evidence, Question, Verdict
 from checks.registry import PLAUSIBILITY_KEYS
+from checks.render import reason_text
 
 __all__ = ["headline", "verdict"]
 
@@ -66,7 +70,7 @@ def _provenance_notes(answers: Sequence[Answer]) -> list[str]:
     for key in ("field_conflict", "param_count", "suspect_field"):
         a = by_key.get(key)
         if a is not None and a.status == "flag":
-            note = a.summary.split(":")[0].rstrip(".")
+            note = reason_text(a)
             notes.append(note[0].lower() + note[1:])
     return notes
 
@@ -119,7 +123,7 @@ _SHORT = {
 
 def _short(a: Answer) -> str:
     fn = _SHORT.get(a.key)
-    return fn(a) if fn else a.summary.split(":")[0].rstrip(".")
+    return fn(a) if fn else reason_text(a)
 
 
 def _setup(ev: Evidence, roof: Answer | None, card_name: str | None) -> str:
@@ -163,13 +167,13 @@ def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answe
         text = "implausible — " + "; ".join(dict.fromkeys(parts))
     elif v == "suspicious":
         flags = [a for a in answers if a.status == "flag" and a.key in PLAUSIBILITY_KEYS]
-        text = f"suspicious — {number}: {flags[0].summary.rstrip('.')}"
+        text = f"suspicious — {number}: {reason_text(flags[0])}"
         if len(flags) > 1:
             text += f" (+{len(flags) - 1} more flag{'s' if len(flags) > 2 else ''})"
     elif v == "insufficient" and failed:
         errors = [a for a in answers if a.status == "error"]
         text = (f"insufficient — the {', '.join(failed)} check{'s' if len(failed) > 1 else ''} failed, "
-                f"so {number} cannot be called consistent ({errors[0].summary})")
+                f"so {number} cannot be called consistent ({reason_text(errors[0])})")
         failed = []  # said once
     elif v == "insufficient":
         missing = [m for q in questions if q.key in _PHYSICS for m in q.missing]

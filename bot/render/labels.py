@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from checks.models import Claim, Report
+from checks.models import Claim, Report, figure_unit
 
-__all__ = ["FINDING_TITLES", "QUESTION_TITLES", "STATUS_ORDER", "claim_line", "format_figure"]
+__all__ = ["FINDING_TITLES", "QUESTION_TITLES", "STATUS_ORDER", "claim_line", "figure_with_unit", "format_figure"]
 
 QUESTION_TITLES = {
     "evidence": "Evidence in the post",
@@ -32,11 +32,20 @@ STATUS_ORDER = {"stop": 0, "error": 1, "flag": 2, "unanswerable": 3, "plan": 4, 
 
 
 def format_figure(value: float) -> str:
+    """'128.9', '16', '0.173'; a flag (a bool figure) reads 'yes' or 'no'."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if value == int(value) and abs(value) < 1e6:
         return str(int(value))
     if abs(value) >= 100:
         return f"{value:.1f}"
     return f"{value:.3g}" if abs(value) < 1 else f"{value:.2f}"
+
+
+def figure_with_unit(name: str, value: float) -> str:
+    """'128.9 tok/s', '575 W', '16': a figure with the unit its name carries (checks.models)."""
+    unit = figure_unit(name)
+    return f"{format_figure(value)} {unit}" if unit else format_figure(value)
 
 
 def claim_line(claim: Claim, report: Report | None = None) -> str:

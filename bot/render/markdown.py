@@ -9,8 +9,9 @@ markup, close the `<details>` block or ping a channel.
 from __future__ import annotations
 
 from bot.render.escape import code_span, escape_untrusted
-from bot.render.labels import FINDING_TITLES, QUESTION_TITLES, claim_line, format_figure
+from bot.render.labels import FINDING_TITLES, QUESTION_TITLES, claim_line, figure_with_unit
 from checks.models import Report
+from checks.render import answer_lines
 
 __all__ = ["render_markdown"]
 
@@ -32,14 +33,15 @@ def render_markdown(report: Report) -> str:
         for f in report.findings:
             out.append(f"| {_cell(FINDING_TITLES.get(f.key, f.key))} | `{f.status}` | {_cell(f.summary)} |")
     out += ["", "<details><summary>Figures and where they come from</summary>", ""]
+    refs = report.cited()
     for a in [*report.questions, *report.findings]:
         if not (a.figures or a.basis or a.missing):
             continue
         out.append(f"- **{_cell(a.key)}**")
         for k, v in a.figures.items():
-            out.append(f"  - {_cell(k)} = {format_figure(v)}")
-        for b in a.basis:
-            out.append(f"  - basis: {_cell(b)}")
+            out.append(f"  - {_cell(k)} = {figure_with_unit(k, v)}")
+        for line in answer_lines(a, refs):
+            out.append(f"  - basis: {_cell(line)}")
         if a.missing:
             out.append(f"  - missing: {_cell(', '.join(a.missing))}")
     if report.assumptions:

@@ -8,8 +8,15 @@ escape sequences written are this module's own colours.
 
 from __future__ import annotations
 
-from bot.render.labels import FINDING_TITLES, QUESTION_TITLES, claim_line, format_figure
-from checks.models import Answer, Report
+from bot.render.labels import (
+    FINDING_TITLES,
+    QUESTION_TITLES,
+    claim_line,
+    figure_with_unit,
+    format_figure,
+)
+from checks.models import Answer, Cited, Report
+from checks.render import answer_lines
 from checks.text import one_line
 
 __all__ = ["render_terminal"]
@@ -27,13 +34,13 @@ def _paint(text: str, code: str, colour: bool) -> str:
     return f"\x1b[{code}m{text}\x1b[0m" if colour else text
 
 
-def _details(a: Answer, colour: bool, indent: str) -> list[str]:
+def _details(a: Answer, colour: bool, indent: str, refs: dict[str, Cited]) -> list[str]:
     lines = []
     if a.figures:
-        figs = ", ".join(f"{_t(k)} = {format_figure(v)}" for k, v in a.figures.items())
+        figs = ", ".join(f"{_t(k)} = {figure_with_unit(k, v)}" for k, v in a.figures.items())
         lines.append(_paint(f"{indent}figures: {figs}", "2", colour))
-    for b in a.basis:
-        lines.append(_paint(f"{indent}basis: {_t(b)}", "2", colour))
+    for line in answer_lines(a, refs):
+        lines.append(_paint(f"{indent}basis: {_t(line)}", "2", colour))
     if a.missing:
         lines.append(_paint(f"{indent}missing: {_t(', '.join(a.missing))}", "2", colour))
     return lines
@@ -42,11 +49,12 @@ def _details(a: Answer, colour: bool, indent: str) -> list[str]:
 def render_terminal(report: Report, *, colour: bool = False, details: bool = True) -> str:
     out = [_paint(_t(report.headline), _VERDICT_COLOUR[report.verdict], colour),
            _t(claim_line(report.claim, report)), ""]
+    refs = report.cited()
     for q in report.questions:
         status = _paint(f"{q.status:<12}", _STATUS_COLOUR[q.status], colour)
         out.append(f"{q.n} {_t(QUESTION_TITLES.get(q.key, q.key)):<22} {status} {_t(q.summary)}")
         if details:
-            out.extend(_details(q, colour, "    "))
+            out.extend(_details(q, colour, "    ", refs))
     notable = [f for f in report.findings if f.status in ("stop", "flag", "error")]
     quiet = [f for f in report.findings if f not in notable]
     shown = notable + (quiet if details else [])
@@ -57,7 +65,7 @@ def render_terminal(report: Report, *, colour: bool = False, details: bool = Tru
             status = _paint(f"{f.status:<12}", _STATUS_COLOUR[f.status], colour)
             out.append(f"  {_t(FINDING_TITLES.get(f.key, f.key)):<22} {status} {_t(f.summary)}")
             if details and f in notable:
-                out.extend(_details(f, colour, "      "))
+                out.extend(_details(f, colour, "      ", refs))
     if report.assumptions:
         out += ["", "Constants used:"]
         for a in report.assumptions:

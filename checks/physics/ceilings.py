@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from checks.models import Assumption, Claim
+from checks.basis import field as claim_field
+from checks.basis import row
+from checks.models import Assumption, Basis, Claim
 from checks.physics.figures import Derived, Missing, gb, join_parts, num
 from checks.physics.kv import kv_gb_per_sequence, serving_context_tokens
 from checks.physics.offload import OffloadSplit, card_memory_gb, offload_split, says_offload
@@ -66,7 +68,7 @@ def bandwidth(claim: Claim, hw: HardwareRow) -> Derived:
     """Theoretical memory bandwidth, × card count (tensor parallel: each card streams its share)."""
     count = claim.hardware_count or 1
     how = f" = {hw.bandwidth_derivation}" if hw.bandwidth_derivation else ""
-    basis = [f"{hw.cite()}: {num(hw.bandwidth_gbs)} GB/s{how}"]
+    basis: list[Basis | str] = [row(hw, f"{num(hw.bandwidth_gbs)} GB/s{how}")]
     per = hw.bandwidth_gbs
     if hw.overclock_bandwidth_gbs and hw.overclock_bandwidth_gbs > hw.bandwidth_gbs:
         # A socketed desktop's DIMMs are unknown and commonly run XMP/EXPO profiles above the
@@ -108,21 +110,22 @@ def aggregate_tok_s(claim: Claim) -> Derived | Missing:
     batch: every other kind either already counts all streams or is a single stream."""
     if claim.tok_s is None:
         return Missing(("tok/s",))
-    t, src = claim.tok_s, claim.source_of("tok_s")
+    t = claim.tok_s
     batch = batch_size(claim)
     if claim.tok_s_kind == "per_gpu":
         count = claim.hardware_count or 1
-        return Derived(t * count, "tok/s", (f"{src} = {t:g} tok/s per GPU × {count} = {num(t * count)} tok/s",))
+        return Derived(t * count, "tok/s", (claim_field(claim, "tok_s", f"= {t:g} tok/s per GPU × {count} = "
+                                                                  f"{num(t * count)} tok/s"),))
     if claim.tok_s_kind not in ("per_user", "decode"):
         # End-to-end output throughput at concurrency N (vLLM output_throughput, AccelMark, GuideLLM)
         # already counts every stream; an unlabelled rate is read the same way, the reading that
         # favours the claim.
         kind = f" ({claim.tok_s_kind})" if claim.tok_s_kind else ""
-        return Derived(t, "tok/s", (f"{src} = {t:g} tok/s{kind}",))
+        return Derived(t, "tok/s", (claim_field(claim, "tok_s", f"= {t:g} tok/s{kind}"),))
     if batch and batch > 1:
-        return Derived(t * batch, "tok/s", ((f"{src} = {t:g} tok/s per stream × batch {batch} = "
-                                             f"{num(t * batch)} tok/s aggregate"),))
-    return Derived(t, "tok/s", (f"{src} = {t:g} tok/s",))
+        return Derived(t * batch, "tok/s", (claim_field(claim, "tok_s", f"= {t:g} tok/s per stream × batch {batch} = "
+                                                                  f"{num(t * batch)} tok/s aggregate"),))
+    return Derived(t, "tok/s", (claim_field(claim, "tok_s", f"= {t:g} tok/s"),))
 
 
 @dataclass(frozen=True)
@@ -255,7 +258,7 @@ def peak_tflops(claim: Claim, hw: HardwareRow, fmt: WeightFormat) -> Derived | M
         note = (f"weight format unknown: the card's highest dense peak ({family}) used",)
     else:
         return Missing((f"dense peak TFLOPS of {hw.name}",))
-    basis = [f"{hw.cite()}: dense {family} peak {num(peak)} TFLOPS"]
+    basis: list[Basis | str] = [row(hw, f"dense {family} peak {num(peak)} TFLOPS")]
     if count > 1:
         basis.append(f"{num(peak)} TFLOPS × {count} cards = {num(peak * count)} TFLOPS")
     return Derived(peak * count, f"{family} TFLOPS", tuple(basis), notes=note)

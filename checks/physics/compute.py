@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from checks.models import Claim, Status
+from checks.basis import formula, row
+from checks.models import Basis, Claim, Status
 from checks.physics.ceilings import hardware_row, peak_tflops, required_tflops
 from checks.physics.figures import Derived, Missing, num
 from checks.physics.offload import card_memory_gb, says_offload
@@ -52,7 +53,7 @@ class ComputeRoof:
     params: Derived  # B params per token
     hw: HardwareRow
     moe_unknown: bool  # nothing says dense or MoE: the dense reading, `moe_share` beside it
-    moe_share: tuple[float, str] | None  # the smallest active share in the table, its row
+    moe_share: tuple[float, Basis] | None  # the smallest active share in the table, its row
     stoppable: bool
     why_not: str | None  # why a figure above the roof cannot be condemned
     cards: int = 1
@@ -61,11 +62,16 @@ class ComputeRoof:
         return required_tflops(self.params.value, tok_s)
 
 
-def smallest_active_share(ref: Reference) -> tuple[float, str] | None:
-    """The smallest active ÷ total share of any MoE in the model table, and its row's citation."""
-    rows = [(m.params_active_b / m.params_total_b, m.cite()) for m in ref.models
+def smallest_active_share(ref: Reference) -> tuple[float, Basis] | None:
+    """The smallest active ÷ total share of any MoE in the model table, and its row."""
+    rows = [(m.params_active_b / m.params_total_b, m) for m in ref.models
             if m.moe and m.params_active_b and m.params_total_b]
-    return min(rows, default=None)
+    best = min(rows, key=lambda r: (r[0], r[1].cite()), default=None)
+    if best is None:
+        return None
+    share, m = best
+    return share, row(m, f"{num(m.params_active_b or 0)}B of {num(m.params_total_b or 0)}B active = "
+                         f"{share:.3f}, the smallest active share of any MoE in the reference")
 
 
 def one_card_fits(claim: Claim, hw: HardwareRow, model: ModelRow | None, fmt: WeightFormat) -> Missing | None:
@@ -153,7 +159,7 @@ class ComputeJudgement:
     status: Status
     summary: str
     figures: dict[str, float]
-    basis: tuple[str, ...]
+    basis: tuple[Basis | str, ...]
     missing: tuple[str, ...] = ()
 
 
@@ -167,7 +173,7 @@ def judge_compute(claimed: Derived, roof: ComputeRoof, what: str, flag_ratio: fl
     ratio = claimed.value / g
     need = roof.required_tflops(claimed.value)
     figures = {"claimed_tok_s": claimed.value, "ceiling_tok_s": g, "ratio": ratio,
-               "compute_roof": 1.0, "compute_bound_tok_s": g, "compute_ratio": ratio,
+               "compute_roof": True, "compute_bound_tok_s": g, "compute_ratio": ratio,
                "peak_tflops": roof.peak.value, "required_tflops": need}
     basis = [*claimed.basis, *roof.bound.basis,
              f"required = 2 × {num(roof.params.value)}e9 × {round(claimed.value, 1):g} tok/s = "
@@ -179,14 +185,14 @@ def judge_compute(claimed: Derived, roof: ComputeRoof, what: str, flag_ratio: fl
     lead = lead[0].upper() + lead[1:]
     notes = list(roof.bound.notes)
     if roof.moe_unknown and ratio > flag_ratio and roof.moe_share is not None:
-        share, row = roof.moe_share
+        share, share_row = roof.moe_share
         moe_g = g / share
         moe_ratio = claimed.value / moe_g
         # The dense reading's figures stay under `ratio` / `ceiling_tok_s`, which Q7 renames
         # `dense_*` when it cannot judge; no compute_* figure may show them as a verdict.
         dense = {k: v for k, v in figures.items() if k not in ("compute_ratio", "compute_bound_tok_s")}
-        moe_basis = (*basis, f"most generous MoE reading: {num(g)} ÷ {share:.3f} (the smallest active "
-                             f"share in the reference, {row}) = {num(moe_g)} tok/s")
+        moe_basis = (*basis, share_row, formula(f"most generous MoE reading: {num(g)} ÷ {share:.3f} (the "
+                                                f"smallest active share in the reference) = {num(moe_g)} tok/s"))
         if moe_ratio > 1 and roof.stoppable:
             return ComputeJudgement(
                 "stop", f"{lead}; even read as a MoE with the smallest active share in the table the "

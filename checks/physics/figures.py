@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from checks.models import Assumption
+from checks.models import Assumption, Basis
 
 __all__ = ["GB", "GIB", "Derived", "Missing", "gb", "join_parts", "num"]
 
@@ -23,7 +23,7 @@ class Derived:
 
     value: float
     unit: str
-    basis: tuple[str, ...] = ()
+    basis: tuple[Basis | str, ...] = ()  # entries (checks.basis), or prose lines read as notes
     assumptions: tuple[Assumption, ...] = ()
     notes: tuple[str, ...] = ()  # caveats a summary must carry ("4-bit assumed: format not stated")
 
@@ -51,9 +51,9 @@ def gb(x: float) -> str:
     return f"{x * 1000:.1f} MB" if 0 < x < 0.1 else f"{num(x)} GB"
 
 
-def join_parts(*parts: Derived) -> tuple[tuple[str, ...], tuple[Assumption, ...], tuple[str, ...]]:
+def join_parts(*parts: Derived) -> tuple[tuple[Basis | str, ...], tuple[Assumption, ...], tuple[str, ...]]:
     """The basis, assumptions and notes of several figures, each once, in order."""
-    basis: list[str] = []
+    basis: list[Basis | str] = []
     assumptions: list[Assumption] = []
     notes: list[str] = []
     for p in parts:

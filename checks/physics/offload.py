@@ -33,7 +33,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from checks.models import Assumption, Claim
+from checks.basis import row
+from checks.models import Assumption, Basis, Claim
 from checks.physics.figures import GB, GIB, Derived, Missing, num
 from checks.physics.weights import WeightFormat, resident_weight_gb
 from checks.reference import HardwareRow, ModelRow
@@ -84,7 +85,7 @@ class OffloadSplit:
 
     system_fraction: float  # of the weights read per token
     system_bandwidth: Derived  # generous: stated, else the most generous host any card sits in
-    basis: tuple[str, ...]
+    basis: tuple[Basis | str, ...]
     assumptions: tuple[Assumption, ...] = ()
     realistic_bandwidth_gbs: float | None = None  # the card kind's own platform; None: the same
 
@@ -137,7 +138,7 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
     if not stated and (claim.hardware_count is None or not known or all_on_card or claim.offload is False):
         return None
     count = claim.hardware_count or 1
-    basis: list[str] = []
+    basis: list[Basis | str] = []
     if claim.gpu_layers is not None and layers and claim.gpu_layers < layers:
         frac = 1 - claim.gpu_layers / layers
         where = model.cite() if model is not None else "the model"
@@ -155,9 +156,9 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
             basis.append(f"{num(weights.value)} GB of {fmt.name} weights do not fit the stated "
                          f"{hw.on(count)} ({num(memory)} GB): the rest is read from system memory")
         basis += [*weights.basis,
-                  f"{hw.cite()}: {num(hw.memory_gb)} GB (GiB) × {count} = {num(memory)} GB on the card(s); "
-                  f"({num(weights.value)} − {num(memory)}) ÷ {num(weights.value)} = {num(frac)} of the "
-                  "weights in system memory (as much as fits on the card, KV not counted)"]
+                  row(hw, f"{num(hw.memory_gb)} GB (GiB) × {count} = {num(memory)} GB on the card(s); "
+                          f"({num(weights.value)} − {num(memory)}) ÷ {num(weights.value)} = {num(frac)} of the "
+                          "weights in system memory (as much as fits on the card, KV not counted)")]
     bw = _system_bandwidth(claim, hw)
     if bw is None:
         return Missing((f"system-memory bandwidth for a {hw.kind} card",))

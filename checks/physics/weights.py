@@ -25,7 +25,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from checks.models import Assumption, Claim
+from checks.basis import row as cited
+from checks.models import Assumption, Basis, Claim
 from checks.physics.figures import GB, Derived, Missing, num
 from checks.physics.model_size import NameSize, size_from_name
 from checks.reference import FamilyRow, FormatRow, ModelRow, Recipe, Reference, normalise_name
@@ -75,7 +76,7 @@ class WeightFormat:
     effective_bits: float
     family: str | None  # peak_tflops key; None when the format is unknown
     row: FormatRow | None
-    basis: tuple[str, ...] = ()
+    basis: tuple[Basis | str, ...] = ()
     assumptions: tuple[Assumption, ...] = ()
     notes: tuple[str, ...] = ()
     assumed: bool = False  # no format and no bits known: the 4-bit guess below
@@ -98,8 +99,8 @@ def resolve_format(claim: Claim, ref: Reference) -> WeightFormat:
         return WeightFormat(
             name=row.name, nominal_bits=row.nominal_bits, effective_bits=row.effective_bits,
             family=row.family, row=row,
-            basis=((f"{row.cite()}: nominal {num(row.nominal_bits)} bits, "
-                    f"effective {num(row.effective_bits)} bits per weight"),),
+            basis=(cited(row, f"nominal {num(row.nominal_bits)} bits, "
+                              f"effective {num(row.effective_bits)} bits per weight"),),
         )
     if claim.bits_per_weight:
         bits = claim.bits_per_weight
@@ -259,17 +260,16 @@ def _total(claim: Claim, model: ModelRow | None) -> Derived | None:
     if (stated is not None and model is not None and stated != model.params_total_b
             and abs(stated - model.params_total_b) / model.params_total_b <= SIZE_LABEL_TOLERANCE):
         return Derived(model.params_total_b, "B params", (
-                f"{model.cite()}: {num(model.params_total_b)}B params total "
-                f"(the claim's {num(stated)}B, {claim.source_of('params_total_b')}, "
-                "is read as the model's rounded size)",))
+                cited(model, f"{num(model.params_total_b)}B params total (the claim's {num(stated)}B, "
+                             f"{claim.source_of('params_total_b')}, is read as the model's rounded size)"),))
     if stated is not None and model is not None and model.params_total_b < stated:
         # A record's size label above its model's sourced count (a leaderboard's "1500 M" for
         # Llama 3.2 1B's 1.24B) is a label, not a count: every bound is judged at the smaller,
         # the reading that favours the claim, and both are shown.
         return Derived(model.params_total_b, "B params", (
-                f"{model.cite()}: {num(model.params_total_b)}B params total (the claim's "
-                f"{num(stated)}B, {claim.source_of('params_total_b')}, is larger: the sourced "
-                "count is used, the reading that favours the claim)",))
+                cited(model, f"{num(model.params_total_b)}B params total (the claim's {num(stated)}B, "
+                             f"{claim.source_of('params_total_b')}, is larger: the sourced count is used, "
+                             "the reading that favours the claim)"),))
     if claim.params_total_b:
         where = f"{claim.source_of('params_total_b')} = {num(claim.params_total_b)}B params"
         if claim.size_inferred and model is None:
@@ -278,7 +278,7 @@ def _total(claim: Claim, model: ModelRow | None) -> Derived | None:
         return Derived(claim.params_total_b, "B params", (where,))
     if model is not None:
         return Derived(model.params_total_b, "B params",
-                       (f"{model.cite()}: {num(model.params_total_b)}B params total",))
+                       (cited(model, f"{num(model.params_total_b)}B params total"),))
     named = _name_size(claim, model)
     if named is not None:
         bound = " (at most: N experts × M, shared layers counted once in the real model)" if (
@@ -369,12 +369,12 @@ def generous_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat,
     if isinstance(params, Missing):
         return params
     bits = fmt.nominal_bits
-    native: tuple[str, ...] = ()
+    native: tuple[Basis | str, ...] = ()
     if model is not None and model.native_bits is not None and model.native_bits < bits:
         # Favour the claim: a wider label ("F16" gpt-oss GGUF) may still hold native-format weights.
         bits = model.native_bits
-        native = (f"{model.cite()}: released in {model.native_format}, and builds labelled "
-                  f"{fmt.name} keep it, so the generous ceiling reads {num(bits)} bits per weight",)
+        native = (cited(model, f"released in {model.native_format}, and builds labelled {fmt.name} keep it, "
+                               f"so the generous ceiling reads {num(bits)} bits per weight"),)
     gb = params.value * bits / 8
     basis = (*params.basis, *fmt.basis, *native,
              f"weights = {num(params.value)}e9 params × {num(bits)} bits ÷ 8 = {num(gb)} GB")

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.models import Answer, Claim, Evidence
+from checks.basis import field, formula, row
+from checks.models import Answer, Basis, Claim, Evidence
 from checks.physics import num
 from checks.reference import MethodRow, Reference
 
@@ -62,17 +63,17 @@ def _a(x: float) -> str:
     return f"{x:.1f}" if x == int(x) else f"{x:g}"
 
 
-def _al(c: Claim) -> tuple[float | None, str, str]:
+def _al(c: Claim) -> tuple[float | None, Basis | None, str]:
     """(AL used, basis line, how the summary names it); a range gives its high end, said."""
     if c.acceptance_length is not None:
         al = c.acceptance_length
-        return al, f"{c.source_of('acceptance_length')} = {_a(al)}", f"AL {_a(al)}"
+        return al, field(c, "acceptance_length", f"= {_a(al)}"), f"AL {_a(al)}"
     if c.acceptance_length_high is not None:
         hi, lo = c.acceptance_length_high, c.acceptance_length_low
         rng = f"{_a(lo)}–{_a(hi)}" if lo is not None else _a(hi)
-        return hi, (f"{c.source_of('acceptance_length_high')}: AL {rng}, high end {_a(hi)} used"), (
+        return hi, field(c, "acceptance_length_high", f": AL {rng}, high end {_a(hi)} used"), (
             f"AL {rng} (high end {_a(hi)} used)")
-    return None, "", ""
+    return None, None, ""
 
 
 def _never_missed(c: Claim) -> str | None:
@@ -92,18 +93,17 @@ def acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
                                   and al is None and _never_missed(c) is None):
         return Answer(key="acceptance", status="n/a",
                       summary="No speculative decoding in the record, so there is no AL to divide.",
-                      basis=[c.source_of("speculative")] if c.speculative is False else [])
+                      basis=[field(c, "speculative")] if c.speculative is False else [], reason="plain_decode")
 
     method = ref.method(c.spec_method)
     convention = c.spec_window_convention or (method.window_convention if method else None)
-    basis = [b for b in [al_basis] if b]
+    basis: list[Basis | str] = [b for b in [al_basis] if b is not None]
     figures: dict[str, float] = {}
     if window is not None:
-        basis.append(f"{c.source_of('spec_window')} = {window}"
-                     + (f" ({convention})" if convention else ""))
+        basis.append(field(c, "spec_window", f"= {window}" + (f" ({convention})" if convention else "")))
         figures["window"] = float(window)
     if method is not None:
-        basis.append(method.cite())
+        basis.append(row(method))
         published = "; " + published_al_text(method, window)
     else:
         published = (f"; no published AL for '{c.spec_method}' in the reference" if c.spec_method
@@ -115,19 +115,22 @@ def acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
     if al is not None and window:
         ratio = al / window
         figures["ratio"] = ratio
-        basis.append(f"ratio = {_a(al)} / {window} = {ratio:.3f}")
+        basis.append(formula(f"ratio = {_a(al)} / {window} = {ratio:.3f}"))
         if al > window:
-            return Answer(key="acceptance", status="stop", figures=figures, basis=basis, summary=(
+            return Answer(key="acceptance", status="stop", figures=figures, basis=basis,
+                          reason="al_above_window", summary=(
                 f"{al_name} / window {window} = {ratio:.3f}: more tokens accepted per pass than "
                 f"the window can emit, which is impossible{published}."))
         if ratio >= FORCED_RATIO or missed:
             why = f", {missed}" if missed else ""
-            return Answer(key="acceptance", status="stop", figures=figures, basis=basis, summary=(
+            return Answer(key="acceptance", status="stop", figures=figures, basis=basis,
+                          reason="al_equals_window", summary=(
                 f"{al_name} / window {window} = {ratio:.3f}{why}: the draft never missed, so it "
                 f"is measuring the draft's hit rate on predictable text, not generation speed"
                 f"{published}."))
     elif missed:
-        return Answer(key="acceptance", status="stop", figures=figures, basis=[*basis, missed], summary=(
+        return Answer(key="acceptance", status="stop", figures=figures, basis=[*basis, missed],
+                      reason="never_missed", label=f"{missed}: the draft never missed", summary=(
             f"{missed[0].upper() + missed[1:]}: the draft never missed, so it is measuring the draft's "
             f"hit rate on predictable text, not generation speed{published}."))
 
@@ -140,11 +143,12 @@ def acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
     best = method.best_published_al() if method else None
     if best is not None and al > BEST_AL_MARGIN * best.al:
         figures["best_published_al"] = best.al
-        basis.append(f"best published AL {num(best.al)} ({best.task}, "
-                     f"{'official' if best.official else 'third-party'}: {best.source}) × "
-                     f"{BEST_AL_MARGIN} = {num(BEST_AL_MARGIN * best.al)}")
+        basis.append(formula(f"best published AL {num(best.al)} ({best.task}, "
+                             f"{'official' if best.official else 'third-party'}: {best.source}) × "
+                             f"{BEST_AL_MARGIN} = {num(BEST_AL_MARGIN * best.al)}"))
         ratio_text = f" / window {window} = {figures['ratio']:.3f}" if "ratio" in figures else ""
-        return Answer(key="acceptance", status="flag", figures=figures, basis=basis, summary=(
+        return Answer(key="acceptance", status="flag", figures=figures, basis=basis, reason="above_best_al",
+                      label=f"AL {num(al)} is {al / best.al:.1f}× the best published AL", summary=(
             f"{al_name}{ratio_text} is {al / best.al:.1f}× the best AL anyone has published for "
             f"{method.name if method else c.spec_method} ({num(best.al)}){published}."))
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.models import Answer, Claim, Evidence
+from checks.basis import field, formula
+from checks.models import Answer, Basis, Claim, Evidence
 from checks.reference import Reference
 
 # A mismatch above 1% is a flag: wide enough for figures rounded to 2-3 significant digits, narrow
@@ -46,7 +47,7 @@ def _g(x: float, digits: int = 1) -> str:
     return f"{x:.0f}" if float(x).is_integer() else f"{x:.{digits}f}"
 
 
-def _tok_s(c: Claim, figures: dict[str, float], basis: list[str]) -> tuple[str, bool] | None:
+def _tok_s(c: Claim, figures: dict[str, float], basis: list[Basis | str]) -> tuple[str, bool] | None:
     if c.tokens_generated is None or not c.wall_seconds or c.tok_s is None:
         return None
     computed = c.tokens_generated / c.wall_seconds
@@ -55,14 +56,12 @@ def _tok_s(c: Claim, figures: dict[str, float], basis: list[str]) -> tuple[str, 
         computed_tok_s=round(computed, 2), reported_tok_s=c.tok_s, mismatch_pct=round(pct, 2)
     )
     tokens, secs, rep = _g(c.tokens_generated), f"{c.wall_seconds:g}", _g(c.tok_s)
-    basis.append(
-        f"{c.source_of('tokens_generated')} ÷ {c.source_of('wall_seconds')} = "
-        f"{tokens} ÷ {secs} = {computed:.1f} tok/s"
-    )
-    basis.append(f"{c.source_of('tok_s')} = {rep} tok/s")
+    basis += [field(c, "tokens_generated", f"= {tokens}"), field(c, "wall_seconds", f"= {secs} s"),
+              formula(f"tokens ÷ seconds = {tokens} ÷ {secs} = {computed:.1f} tok/s"),
+              field(c, "tok_s", f"= {rep} tok/s")]
     limit = _limit(c.tok_s)
-    basis.append(f"|{computed:.2f} − {rep}| ÷ {rep} = {pct:.2f}% (flag above {limit:.2f}%: "
-                 f"{MISMATCH_PCT:g}% plus the reported figure's own rounding)")
+    basis.append(formula(f"|{computed:.2f} − {rep}| ÷ {rep} = {pct:.2f}% (flag above {limit:.2f}%: "
+                         f"{MISMATCH_PCT:g}% plus the reported figure's own rounding)"))
     if pct > limit:
         text = (
             f"{tokens} tokens ÷ {secs} s = {computed:.1f} tok/s, but {rep} tok/s is reported "
@@ -76,7 +75,7 @@ def _tok_s(c: Claim, figures: dict[str, float], basis: list[str]) -> tuple[str, 
     if pct >= ROUNDING_PCT and c.tok_s > 0:
         implied = c.tokens_generated / c.tok_s
         figures["implied_seconds"] = round(implied, 4)
-        basis.append(f"{tokens} ÷ {rep} = {implied:.4f} s implied by the reported rate")
+        basis.append(formula(f"{tokens} ÷ {rep} = {implied:.4f} s implied by the reported rate"))
         text += (
             f"; {tokens} ÷ {rep} = {implied:.3f} s, so the reported rate was timed over "
             f"{implied:.3f} s, not the quoted {secs} s"
@@ -85,7 +84,7 @@ def _tok_s(c: Claim, figures: dict[str, float], basis: list[str]) -> tuple[str, 
 
 
 def _acceptance_rate(
-    c: Claim, figures: dict[str, float], basis: list[str]
+    c: Claim, figures: dict[str, float], basis: list[Basis | str]
 ) -> tuple[str, bool] | None:
     if c.acceptance_rate is None or c.accepted_tokens is None or not c.drafted_tokens:
         return None
@@ -96,18 +95,18 @@ def _acceptance_rate(
         reported_acceptance_rate=c.acceptance_rate,
         acceptance_rate_mismatch_pct=round(pct, 2),
     )
-    basis.append(
-        f"{c.source_of('accepted_tokens')} ÷ {c.source_of('drafted_tokens')} = "
-        f"{c.accepted_tokens} ÷ {c.drafted_tokens} = {computed:.4f}; "
-        f"{c.source_of('acceptance_rate')} = {c.acceptance_rate:g} ({pct:.2f}% apart)"
-    )
+    basis += [field(c, "accepted_tokens", f"= {c.accepted_tokens}"),
+              field(c, "drafted_tokens", f"= {c.drafted_tokens}"),
+              field(c, "acceptance_rate", f"= {c.acceptance_rate:g}"),
+              formula(f"accepted ÷ drafted = {c.accepted_tokens} ÷ {c.drafted_tokens} = {computed:.4f}, "
+                      f"{pct:.2f}% from the reported {c.acceptance_rate:g}")]
     counts = f"{c.accepted_tokens}/{c.drafted_tokens} accepted = {computed:.1%}"
     if pct > _limit(c.acceptance_rate):
         return f"{counts}, but an acceptance rate of {c.acceptance_rate:.1%} is reported", True
     return f"{counts}, matching the reported {c.acceptance_rate:.1%}", False
 
 
-def _speedup(c: Claim, figures: dict[str, float], basis: list[str]) -> tuple[str, bool] | None:
+def _speedup(c: Claim, figures: dict[str, float], basis: list[Basis | str]) -> tuple[str, bool] | None:
     if c.speedup is None or c.tok_s is None or not c.baseline_tok_s:
         return None
     computed = c.tok_s / c.baseline_tok_s
@@ -117,11 +116,10 @@ def _speedup(c: Claim, figures: dict[str, float], basis: list[str]) -> tuple[str
         reported_speedup=c.speedup,
         speedup_mismatch_pct=round(pct, 2),
     )
-    basis.append(
-        f"{c.source_of('tok_s')} ÷ {c.source_of('baseline_tok_s')} = "
-        f"{_g(c.tok_s)} ÷ {_g(c.baseline_tok_s)} = {computed:.2f}×; "
-        f"{c.source_of('speedup')} = {c.speedup:g}× ({pct:.2f}% apart)"
-    )
+    basis += [field(c, "tok_s", f"= {_g(c.tok_s)} tok/s"), field(c, "baseline_tok_s", f"= {_g(c.baseline_tok_s)} tok/s"),
+              field(c, "speedup", f"= {c.speedup:g}×"),
+              formula(f"tok/s ÷ baseline = {_g(c.tok_s)} ÷ {_g(c.baseline_tok_s)} = {computed:.2f}×, "
+                      f"{pct:.2f}% from the reported {c.speedup:g}×")]
     ratio = f"{_g(c.tok_s)} ÷ {_g(c.baseline_tok_s)} tok/s = {computed:.2f}×"
     if pct > _limit(c.speedup):
         return f"{ratio}, but a {c.speedup:g}× speedup is reported", True
@@ -153,7 +151,7 @@ def arithmetic(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
     """
     c = ev.claim
     figures: dict[str, float] = {}
-    basis: list[str] = []
+    basis: list[Basis | str] = []
     results = [
         r
         for r in (
@@ -181,6 +179,8 @@ def arithmetic(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
             status="flag",
             figures=figures,
             basis=basis,
+            reason="does_not_add_up",
+            label="the record's own arithmetic does not add up",
             summary="the record's own arithmetic does not add up: " + "; ".join(wrong),
         )
     return Answer(

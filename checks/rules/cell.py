@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from checks.basis import field
 from checks.models import Answer, Evidence
 from checks.reference import Reference
 
@@ -69,9 +70,9 @@ def cell(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         "tok_s_kind",
         "serving_claim",
     )
-    basis = [f"{c.source_of(f)} = {getattr(c, f)}" for f in fields if getattr(c, f) is not None]
-    figures = {
-        f: float(getattr(c, f))
+    basis = [field(c, f, f"= {getattr(c, f)}") for f in fields if getattr(c, f) is not None]
+    figures: dict[str, float] = {
+        f: getattr(c, f)
         for f in ("batch", "concurrency", "input_tokens", "output_tokens", "context_length")
         if getattr(c, f) is not None
     }
@@ -110,6 +111,8 @@ def cell(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         return Answer(
             key="cell",
             status="flag",
+            reason="batch_1_as_serving",
+            label="a batch-1 single-stream number offered as evidence about serving",
             summary=f"{stated}, offered as evidence about serving: a batch-1 single-stream number cannot "
             f"support a conclusion about multi-user serving; {FLIP_WARNING}.",
             figures=figures,
@@ -124,6 +127,8 @@ def cell(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         return Answer(
             key="cell",
             status="flag",
+            reason="aggregate_as_one_user",
+            label=f"an aggregate over {streams} streams offered as one user's speed",
             summary=f"{stated}: an aggregate over {streams} streams offered as one user's speed{share}.",
             figures=figures,
             missing=missing,

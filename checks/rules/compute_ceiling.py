@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from checks.basis import formula, row
 from checks.models import Answer, Evidence
 from checks.physics import (
     Missing,
@@ -61,7 +62,7 @@ def compute_ceiling(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
     peak = compute_peak(c, hw, fmt)
     if isinstance(peak, Missing):
         return Answer(key="compute_ceiling", status="unanswerable", missing=list(peak.what),
-                      basis=[hw.cite()],
+                      basis=[row(hw)],
                       summary=f"The reference has no {peak.what[0]} to set the claim against.")
     # One card is assumed only where the weights fit on one (as Q7 does): a model that needs
     # several runs on several, and a stop must not rest on a count nobody stated.
@@ -73,8 +74,8 @@ def compute_ceiling(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
     need = required_tflops(params.value, tok.value)
     ratio = need / peak.value
     basis = [*tok.basis, *params.basis, *peak.basis,
-             f"required = 2 × {num(params.value)}e9 × {round(tok.value, 1):g} tok/s = {num(need)} TFLOPS",
-             f"ratio = {num(need)} ÷ {num(peak.value)} = {ratio:.2f}"]
+             formula(f"required = 2 × {num(params.value)}e9 × {round(tok.value, 1):g} tok/s = {num(need)} TFLOPS"),
+             formula(f"ratio = {num(need)} ÷ {num(peak.value)} = {ratio:.2f}")]
     figures = {"required_tflops": need, "peak_tflops": peak.value, "ratio": ratio}
     notes = [*params.notes, *fmt.notes, *peak.notes]
     tail = f" ({'; '.join(notes)})" if notes else ""
@@ -88,7 +89,7 @@ def compute_ceiling(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
                       summary=f"{lead}: more than one card can do, and the record does not say how "
                               f"many ran it{tail}.")
     if ratio > STOP_RATIO:
-        return Answer(key="compute_ceiling", status="stop", **kw,
+        return Answer(key="compute_ceiling", status="stop", **kw, reason="above_peak",
                       summary=f"{lead}: more arithmetic per second than the card can do{tail}.")
     return Answer(key="compute_ceiling", status="ok", **kw,
                   summary=f"{lead}: within the card's arithmetic{tail}.")

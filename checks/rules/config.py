@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.models import Answer, Evidence
+from checks.basis import field
+from checks.models import Answer, Basis, Evidence
 from checks.reference import Reference
 
 __all__ = ["config"]
@@ -37,8 +38,8 @@ def _where(ev: Evidence) -> str | None:
     c = ev.claim
     if c.source_url:
         return c.source_url
-    for field in ("launch_command", "notes", "env"):
-        p = c.provenance.get(field)
+    for name in ("launch_command", "notes", "env"):
+        p = c.provenance.get(name)
         if p is not None:
             return p.source
     return None
@@ -72,7 +73,7 @@ def config(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         if present
     ]
     settings = [f for f in SETTING_FIELDS if getattr(c, f) is not None]
-    basis = [c.source_of(f) for f in ("launch_command", "notes", "env") if getattr(c, f)]
+    basis: list[Basis | str] = [field(c, f) for f in ("launch_command", "notes", "env") if getattr(c, f)]
     if where:
         basis.insert(0, f"record: {where}")
 
@@ -95,7 +96,7 @@ def config(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
             summary=f"the {ev.kind} records its own settings ({', '.join(s.replace('_', ' ') for s in settings)}) "
             "but no launch command.",
             missing=["launch command"],
-            basis=[*basis, *(c.source_of(s) for s in settings)],
+            basis=[*basis, *(field(c, s) for s in settings)],
         )
     searched = list(ev.not_found)
     followed = [s.final_url or s.url for s in ev.sources if s.kind != "text"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from checks.basis import field, formula, note, row
 from checks.models import Answer, Evidence
 from checks.reference import Reference
 
@@ -41,14 +42,14 @@ def drafter_regime(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) ->
     if not c.spec_method:
         return Answer(key="drafter_regime", status="unanswerable", missing=["speculative method"],
                       figures={"window": float(window)},
-                      basis=[f"{c.source_of('spec_window')} = {window}"],
+                      basis=[field(c, "spec_window", f"= {window}")],
                       summary=f"Window {window}, but the speculative method is not named.")
     method = ref.method(c.spec_method)
     if method is None or not method.published_windows:
         return Answer(key="drafter_regime", status="unanswerable", figures={"window": float(window)},
-                      basis=[f"{c.source_of('spec_window')} = {window}",
-                             f"{method.cite()}: no published windows" if method else
-                             f"'{c.spec_method}' is not in the methods table"],
+                      basis=[field(c, "spec_window", f"= {window}"),
+                             row(method, "no published windows") if method else
+                             note(f"'{c.spec_method}' is not in the methods table")],
                       missing=[f"published draft windows for '{c.spec_method}'"],
                       summary=f"Window {window}, but the reference has no published windows for "
                               f"{c.spec_method}.")
@@ -56,12 +57,15 @@ def drafter_regime(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) ->
     published = "/".join(str(w) for w in sorted(method.published_windows))
     ratio = window / largest
     figures = {"window": float(window), "largest_published_window": float(largest), "ratio": ratio}
-    basis = [f"{c.source_of('spec_window')} = {window}",
-             f"{method.cite()}: published windows {published}",
-             f"ratio = {window} ÷ {largest} = {ratio:.1f}; flag above {FAR_FACTOR:g}"]
+    basis = [field(c, "spec_window", f"= {window}"),
+             row(method, f"published windows {published}"),
+             formula(f"ratio = {window} ÷ {largest} = {ratio:.1f}; flag above {FAR_FACTOR:g}")]
     lead = f"{method.name} drafters published at block {published}, run at {window}"
     if ratio > FAR_FACTOR:
         return Answer(key="drafter_regime", status="flag", figures=figures, basis=basis,
+                      reason="outside_published_regime",
+                      label=f"run at window {window}, {ratio:.1f}× the largest the {method.name} drafters were "
+                            "published at",
                       summary=f"{lead} ({ratio:.1f}× the largest): far outside the regime the drafter "
                               "was trained and published in, so its AL says nothing about the method.")
     return Answer(key="drafter_regime", status="ok", figures=figures, basis=basis,

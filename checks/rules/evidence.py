@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.models import Answer, Evidence, Screenshot, Source
+from checks.basis import doc, field
+from checks.models import Answer, Basis, Evidence, Screenshot, Source
 from checks.reference import Reference
 
 __all__ = ["evidence"]
@@ -102,29 +103,30 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
                 key="evidence",
                 status="ok",
                 summary=f"the claim carries its own evidence ({', '.join(present).replace('_', ' ')}).",
-                basis=[c.source_of(f) for f in present],
+                basis=[field(c, f) for f in present],
             )
         photo = f"; {_photo_phrase(photos)}" if photos else ""
         return Answer(
             key="evidence",
             status="flag",
+            reason="no_evidence",
             summary=f"no evidence in the post: a number with no launch command, log or record behind it{photo}.",
             basis=[f"no post details; claim has none of {', '.join(EVIDENCE_FIELDS)}",
                    *_shot_basis(photos)],
         )
 
-    figures = {"images": float(post.image_count), "evidence_links": float(len(post.evidence_links))}
+    figures = {"images": post.image_count, "evidence_links": len(post.evidence_links)}
     if printouts or photos:
-        figures["screenshots_with_figures"] = float(len(printouts))
-        figures["screenshots_without_figures"] = float(len(photos))
-    basis = [f"post link: {u}" for u in post.links[:5]] or ["post has no links"]
+        figures["screenshots_with_figures"] = len(printouts)
+        figures["screenshots_without_figures"] = len(photos)
+    basis: list[Basis | str] = [doc(u, "post link", url=u) for u in post.links[:5]] or ["post has no links"]
     if post.evidence_links:
         return Answer(
             key="evidence",
             status="ok",
             summary=f"the post links {_describe_links(post.evidence_links, ev.sources)}.",
             figures=figures,
-            basis=[f"evidence link: {u}" for u in post.evidence_links],
+            basis=[doc(u, "evidence link", url=u) for u in post.evidence_links],
         )
     if post.quotes_launch_command or (ev.kind == "post" and c.launch_command):
         return Answer(
@@ -132,7 +134,7 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             status="ok",
             summary="the post quotes the launch command.",
             figures=figures,
-            basis=[*basis, c.source_of("launch_command")],
+            basis=[*basis, field(c, "launch_command")],
         )
     if printouts:
         return Answer(key="evidence", status="ok", summary=_printout_summary(printouts),
@@ -158,6 +160,7 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
     return Answer(
         key="evidence",
         status="flag",
+        reason="no_evidence",
         summary=f"no evidence in the post: a number{pictures}{links}{found_elsewhere}{photo}.",
         figures=figures,
         basis=[*basis, *_shot_basis(photos)],

@@ -42,7 +42,7 @@ def field_conflict(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) ->
     Reads no reference rows.
     """
     conflicts = ev.claim.conflicts
-    figures = {"conflicts": float(len(conflicts))}
+    figures = {"conflicts": len(conflicts)}
     if not conflicts:
         if ev.kind == "post":
             return Answer(key="field_conflict", status="n/a",
@@ -54,6 +54,7 @@ def field_conflict(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) ->
     more = f" (+{len(conflicts) - 1} more)" if len(conflicts) > 1 else ""
     return Answer(
         key="field_conflict", status="flag", figures=figures, basis=[_line(c) for c in conflicts],
+        reason="contradicts_itself", label=f"The record contradicts itself on {', '.join(fields)}",
         summary=(f"The record contradicts itself on {', '.join(fields)}: {first.structured} in "
                  f"{first.structured_from} vs {first.text} in {first.text_from}{more}; the structured "
                  "value was used and only a re-run can say which one ran."))

@@ -27,6 +27,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from checks.basis import formula, row
 from checks.models import Answer, Assumption, Evidence
 from checks.physics import (
     GB,
@@ -71,11 +72,11 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
     memory = card_memory_gb(hw, count)
     ratio = need / memory
     basis = [*weights.basis, *kv.basis,
-             f"{hw.cite()}: {num(hw.memory_gb)} GB (GiB) = {num(hw.memory_gb * MEMORY_UNIT_BYTES / GB)} GB"
-             + (f" × {count} cards = {num(memory)} GB" if count > 1 else ""),
-             f"need = {num(weights.value)} GB weights + {num(kv_total)} GB KV"
-             + (f" ({batch} × {num(kv.value)} GB)" if batch > 1 and kv.value else "")
-             + f" = {num(need)} GB; {num(need)} ÷ {num(memory)} = {ratio:.2f}"]
+             row(hw, f"{num(hw.memory_gb)} GB (GiB) = {num(hw.memory_gb * MEMORY_UNIT_BYTES / GB)} GB"
+                 + (f" × {count} cards = {num(memory)} GB" if count > 1 else "")),
+             formula(f"need = {num(weights.value)} GB weights + {num(kv_total)} GB KV"
+                     + (f" ({batch} × {num(kv.value)} GB)" if batch > 1 and kv.value else "")
+                     + f" = {num(need)} GB; {num(need)} ÷ {num(memory)} = {ratio:.2f}")]
     figures = {"weights_gb": weights.value, "kv_gb": kv_total, "required_gb": need,
                "memory_gb": memory, "ratio": ratio}
     notes = [n for n in (*weights.notes, *kv.notes) if "KV reads not counted" not in n]
@@ -117,7 +118,8 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
                               f"smaller format or offloaded part of it; the roofline's on-card "
                               f"ceiling stays the generous bound{tail}.")
     if need > memory:
-        return Answer(key="fits_memory", status="flag", **kw,
+        return Answer(key="fits_memory", status="flag", **kw, reason="does_not_fit",
+                      label=f"{num(need)} GB does not fit the {num(memory)} GB of {cards}",
                       summary=f"{lead}: it does not fit, so part of it is offloaded and streams far "
                               f"slower than the bandwidth the roofline assumed{tail}.")
     return Answer(key="fits_memory", status="ok", **kw,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from checks.basis import field, note
 from checks.models import Answer, Evidence
 from checks.parsing import parsed
 from checks.reference import Reference
@@ -52,11 +53,11 @@ def forced_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer])
         if v
     ]
     hits = parsed(ev).forced  # the switches table and search: checks.switches
-    basis = [f'{c.source_of(h.where)}: "{h.span}"' + (f" ({h.off})" if h.off else "") for h in hits]
+    basis = [field(c, h.where, f': "{h.span}"' + (f" ({h.off})" if h.off else "")) for h in hits]
     live = [h for h in hits if h.off is None and not _switch(h.switch).companion]
     if live:
         h = live[0]
-        figures = {"switches": float(len(live))}
+        figures: dict[str, float] = {"switches": len(live)}
         value = next((x.value for x in live if x.value is not None), None)
         if value is not None:
             figures["forced_value"] = value
@@ -65,6 +66,7 @@ def forced_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer])
             status="stop",
             figures=figures,
             basis=basis,
+            reason="forced",
             summary=(
                 f"{h.span} in the {h.where.replace('_', ' ')}: {_switch(h.switch).engine_effect}, so "
                 "the acceptance (and the tok/s built on it) was set by a switch, not measured"
@@ -76,8 +78,10 @@ def forced_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer])
         return Answer(
             key="forced_acceptance",
             status="flag",
-            figures={"switches": 0.0},
+            figures={"switches": 0},
             basis=basis,
+            reason="switch_at_hand",
+            label=f"{h.switch} appears in the {h.where.replace('_', ' ')} but is not in force",
             summary=f"{h.switch} appears in the {h.where.replace('_', ' ')} but is not in "
             f"force ({why}); the submitter had forced acceptance at hand, so check the "
             "launch that produced the number",
@@ -87,13 +91,9 @@ def forced_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer])
         return Answer(
             key="forced_acceptance",
             status="ok",
-            figures={"switches": 0.0},
-            basis=[
-                (
-                    f"searched {', '.join(c.source_of(n) for n in searched)} for "
-                    f"{', '.join(s.name for s in SWITCHES)}"
-                )
-            ],
+            figures={"switches": 0},
+            basis=[*(field(c, n, "searched") for n in searched),
+                   note(f"searched for {', '.join(s.name for s in SWITCHES)}")],
             summary=f"no synthetic or forced acceptance switch in the {places}",
         )
     if c.speculative is False:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from checks.basis import field
 from checks.engines import (
     VENDOR_PLUGINS,
     canonical_engine,
     classify_engine,
     split_engine,
 )
-from checks.models import Answer, Evidence
+from checks.models import Answer, Basis, Evidence
 from checks.parsing import parsed
 from checks.reference import Reference
 
@@ -146,11 +147,11 @@ def fork(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     name, name_version = split_engine(c.engine)
     problems: list[str] = []
     notes: list[str] = []
-    basis: list[str] = []
+    basis: list[Basis | str] = []
 
     if name:
         kind, target = classify_engine(name)
-        basis.append(f"{c.source_of('engine')} = {c.engine!r}")
+        basis.append(field(c, "engine", f"= {c.engine!r}"))
         if kind == "public_fork":
             notes.append(
                 f"{name} is a public fork of {target} (code published; its numbers do not transfer to {target})"
@@ -168,21 +169,21 @@ def fork(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     image_version = None
     if c.container_image:
         official, repo, image_version = classify_image(c.container_image)
-        basis.append(f"{c.source_of('container_image')} = {c.container_image!r}")
+        basis.append(field(c, "container_image", f"= {c.container_image!r}"))
         if not official:
             problems.append(f'container image "{repo}" is outside the engines\' official images')
             image_version = None  # a tag on an unofficial image says nothing about the build
 
     text = parsed(ev)
     found = [
-        (c.engine_version, c.source_of("engine_version")),
-        (name_version, c.source_of("engine")),
-        (text.launch_version, c.source_of("launch_command")),
-        (text.notes_version, c.source_of("notes")),
+        (c.engine_version, "engine_version"),
+        (name_version, "engine"),
+        (text.launch_version, "launch_command"),
+        (text.notes_version, "notes"),
     ]
     version, where = next(((v, w) for v, w in found if v), (None, None))
-    if version is not None:
-        basis.append(f"{where} = {version!r}")
+    if version is not None and where is not None:
+        basis.append(field(c, where, f"= {version!r}"))
         unofficial, phrase = classify_version(version, name)
         if unofficial:
             problems.append(f"{phrase} ({name or 'engine'} {version})")
@@ -198,6 +199,8 @@ def fork(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         return Answer(
             key="fork",
             status="flag",
+            reason="not_published_build",
+            label=problems[0],
             summary="; ".join(problems)
             + ": not a published build, there is more in there you don't know about.",
             basis=basis,

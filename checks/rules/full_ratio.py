@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.models import Answer, Claim, Evidence, ParsedConfig
+from checks.basis import field, formula, note
+from checks.models import Answer, Basis, Claim, Evidence, ParsedConfig
 from checks.parsing import parsed
 from checks.reference import Reference
 
@@ -20,26 +21,22 @@ LARGE_DENOMINATOR = 20
 AL_TOLERANCE = 0.05
 
 
-def _ratios(c: Claim, text: ParsedConfig, basis: list[str]) -> tuple[list[tuple[int, int]], int]:
+def _ratios(c: Claim, text: ParsedConfig, basis: list[Basis | str]) -> tuple[list[tuple[int, int]], int]:
     """Full ratios (a == b, b large) and how many ratios were looked at."""
-    seen: list[tuple[int, int, str]] = [(a, b, c.source_of("ratios")) for a, b in c.ratios]
+    # (a, b, the claim field it was read from, the quoted text)
+    seen: list[tuple[int, int, str, str]] = [(a, b, "ratios", "") for a, b in c.ratios]
     if c.accepted_tokens is not None and c.drafted_tokens is not None:
-        seen.append(
-            (
-                c.accepted_tokens,
-                c.drafted_tokens,
-                f"{c.source_of('accepted_tokens')} / {c.source_of('drafted_tokens')}",
-            )
-        )
+        seen.append((c.accepted_tokens, c.drafted_tokens, "accepted_tokens", ""))
     # "a/b" in the notes' sentences about acceptance (checks.parsing.accept_ratios)
-    seen += [(a, b, f'{c.source_of("notes")}: "{raw}"') for a, b, raw in text.accept_ratios]
+    seen += [(a, b, "notes", f' "{raw}"') for a, b, raw in text.accept_ratios]
     full: list[tuple[int, int]] = []
-    for a, b, where in seen:
+    for a, b, name, quoted in seen:
         if a == b and b >= LARGE_DENOMINATOR and (a, b) not in full:
             full.append((a, b))
-            basis.append(
-                f"{where}: {a}/{b} — numerator equals denominator (b ≥ {LARGE_DENOMINATOR})"
-            )
+            if name == "accepted_tokens":
+                basis.append(field(c, "drafted_tokens", f"= {b}"))
+            basis.append(field(c, name, f":{quoted} {a}/{b} — numerator equals denominator "
+                                        f"(b ≥ {LARGE_DENOMINATOR})"))
     return full, len(seen)
 
 
@@ -69,23 +66,23 @@ def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
     Reference rows: none; only the record's own fields.
     """
     c = ev.claim
-    basis: list[str] = []
+    basis: list[Basis | str] = []
     figures: dict[str, float] = {}
     found: list[str] = []
     full, n_ratios = _ratios(c, parsed(ev), basis)
     if full:
-        figures["full_ratios"] = float(len(full))
+        figures["full_ratios"] = len(full)
         found.append(", ".join(f"{a}/{b}" for a, b in full))
     looked = n_ratios
     if c.acceptance_length is not None and c.spec_window:
         looked += 1
         if abs(c.acceptance_length - c.spec_window) <= AL_TOLERANCE:
-            figures.update(acceptance_length=c.acceptance_length, spec_window=float(c.spec_window))
+            figures.update(acceptance_length=c.acceptance_length, spec_window=c.spec_window)
             found.append(f"AL {c.acceptance_length:.1f} on a window of {c.spec_window}")
-            basis.append(
-                f"{c.source_of('acceptance_length')} = {c.acceptance_length:g} = "
-                f"{c.source_of('spec_window')} = {c.spec_window}: every round accepted every draft"
-            )
+            basis += [field(c, "acceptance_length", f"= {c.acceptance_length:g}"),
+                      field(c, "spec_window", f"= {c.spec_window}"),
+                      formula(f"AL {c.acceptance_length:g} = window {c.spec_window}: every round "
+                              "accepted every draft")]
     if c.acceptance_rate is not None:
         looked += 1
         count = c.drafted_tokens or c.tokens_generated
@@ -93,13 +90,15 @@ def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
             figures["acceptance_rate"] = c.acceptance_rate
             over = f"over {count} tokens" if count else "over an unstated number of tokens"
             found.append(f"a 100% acceptance rate {over}")
-            basis.append(f"{c.source_of('acceptance_rate')} = {c.acceptance_rate:g} {over}")
+            basis.append(field(c, "acceptance_rate", f"= {c.acceptance_rate:g} {over}"))
     if found:
         return Answer(
             key="full_ratio",
             status="flag",
             figures=figures,
             basis=basis,
+            reason="on_its_ceiling",
+            label=f"{' and '.join(found)}: exactly on its ceiling",
             summary=(
                 f"{' and '.join(found)}: {'each sits' if len(found) > 1 else 'it sits'} "
                 "exactly on its ceiling — fed in, not measured"
@@ -109,13 +108,9 @@ def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
         return Answer(
             key="full_ratio",
             status="ok",
-            figures={"full_ratios": 0.0},
-            basis=[
-                (
-                    f"looked at {looked} statistic(s) in {c.source_of('ratios')}, the "
-                    f"AL/window, the acceptance rate and {c.source_of('notes')}"
-                )
-            ],
+            figures={"full_ratios": 0},
+            basis=[note(f"looked at {looked} statistic(s): the ratios, the AL/window, the "
+                        "acceptance rate and the notes"), field(c, "ratios"), field(c, "notes")],
             summary="no statistic sits exactly on its ceiling"
             + (
                 f"; ratios seen: {', '.join(f'{a}/{b}' for a, b in c.ratios[:5])}"

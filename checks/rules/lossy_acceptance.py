@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from checks.models import Answer, Claim, Evidence, ParsedConfig
+from checks.basis import field, note
+from checks.models import Answer, Basis, Claim, Evidence, ParsedConfig
 from checks.parsing import parsed
 from checks.reference import Reference
 
@@ -24,11 +25,11 @@ class _Hit:
     how: str
 
 
-def _search(c: Claim, text: ParsedConfig) -> tuple[list[_Hit], list[str], list[float]]:
+def _search(c: Claim, text: ParsedConfig) -> tuple[list[_Hit], list[Basis], list[float]]:
     """Lossy settings found, lossless thresholds seen (for the basis), every threshold value,
     from the thresholds and modes the parser found (checks.switches)."""
     hits: list[_Hit] = []
-    lossless: list[str] = []
+    lossless: list[Basis] = []
     values: list[float] = []
     for m in text.lossy:
         if m.value is None:  # a lossy mode in force
@@ -39,7 +40,7 @@ def _search(c: Claim, text: ParsedConfig) -> tuple[list[_Hit], list[str], list[f
             hits.append(_Hit(m.where, m.span, f"a {m.which} threshold of {m.value:g} "
                              "accepts draft tokens the target ranks below its own choice"))
         else:
-            lossless.append(f'{c.source_of(m.where)}: "{m.span}" (lossless at {m.value:g})')
+            lossless.append(field(c, m.where, f': "{m.span}" (lossless at {m.value:g})'))
     return hits, lossless, values
 
 
@@ -84,22 +85,20 @@ def lossy_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
                 ),
             )
         else:
-            lossless.append(
-                f"{c.source_of('accept_threshold')} = {c.accept_threshold:g} (lossless)"
-            )
+            lossless.append(field(c, "accept_threshold", f"= {c.accept_threshold:g} (lossless)"))
     figures = {"accept_threshold": min(values)} if values else {}
     if hits:
         h = hits[0]
-        basis = [f'{c.source_of(x.where)}: "{x.span}" — {x.how}' for x in hits]
-        basis.append(
-            f"lossless means every accept threshold = {LOSSLESS_THRESHOLD:g} "
-            "(SGLang's default) and exact verification"
-        )
+        basis = [field(c, x.where, f': "{x.span}" — {x.how}') for x in hits]
+        basis.append(note(f"lossless means every accept threshold = {LOSSLESS_THRESHOLD:g} "
+                          "(SGLang's default) and exact verification"))
         return Answer(
             key="lossy_acceptance",
             status="flag",
             figures=figures,
             basis=basis + lossless,
+            reason="lossy",
+            label=f'"{h.span}": the decoding is not lossless',
             summary=f'"{h.span}" in the {h.where.replace("_", " ")}: {h.how}; the decoding is '
             "not lossless, so its tok/s is not comparable to greedy decoding",
         )
@@ -133,13 +132,8 @@ def lossy_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
         key="lossy_acceptance",
         status="ok",
         figures=figures,
-        basis=[
-            (
-                f"searched {', '.join(c.source_of(n) for n in searched)} for accept thresholds "
-                "< 1.0, FLy and typical acceptance"
-            )
-        ]
-        + lossless,
+        basis=[*(field(c, n, "searched") for n in searched),
+               note("searched for accept thresholds < 1.0, FLy and typical acceptance"), *lossless],
         summary=f"no lossy acceptance setting in the {places}{stated}; verification is taken as "
         "exact (SGLang's thresholds default to 1.0)",
     )

@@ -6,9 +6,11 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 
-from checks.models import Answer, Claim, Evidence
+from checks.basis import note, row
+from checks.models import Answer, Basis, Claim, Difference, Evidence, Step
 from checks.parsing import join_words, parsed
 from checks.reference import Reference
+from checks.render import reason_text
 from checks.rules.fork import canonical_engine, split_engine
 
 __all__ = ["measure"]
@@ -176,8 +178,11 @@ def measure(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer
       what to measure instead: the real baseline, then the method at its published window on a real
       task.
 
-    Where the plan lives (a decision): `basis` holds "difference: …" lines, then "experiment N: …"
-    lines in run order, then the discipline line; `figures` holds `experiments`, `differences`,
+    Where the plan lives (a decision): `differences` holds the typed difference list (knob, the
+    claim's setting, the reference's) and `steps` the experiments in run order (the knob each
+    changes, what to run), rendered as "difference: …" then "experiment N: …" lines
+    (checks.render.plan_lines); `basis` holds what stopped the number, the published windows and
+    the discipline line; `figures` holds `experiments`, `differences`,
     `published_window` and, copied from Q7, `ceiling_tok_s`, `realistic_ceiling_tok_s` and the honest
     range `honest_low_tok_s` / `honest_high_tok_s` when Q7 computed them; `missing`
     names what the commands had to leave as placeholders (model, hardware, drafter).
@@ -210,78 +215,73 @@ def measure(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer
     where = " on ".join(x for x in (c.model, c.hardware) if x) or "the same model on the same box"
     fmt = f" {c.weight_format}" if c.weight_format else ""
 
-    differences: list[str] = []
-    experiments: list[str] = []
+    differences: list[Difference] = []
+    experiments: list[Step] = []
     ceiling = (
         f"; expect at most the realistic ceiling of {realistic:.0f} tok/s (Q7)" if realistic else ""
     )
-    experiments.append(
-        f"baseline: plain decode of {where}{fmt}, batch 1, no speculative flags: `{base}`, measured with "
+    experiments.append(Step(knob=None, run=
+        f"plain decode of {where}{fmt}, batch 1, no speculative flags: `{base}`, measured with "
         f"`{bench}`; log power with `{power}`{ceiling}"
-    )
+    ))
     if is_spec:
-        differences.append(f"spec_method: {method_name} vs none (plain decode)")
+        differences.append(Difference(knob="spec_method", claimed=method_name, reference="none (plain decode)"))
         if method is not None and method.name == "DFlash":
             task = f"`{DFLASH_TASK}`"
         else:
             task = f"`{bench}` on real prompts (GSM8K, MT-Bench)"
-        experiments.append(
-            f"spec_method: {method_name} at its published window {published} on a real task: "
+        experiments.append(Step(knob="spec_method", run=
+            f"{method_name} at its published window {published} on a real task: "
             f"`{spec_published or base}`, then {task}; record AL, tok/s and power"
             + (
                 f"; expect inside the honest range {from_q7['honest_low_tok_s']:.0f}–"
                 f"{from_q7['honest_high_tok_s']:.0f} tok/s (Q7)"
                 if "honest_low_tok_s" in from_q7 and "honest_high_tok_s" in from_q7
                 else ""
-            )
+            ))
         )
         if c.spec_window is not None and c.spec_window != published:
-            differences.append(f"spec_window: {c.spec_window} vs published {published}")
-            experiments.append(
-                f"spec_window: only the window changes, {published} -> {c.spec_window}, same real task: "
+            differences.append(Difference(knob="spec_window", claimed=str(c.spec_window), reference=f"published {published}"))
+            experiments.append(Step(knob="spec_window", run=
+                f"only the window changes, {published} -> {c.spec_window}, same real task: "
                 f"`{spec_claimed or base}`"
-            )
+            ))
     if c.prefix_caching or c.prefill_cached or c.ttft_empty:
-        differences.append("prefix_caching: prefill cached / TTFT empty vs prefill counted")
-        experiments.append(
-            "prefix_caching: same config with prefix caching off (SGLang --disable-radix-cache, "
+        differences.append(Difference(knob="prefix_caching", claimed="prefill cached / TTFT empty", reference="prefill counted"))
+        experiments.append(Step(knob="prefix_caching", run=
+            "same config with prefix caching off (SGLang --disable-radix-cache, "
             "vLLM --no-enable-prefix-caching), fresh prompts, report TTFT and end-to-end tok/s"
-        )
+        ))
     if c.kv_dtype and c.kv_dtype.lower() not in DEFAULT_KV:
-        differences.append(f"kv_dtype: {c.kv_dtype} vs the engine default")
-        experiments.append(f"kv_dtype: only --kv-cache-dtype changes, default -> {c.kv_dtype}")
+        differences.append(Difference(knob="kv_dtype", claimed=c.kv_dtype, reference="the engine default"))
+        experiments.append(Step(knob="kv_dtype", run=f"only --kv-cache-dtype changes, default -> {c.kv_dtype}"))
     fork = prior.get("fork")
     if fork is not None and fork.status == "flag":
-        differences.append(
-            f"engine_version: {c.engine_version or c.engine} vs the official release"
-        )
-        experiments.append(
-            f"engine_version: the same config on the official release of {split_engine(c.engine)[0] or 'the engine'} "
+        differences.append(Difference(knob="engine_version", claimed=str(c.engine_version or c.engine), reference="the official release"))
+        experiments.append(Step(knob="engine_version", run=
+            f"the same config on the official release of {split_engine(c.engine)[0] or 'the engine'} "
             f"(not {c.engine_version or 'the fork'}); the fork's share is the difference"
-        )
+        ))
     if (streams is not None and streams > 1) or c.serving_claim:
-        differences.append(f"batch: {streams or 1} vs 1")
-        experiments.append(
-            "batch: concurrency sweep 1, 8, 32 with and without speculative decoding "
+        differences.append(Difference(knob="batch", claimed=str(streams or 1), reference="1"))
+        experiments.append(Step(knob="batch", run=
+            "concurrency sweep 1, 8, 32 with and without speculative decoding "
             "(the same draft model can flip from speedup to net loss under high concurrency)"
-        )
+        ))
     if c.power_profile:
-        differences.append(f"power_profile: {c.power_profile} vs default board power")
-        experiments.append(
-            f"power_profile: only the power limit changes, default -> {c.power_profile}"
-        )
+        differences.append(Difference(knob="power_profile", claimed=c.power_profile, reference="default board power"))
+        experiments.append(Step(knob="power_profile", run=
+            f"only the power limit changes, default -> {c.power_profile}"
+        ))
     if c.tok_s_kind in ("total", "aggregate", "per_gpu", "prefill"):
-        differences.append(f"tok_s_kind: {c.tok_s_kind} vs decode")
-        experiments.append(
-            f"tok_s_kind: report output-token decode tok/s beside the {c.tok_s_kind} figure"
-        )
+        differences.append(Difference(knob="tok_s_kind", claimed=c.tok_s_kind, reference="decode"))
+        experiments.append(Step(knob="tok_s_kind", run=
+            f"report output-token decode tok/s beside the {c.tok_s_kind} figure"
+        ))
 
-    figures: dict[str, float] = {
-        "experiments": float(len(experiments)),
-        "differences": float(len(differences)),
-    }
+    figures: dict[str, float] = {"experiments": len(experiments), "differences": len(differences)}
     if published_w:
-        figures["published_window"] = float(published_w)
+        figures["published_window"] = published_w
     figures.update(from_q7)
     missing = [
         m for m, v in (("model", c.model or c.launch_command), ("hardware", c.hardware)) if not v
@@ -296,7 +296,7 @@ def measure(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer
             f"{DISCIPLINE}."
         )
     else:
-        knobs = ", ".join(d.split(":", 1)[0] for d in differences)
+        knobs = ", ".join(d.knob for d in differences)
         expect = f", expect at most the realistic {realistic:.0f} tok/s" if realistic else ""
         summary = (
             f"{len(experiments)} single-variable experiments against plain decode on the same box "
@@ -304,13 +304,15 @@ def measure(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer
             if differences
             else f"no knob departs from plain decode: reproduce it on the same box{expect}; {DISCIPLINE}."
         )
-    basis = [f"difference: {d}" for d in differences]
-    basis += [f"experiment {i}: {e}" for i, e in enumerate(experiments, start=1)]
+    # The plan is data (`differences`, `steps`); its lines are rendered from it
+    # (checks.render.plan_lines), so the basis holds only what the plan rests on.
+    basis: list[Basis | str] = []
     if dead:
-        basis.append(f"stopped by: {', '.join(f'{k} ({prior[k].summary})' for k in dead)}")
+        basis.append(note(f"stopped by: {', '.join(f'{k} ({reason_text(prior[k])})' for k in dead)}"))
     if method is not None:
-        basis.append(f"published windows: {method.cite()}")
-    basis.append(f"discipline: {DISCIPLINE} (seed §7)")
+        basis.append(row(method, f"published windows {'/'.join(str(w) for w in windows) or 'none'}"))
+    basis.append(note(f"discipline: {DISCIPLINE} (seed §7)"))
     return Answer(
-        key="measure", status="plan", summary=summary, figures=figures, missing=missing, basis=basis
+        key="measure", status="plan", summary=summary, figures=figures, missing=missing, basis=basis,
+        reason="dead" if dead else "plan", differences=differences, steps=experiments,
     )

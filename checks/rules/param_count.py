@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.models import Answer, Evidence
+from checks.basis import field, formula, row
+from checks.models import Answer, Basis, Evidence
 from checks.physics import num
 from checks.reference import Reference
 
@@ -56,20 +57,22 @@ def param_count(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
         why = ("the model has no reference row" if model is None
                else "the record states no parameter count of its own")
         return Answer(key="param_count", status="n/a", summary=f"Nothing to compare: {why}.",
-                      basis=[model.cite()] if model is not None else [])
+                      basis=[row(model)] if model is not None else [])
     figures: dict[str, float] = {}
-    basis = [model.cite()]
+    basis: list[Basis] = [row(model)]
     off = []
-    for what, mine, row, name in compared:
-        assert mine is not None and row is not None
-        ratio = mine / row
-        figures[f"record_{what}_b"], figures[f"row_{what}_b"], figures[f"{what}_ratio"] = mine, row, ratio
-        basis.append(f"{c.source_of(name)} = {num(mine)}B vs {model.name} {num(row)}B {what}: "
-                     f"{num(mine)} ÷ {num(row)} = {ratio:.2f}")
+    for what, mine, sourced, name in compared:
+        assert mine is not None and sourced is not None
+        ratio = mine / sourced
+        figures[f"record_{what}_b"], figures[f"row_{what}_b"], figures[f"{what}_ratio"] = mine, sourced, ratio
+        basis += [field(c, name, f"= {num(mine)}B"),
+                  row(model, f"{num(sourced)}B {what}"),
+                  formula(f"{num(mine)} ÷ {num(sourced)} = {ratio:.2f}")]
         if abs(ratio - 1) > CONTRADICTION:
-            off.append(f"{num(mine)}B {what} where {model.name} has {num(row)}B")
+            off.append(f"{num(mine)}B {what} where {model.name} has {num(sourced)}B")
     if off:
-        return Answer(key="param_count", status="flag", figures=figures, basis=basis, summary=(
+        return Answer(key="param_count", status="flag", figures=figures, basis=basis, reason="mislabelled",
+                      label=f"The record lists {'; '.join(off)}", summary=(
             f"The record lists {'; '.join(off)}: more than {CONTRADICTION:.0%} off its model's reference "
             "row, so its model or its size is mislabelled."))
     return Answer(key="param_count", status="ok", figures=figures, basis=basis, summary=(

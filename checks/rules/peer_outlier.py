@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from statistics import median
 
-from checks.models import Answer, Evidence
+from checks.basis import formula, note, other_record
+from checks.models import Answer, Basis, Evidence
 from checks.peers import peer_figure
 from checks.reference import Reference
 
@@ -64,23 +65,24 @@ def peer_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
         return Answer(key="peer_outlier", status="n/a",
                       summary=f"{n} other record{'s' if n != 1 else ''} of this setup ({group.setup}): "
                               f"fewer than {MIN_PEERS}, too few to judge by.",
-                      figures={"peers": float(n)})
+                      figures={"peers": n})
     value = figure[0]
     ranked = sorted(group.figures, key=lambda f: -f.tok_s)
     highest = ranked[0].tok_s
     mid = median(f.tok_s for f in group.figures)
     ratio = value / highest
-    figures = {"peers": float(n), "peer_highest_tok_s": highest, "peer_median_tok_s": mid,
+    figures = {"peers": n, "peer_highest_tok_s": highest, "peer_median_tok_s": mid,
                "ratio_to_highest": ratio, "outlier_factor": OUTLIER_FACTOR}
-    basis = [f"setup: {group.setup}",
-             *(f"peer {f.record}: {_g(f.tok_s)} tok/s" + (f" ({f.source})" if f.source else "")
-               for f in ranked[:_LISTED]),
-             *([f"… and {n - _LISTED} more peers"] if n > _LISTED else []),
-             f"ratio = {_g(value)} ÷ {_g(highest)} = {ratio:.2f}"]
+    basis: list[Basis] = [
+        note(f"setup: {group.setup}"),
+        *(other_record(f.record, f.source, f"= {_g(f.tok_s)} tok/s") for f in ranked[:_LISTED]),
+        *([note(f"… and {n - _LISTED} more peers")] if n > _LISTED else []),
+        formula(f"ratio = {_g(value)} ÷ {_g(highest)} = {ratio:.2f}")]
     head = (f"{_g(value)} tok/s is {ratio:.1f}× the highest of {n} other records of this setup "
             f"({_g(highest)} tok/s; median {_g(mid)})")
     if ratio > OUTLIER_FACTOR:
         return Answer(key="peer_outlier", status="flag", figures=figures, basis=basis,
+                      reason="outlier", label=f"{ratio:.1f}× the best of {n} records of its setup",
                       summary=f"{head}: more than {OUTLIER_FACTOR:g}× every peer, an outlier even "
                               "below any ceiling; peers can be misconfigured, so suspicious, not "
                               "condemned.")

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from checks.basis import field, formula, note, row
 from checks.models import Answer, Assumption, Evidence
 from checks.physics import num
 from checks.reference import Reference
@@ -75,7 +76,7 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
                       summary=f"{num(c.power_w)} W on {c.hardware}, a card not in the reference table.")
     if hw.tdp_w is None:
         return Answer(key="power", status="unanswerable", missing=[f"board power (TDP) of {hw.name}"],
-                      basis=[hw.cite()],
+                      basis=[row(hw, "no board power")], reason="no_board_power",
                       summary=f"{num(c.power_w)} W on {hw.name}, which has no board power to divide by "
                               "(an SoC shares its power budget).")
 
@@ -85,24 +86,24 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     limit = max(tdp, getattr(hw, "max_power_w", None) or tdp)
     count = c.hardware_count or 1
     low_w, high_w = c.power_w, max(c.power_w, c.power_w_high or c.power_w)
-    basis = [f"{c.source_of('power_w')} = {num(c.power_w)} W"
-             + (f" (to {num(c.power_w_high)} W)" if c.power_w_high else ""),
-             f"{hw.cite()}: board power {num(tdp)} W"]
+    basis = [field(c, "power_w", f"= {num(c.power_w)} W"
+                   + (f" (to {num(c.power_w_high)} W)" if c.power_w_high else "")),
+             row(hw, f"board power {num(tdp)} W")]
     how = f" measured as {c.power_method}" if c.power_method else ""
     if count > 1:
         total = bool(c.power_method and _TOTAL_WORDS.search(c.power_method))
         if total or low_w > ABOVE_BOARD_RATIO * limit:
             why = (f"power method '{c.power_method}'" if total
                    else f"above one card's {num(limit)} W")
-            basis.append(f"{count} cards, figure read as the total ({why}): "
-                         f"{num(low_w)} W ÷ {count} = {num(low_w / count)} W per GPU")
+            basis.append(formula(f"{count} cards, figure read as the total ({why}): "
+                                 f"{num(low_w)} W ÷ {count} = {num(low_w / count)} W per GPU"))
             low_w, high_w = low_w / count, high_w / count
         else:
-            basis.append(f"{count} cards, figure read as per GPU (at or below one card's board power)")
+            basis.append(note(f"{count} cards, figure read as per GPU (at or below one card's board power)"))
 
     ratio = low_w / tdp
-    basis.append(f"ratio = {num(low_w)} W ÷ {num(tdp)} W = {ratio:.2f}")
-    figures = {"watts": low_w, "tdp_w": tdp, "ratio": ratio}
+    basis.append(formula(f"ratio = {num(low_w)} W ÷ {num(tdp)} W = {ratio:.2f}"))
+    figures: dict[str, float] = {"watts": low_w, "tdp_w": tdp, "ratio": ratio}
     if high_w != low_w:
         figures["watts_high"] = high_w
     shown = f"{num(low_w)} W" + (f" (to {num(high_w)} W)" if high_w != low_w else "")
@@ -110,37 +111,39 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     lead = f"{shown}{per}{how} of the {hw.name}'s {num(tdp)} W board power = {ratio:.2f}"
 
     if hw.kind == "unified" and ABOVE_BOARD_RATIO < ratio <= UNIFIED_SYSTEM_RATIO:
-        basis.append(f"unified-memory system: up to {UNIFIED_SYSTEM_RATIO:.2f} × the SoC TDP is "
-                     "whole-box power (DGX Spark: 240 W supply for a 140 W SoC)")
-        return Answer(key="power", status="ok", figures=figures, basis=basis, summary=(
+        basis.append(note(f"unified-memory system: up to {UNIFIED_SYSTEM_RATIO:.2f} × the SoC TDP is "
+                          "whole-box power (DGX Spark: 240 W supply for a 140 W SoC)"))
+        return Answer(key="power", status="ok", figures=figures, basis=basis, reason="whole_box",
+                      summary=(
             f"{lead}: above the SoC's TDP but within the whole box's supply, so it reads as "
             f"whole-system power, which a busy unified-memory box does draw; {_HARDEST}."))
     if low_w > ABOVE_BOARD_RATIO * limit:
         figures["max_power_w"] = limit
-        basis.append(f"{num(low_w)} W > {ABOVE_BOARD_RATIO} × {num(limit)} W, the highest board limit "
-                     f"known for the {hw.name}")
-        return Answer(key="power", status="unanswerable", figures=figures, basis=basis,
+        basis.append(formula(f"{num(low_w)} W > {ABOVE_BOARD_RATIO} × {num(limit)} W, the highest board "
+                             f"limit known for the {hw.name}"))
+        return Answer(key="power", status="unanswerable", figures=figures, basis=basis, reason="wall_power",
                       missing=[f"the {hw.name}'s own power draw (board power, not wall)"], summary=(
             f"{lead}: above the highest board limit known for the card ({num(limit)} W), so probably "
             f"whole-system (wall) power; nothing is judged from it."))
     if low_w > tdp:
         figures["max_power_w"] = limit
-        basis.append(f"{num(low_w)} W ≤ {ABOVE_BOARD_RATIO} × {num(limit)} W, the highest board limit "
-                     f"known for the {hw.name}")
-        return Answer(key="power", status="ok", figures=figures, basis=basis, summary=(
+        basis.append(formula(f"{num(low_w)} W ≤ {ABOVE_BOARD_RATIO} × {num(limit)} W, the highest board "
+                             f"limit known for the {hw.name}"))
+        return Answer(key="power", status="ok", figures=figures, basis=basis, reason="above_board",
+                      summary=(
             f"{lead}: above the reference board power but within the limits partner boards and "
             f"raised power limits allow ({num(limit)} W), or a power limit quoted rather than a "
             f"draw; no red flag on the speed; {_HARDEST}."))
 
     band = ref.power_band(hw)
     if band is None:
-        return Answer(key="power", status="unanswerable", figures=figures, basis=basis,
+        return Answer(key="power", status="unanswerable", figures=figures, basis=basis, reason="no_band",
                       missing=[f"decode power band for card class '{hw.power_band or hw.kind}'"],
                       summary=f"{lead}, but there is no decode power band for its class to judge it by.")
     floor = band.low * BAND_MARGIN
     figures["band_low"], figures["band_high"] = band.low, band.high
-    basis.append(f"{band.cite()}: decode draws {band.low:.2f}–{band.high:.2f} of board power; "
-                 f"flag below {band.low:.2f} × {BAND_MARGIN} = {floor:.2f}")
+    basis.append(row(band, f"decode draws {band.low:.2f}–{band.high:.2f} of board power; "
+                           f"flag below {band.low:.2f} × {BAND_MARGIN} = {floor:.2f}"))
     assumptions = [Assumption(name="power band margin", value=BAND_MARGIN, unit="× band low",
                               source="claimcheck: bands rest on a handful of runs (arXiv 2605.11999; "
                                      "llmgarage.ai power-limit benchmark)")]
@@ -148,7 +151,7 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     throughput = c.tok_s is not None and c.tok_s_kind != "prefill"
     if throughput and high_w / tdp < floor:
         return Answer(key="power", status="flag", figures=figures, basis=basis, assumptions=assumptions,
-                      summary=f"{lead}, below {band_text} for a throughput claim: the GPU is waiting, "
+                      reason="waiting", summary=f"{lead}, below {band_text} for a throughput claim: the GPU is waiting, "
                               f"not computing; {_HARDEST}.")
     return Answer(key="power", status="ok", figures=figures, basis=basis, assumptions=assumptions,
-                  summary=f"{lead}, within reach of {band_text}; {_HARDEST}.")
+                  reason="in_band", summary=f"{lead}, within reach of {band_text}; {_HARDEST}.")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.models import Answer, Evidence
+from checks.basis import field, note
+from checks.models import Answer, Basis, Evidence
 from checks.parsing import parsed
 from checks.reference import Reference
 
@@ -36,28 +37,26 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
     """
     c = ev.claim
     reasons: list[str] = []
-    basis: list[str] = []
+    basis: list[Basis] = []
     # Like a cached prompt, an empty TTFT says nothing about a decode-only rate.
     decode_only = c.tok_s_kind in ("decode", "prefill")
     if c.ttft_empty and not decode_only:
         reasons.append("the TTFT field is empty")
-        basis.append(
-            f"{c.source_of('ttft_empty')} = true: the record has a TTFT field and it is empty"
-        )
+        basis.append(field(c, "ttft_empty", "= true: the record has a TTFT field and it is empty"))
     if c.ttft_ms is not None and c.ttft_ms <= 0:
         reasons.append(f"TTFT is recorded as {c.ttft_ms:g} ms")
-        basis.append(f"{c.source_of('ttft_ms')} = {c.ttft_ms:g} ms")
+        basis.append(field(c, "ttft_ms", f"= {c.ttft_ms:g} ms"))
     # A decode-only rate (TPOT-based, llama-server's predicted_per_second) leaves prefill out by
     # definition, so a cached prompt alone does not inflate it; it still counts for a rate that
     # reads as end-to-end.
     cached_matters = c.prefill_cached and not decode_only
     if cached_matters:
         reasons.append("the record marks prefill as cached")
-        basis.append(f"{c.source_of('prefill_cached')} = true")
+        basis.append(field(c, "prefill_cached", "= true"))
     phrases = list(parsed(ev).prefill_phrases)  # the phrases and their negations: checks.switches
     if phrases:
         reasons.append(f'the notes say "{phrases[0]}"')
-        basis += [f'{c.source_of("notes")}: "{p}"' for p in phrases]
+        basis += [field(c, "notes", f': "{p}"') for p in phrases]
     number = f"{c.tok_s:g} tok/s" if c.tok_s is not None else "the claimed tok/s"
     if reasons:
         said = reasons[0] if len(reasons) == 1 else ", ".join(reasons[:-1]) + " and " + reasons[-1]
@@ -65,15 +64,17 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             key="prefill_excluded",
             status="flag",
             basis=basis,
-            figures={"signals": float(len(reasons))},
+            figures={"signals": len(reasons)},
+            reason="prefill_left_out",
+            label=f"{said}: input processing never entered the denominator of {number}",
             summary=f"{said}: input processing never entered the denominator of {number}",
         )
     if (c.prefill_cached or c.ttft_empty) and c.tok_s_kind == "decode":
         return Answer(
             key="prefill_excluded",
             status="ok",
-            basis=[f"{c.source_of('prefill_cached' if c.prefill_cached else 'ttft_empty')} = true",
-                   f"{c.source_of('tok_s_kind')} = decode"],
+            basis=[field(c, "prefill_cached" if c.prefill_cached else "ttft_empty", "= true"),
+                   field(c, "tok_s_kind", "= decode")],
             summary=f"{number} is a decode-only rate, which leaves prefill out by definition; a "
             "cached or untimed prompt does not inflate it (quote it as decode speed, not end-to-end)",
         )
@@ -82,10 +83,8 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             key="prefill_excluded",
             status="ok",
             figures={"ttft_ms": c.ttft_ms},
-            basis=[
-                f"{c.source_of('ttft_ms')} = {c.ttft_ms:g} ms",
-                "no note says prefill was cached or excluded",
-            ],
+            basis=[field(c, "ttft_ms", f"= {c.ttft_ms:g} ms"),
+                   note("no note says prefill was cached or excluded")],
             summary=f"a TTFT of {c.ttft_ms:g} ms is recorded and nothing says prefill was "
             "cached or excluded",
         )
@@ -93,7 +92,7 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
         return Answer(
             key="prefill_excluded",
             status="ok",
-            basis=[f"{c.source_of('prefill_cached')} = false"],
+            basis=[field(c, "prefill_cached", "= false")],
             summary="the record marks prefill as not cached and nothing says it was excluded",
         )
     return Answer(

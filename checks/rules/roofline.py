@@ -91,6 +91,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from checks.basis import field, formula, note
 from checks.engines import cannot_speculate
 from checks.models import Answer, Evidence, Status
 from checks.physics import (
@@ -140,10 +141,10 @@ def _per_user(ev: Evidence) -> Derived | None:
     rates = []
     if c.per_user_tok_s is not None and c.per_user_tok_s > 0:
         rates.append(Derived(c.per_user_tok_s, "tok/s",
-                             (f"{c.source_of('per_user_tok_s')} = {c.per_user_tok_s:g} tok/s per request",)))
+                             (field(c, "per_user_tok_s", f"= {c.per_user_tok_s:g} tok/s per request"),)))
     if c.tok_s is not None and c.tok_s_kind in ("per_user", "decode"):
-        rates.append(Derived(c.tok_s, "tok/s", (f"{c.source_of('tok_s')} = {c.tok_s:g} tok/s "
-                                                f"({c.tok_s_kind}, one request's rate)",)))
+        rates.append(Derived(c.tok_s, "tok/s", (field(c, "tok_s", f"= {c.tok_s:g} tok/s "
+                                                          f"({c.tok_s_kind}, one request's rate)"),)))
     return max(rates, key=lambda d: d.value, default=None)
 
 
@@ -174,7 +175,8 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
         elif c.tok_s_kind == "total":
             unbounded.append(_ans("unanswerable", f"{c.tok_s:g} tok/s counts input and output tokens "
                                                   "together, and the decode roofline bounds output "
-                                                  "tokens only.", missing=["output-only tok/s"]))
+                                                  "tokens only.", missing=["output-only tok/s"],
+                                  reason="total_tokens"))
         elif batch is None and c.tok_s_kind in ("aggregate", "per_gpu"):
             label = "the aggregate " if per_user is not None else ""
             served = _serving(ev, ref, prior, label)
@@ -228,20 +230,20 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
     if compute is not None and model_is_moe(c, ref.model(c.model)) is None and share is not None:
         # Read as dense, the compute bound could condemn a MoE: use its most generous MoE reading.
         compute = Derived(compute.value / share[0], "tok/s", (
-            *compute.basis, f"not stated whether the model is a MoE: {num(compute.value)} ÷ "
-                            f"{share[0]:.3f} (the smallest active share in the reference, {share[1]}) = "
-                            f"{num(compute.value / share[0])} tok/s"))
-    extra: dict[str, float] = {"serving": 1.0}
+            *compute.basis, share[1],
+            formula(f"not stated whether the model is a MoE: {num(compute.value)} ÷ {share[0]:.3f} (the "
+                    f"smallest active share in the reference) = {num(compute.value / share[0])} tok/s")))
+    extra: dict[str, float] = {"serving": True}
     if compute is not None:
         extra["compute_bound_tok_s"] = compute.value
     if bounds.ceilings is not None and bounds.memory is not None and bounds.max_batch is not None:
         ceil = bounds.ceilings
         j = _judge(ev, ref, prior, claimed, ceil, label, serving=True)
         extra["memory_bound_tok_s"] = bounds.memory.value
-        extra["max_batch"] = float(bounds.max_batch)
+        extra["max_batch"] = bounds.max_batch
         need = required_batch(claimed.value, ceil.weights_gb.value, ceil.bandwidth.value, ceil.kv_gb)
         if need is not None:
-            extra["required_batch"] = float(need)
+            extra["required_batch"] = need
         j.basis[len(claimed.basis):len(claimed.basis)] = [
             b for b in bounds.memory.basis if b not in ceil.generous.basis]
         j.figures.update(extra)
@@ -253,8 +255,8 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
         ratio = claimed.value / compute.value
         j = Judged("ok", "", {"claimed_tok_s": claimed.value, "ceiling_tok_s": compute.value,
                               "ratio": ratio, **extra},
-                   [*claimed.basis, *compute.basis, f"ratio = {tok(claimed.value)} ÷ {num(compute.value)} "
-                                                     f"= {ratio:.2f}"], batch=0)
+                   [*claimed.basis, *compute.basis, formula(f"ratio = {tok(claimed.value)} ÷ "
+                                                             f"{num(compute.value)} = {ratio:.2f}")], batch=0)
         lead = (f"{label}{tok(claimed.value)} tok/s is {times(ratio)} the compute bound of "
                 f"{num(compute.value)} tok/s at any batch ({notes})")
         lead = lead[0].upper() + lead[1:]
@@ -270,7 +272,7 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
                                                  f"{num(compute.value)} tok/s, and the record does not "
                                                  "say how many cards ran it.")
         elif c_ratio > STOP_RATIO:
-            j.status = "stop"
+            j.status, j.reason = "stop", "above_compute"
             j.summary = (f"{label}{tok(claimed.value)} tok/s is {times(c_ratio)} the compute bound of "
                          f"{num(compute.value)} tok/s at any batch: more arithmetic per second than the "
                          f"cards can do, speculative decoding or not. " + j.summary)
@@ -292,8 +294,9 @@ def _prefill(ev: Evidence, ref: Reference) -> Judged | Answer:
                                     f"processing: the record and the reference lack "
                                     f"{', '.join(roof.what)}.", missing=list(roof.what))
     v = judge_compute(claimed, roof, "prompt processing at ", FLAG_RATIO)
+    reason = {"stop": "prefill_above_compute", "flag": "prefill_near_compute"}.get(v.status, "")
     return Judged(v.status, v.summary, dict(v.figures), list(v.basis), list(roof.bound.assumptions),
-                  list(v.missing), batch=0)
+                  list(v.missing), batch=0, reason=reason)
 
 
 def _missing(value: float, ceil: Missing) -> Answer:
@@ -305,7 +308,7 @@ def _combine(judged: list[tuple[str, Judged]], unbounded: list[Answer]) -> Answe
     """The worse of the judged rates decides (the higher ratio on a tie); the others are quoted."""
     name, top = max(judged, key=lambda p: (_SEVERITY[p[1].status], p[1].figures["ratio"]))
     figures = dict(top.figures)
-    figures["ceiling_batch"] = float(top.batch)
+    figures["ceiling_batch"] = top.batch
     summary = top.summary
     for other_name, other in judged:
         figures[f"{other_name}_ratio"] = other.figures["ratio"]
@@ -323,7 +326,7 @@ def _combine(judged: list[tuple[str, Judged]], unbounded: list[Answer]) -> Answe
     for _, other in judged:
         assumptions += [a for a in other.assumptions if a not in assumptions]
     return _ans(top.status, summary, figures=figures, basis=basis, assumptions=assumptions,
-                missing=top.missing)
+                missing=top.missing, reason=top.reason)
 
 
 def _kv_note(note: str) -> bool:
@@ -361,8 +364,8 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
         figures["system_bandwidth_gbs"] = ceil.offload.system_bandwidth.value
     basis = [*claimed.basis, *ceil.generous.basis,
              *[b for b in ceil.realistic.basis if b not in ceil.generous.basis],
-             *[f"realistic: {n}" for n in ceil.realistic.notes if _kv_note(n)],
-             f"ratio = {tok(claimed.value)} ÷ {num(g)} = {ratio:.2f}"]
+             *[note(f"realistic: {n}") for n in ceil.realistic.notes if _kv_note(n)],
+             formula(f"ratio = {tok(claimed.value)} ÷ {num(g)} = {ratio:.2f}")]
     assumptions = [*ceil.generous.assumptions,
                    *[a for a in ceil.realistic.assumptions if a not in ceil.generous.assumptions]]
     notes = list(dict.fromkeys(n for n in (*ceil.generous.notes, *ceil.realistic.notes)
@@ -388,17 +391,18 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
                         ["whether the model is a MoE, and its active params"], batch=ceil.batch)
         if share is None or claimed.value <= g / share[0]:
             return cannot
-        fraction, row = share
+        fraction, share_row = share
         g = g / fraction
         ratio = claimed.value / g
-        moe = (f"most generous MoE reading: {num(ceil.generous.value)} ÷ {fraction:.3f} (the smallest "
-               f"active share in the reference, {row}) = {num(g)} tok/s")
-        ceil = replace(ceil, generous=Derived(g, "tok/s", (*ceil.generous.basis, moe),
+        moe = formula(f"most generous MoE reading: {num(ceil.generous.value)} ÷ {fraction:.3f} (the "
+                      f"smallest active share in the reference) = {num(g)} tok/s")
+        ceil = replace(ceil, generous=Derived(g, "tok/s", (*ceil.generous.basis, share_row, moe),
                                               ceil.generous.assumptions, ceil.generous.notes))
         j.figures.update(ceiling_tok_s=g, ratio=ratio, dense_ceiling_tok_s=g * fraction)
-        j.basis += [moe, f"ratio = {tok(claimed.value)} ÷ {num(g)} = {ratio:.2f}"]
+        j.basis += [share_row, moe, formula(f"ratio = {tok(claimed.value)} ÷ {num(g)} = {ratio:.2f}")]
+        share_name = share_row.source.removeprefix("models/") if share_row.source else "the table"
         notes.append(f"not stated whether the model is a MoE: judged at the most generous MoE reading "
-                     f"({num(g)} tok/s, active share {fraction:.3f} as in {row})")
+                     f"({num(g)} tok/s, active share {fraction:.3f} as in {share_name})")
         lead = (f"{label}{tok(claimed.value)} tok/s is {times(ratio)} the generous {cell} ceiling of "
                 f"{num(g)} tok/s even if the model were a MoE with the smallest active share in the "
                 f"table ({_how(ceil)} read as dense: {num(g * fraction)} tok/s)")
@@ -421,7 +425,7 @@ def _decide(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], ceil: Cei
         tail = f" ({'; '.join(notes)})" if notes else ""
         if ratio > STOP_RATIO:
             return set_status(j, "stop", f"{lead}: without speculative decoding no run reads the weights "
-                                   f"faster than the memory delivers them{tail}.")
+                                   f"faster than the memory delivers them{tail}.", "above_ceiling")
         # Near the ceiling is no flag for plain decode: with speculation ruled out, what is left
         # is our own byte count, and that overcounts (the file's input-embedding table is read one
         # row per token). Honest llama.cpp F16 decode of Llama 3 8B reaches 0.93 of it

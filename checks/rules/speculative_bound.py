@@ -13,7 +13,9 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from checks.models import Answer, Assumption, Evidence, Status
+from checks.basis import field as claim_field
+from checks.basis import formula, row
+from checks.models import Answer, Assumption, Basis, Evidence, Status
 from checks.physics import Ceilings, num
 from checks.reference import MethodRow, PublishedAL, Reference
 from checks.rules.acceptance import acceptance
@@ -55,10 +57,11 @@ class Judged:
     status: Status
     summary: str
     figures: dict[str, float]
-    basis: list[str]
+    basis: list[Basis | str]
     assumptions: list[Assumption] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     batch: int = 1
+    reason: str = ""  # the Answer's reason code (checks.render.REASONS)
 
 
 def _best_method(ref: Reference) -> MethodRow | None:
@@ -75,8 +78,8 @@ def times(ratio: float) -> str:
     return f"{ratio:.1f}×" if ratio >= 2 else f"{ratio:.2f}×" if ratio >= 1 else f"{ratio:.2f} of"
 
 
-def set_status(j: Judged, status: Status, summary: str) -> Judged:
-    j.status, j.summary = status, summary
+def set_status(j: Judged, status: Status, summary: str, reason: str = "") -> Judged:
+    j.status, j.summary, j.reason = status, summary, reason
     return j
 
 
@@ -99,7 +102,7 @@ def judge_unstated(ev: Evidence, ref: Reference, j: Judged, lead: str, notes: li
         return set_status(j, "ok", f"{lead}, possible even without speculative decoding ({'; '.join(notes)}).")
     tail = f" ({'; '.join(notes)})" if notes else ""
     j.figures["required_al"] = ratio
-    j.basis.append(f"required AL = {tok(j.figures['claimed_tok_s'])} ÷ {num(g)} = {ratio:.1f}")
+    j.basis.append(formula(f"required AL = {tok(j.figures['claimed_tok_s'])} ÷ {num(g)} = {ratio:.1f}"))
     best = _best_any(ref)
     if best is not None:
         method, pub = best
@@ -108,23 +111,23 @@ def judge_unstated(ev: Evidence, ref: Reference, j: Judged, lead: str, notes: li
         multiple = 1.0 if one_stream else STOP_MULTIPLE
         bound = multiple * g * pub.al
         j.figures["bound_tok_s"] = bound
-        j.basis.append(f"{method.name}: best AL published for any method {pub.al:g} ({pub.task}, "
-                       f"{'official' if pub.official else 'third-party'}: {pub.source})")
+        j.basis.append(row(method, f"best AL published for any method {pub.al:g} ({pub.task}, "
+                                   f"{'official' if pub.official else 'third-party'}: {pub.source})"))
         if one_stream:
-            j.basis.append(f"stop bound = {num(g)} × {pub.al:g} = {num(bound)} tok/s (one stream)")
+            j.basis.append(formula(f"stop bound = {num(g)} × {pub.al:g} = {num(bound)} tok/s (one stream)"))
         else:
             j.assumptions.append(_A_STOP)
-            j.basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {pub.al:g} = {num(bound)} tok/s "
-                           "(stream count not stated)")
+            j.basis.append(formula(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {pub.al:g} = "
+                                   f"{num(bound)} tok/s (stream count not stated)"))
         times_ = "" if one_stream else f"{num(STOP_MULTIPLE)} × "
         if j.figures["claimed_tok_s"] > bound:
             return set_status(j, "stop", f"{lead}, above {times_}the ceiling × the best AL "
                                    f"published for any method ({method.name}, {pub.al:g}) = "
                                    f"{num(bound)} tok/s: not even speculative decoding explains it, and "
-                                   f"{where} does not mention any{tail}.")
+                                   f"{where} does not mention any{tail}.", "above_any_speculation")
     need = math.ceil(ratio * 10) / 10  # rounded up: the AL that would suffice
     return set_status(j, "flag", f"{lead}: only possible with speculative decoding at AL ≥ {need:.1f}, "
-                           f"which {where} does not mention{tail}.")
+                           f"which {where} does not mention{tail}.", "needs_unstated_speculation")
 
 
 def judge_speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], ceil: Ceilings,
@@ -133,7 +136,7 @@ def judge_speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer],
     g = ceil.generous.value
     ratio, claimed = j.figures["ratio"], j.figures["claimed_tok_s"]
     j.figures["required_al"] = ratio
-    j.basis.append(f"required AL = {tok(claimed)} ÷ {num(g)} = {ratio:.1f}")
+    j.basis.append(formula(f"required AL = {tok(claimed)} ÷ {num(g)} = {ratio:.1f}"))
     method = ref.method(c.spec_method)
     if method is None or not method.published_als:
         method = _best_method(ref)
@@ -147,13 +150,13 @@ def judge_speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer],
     cap = al if al is not None else window
     if c.speedup is not None and cap is not None and c.speedup > cap:
         what = f"the AL of {cap:g}" if al is not None else f"the {window}-token window"
-        j.basis.append(f"{c.source_of('speedup')} = {c.speedup:g}× > {what}")
+        j.basis.append(claim_field(c, "speedup", f"= {c.speedup:g}× > {what}"))
         return set_status(j, "stop", f"The claimed {c.speedup:g}× speedup is above {what}: a speculative "
-                               f"run cannot gain more than the tokens it emits per pass.")
+                               f"run cannot gain more than the tokens it emits per pass.", "speedup_above_al")
     if window and ratio > window:
-        j.basis.append(f"required AL {ratio:.1f} > window {window}")
+        j.basis.append(formula(f"required AL {ratio:.1f} > window {window}"))
         return set_status(j, "stop", f"{lead}; {need}, more than the {window}-token window can emit per "
-                               f"pass even if the draft never missed{tail}.")
+                               f"pass even if the draft never missed{tail}.", "above_window")
 
     official = method.official_als() if method is not None else []
     best = method.best_published_al() if method is not None else None
@@ -162,9 +165,9 @@ def judge_speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer],
         lo, hi = g * TYPICAL_ATTAINMENT * min(official), g * max(official)
         j.figures["honest_low_tok_s"], j.figures["honest_high_tok_s"] = lo, hi
         j.assumptions.append(_A_ATTAIN)
-        j.basis.append(f"{method.cite()}: official ALs {min(official):g}–{max(official):g}")
-        j.basis.append(f"honest range = {num(g)} × {TYPICAL_ATTAINMENT} × {min(official):g} = {num(lo)} "
-                       f"to {num(g)} × {max(official):g} = {num(hi)} tok/s (official ALs)")
+        j.basis.append(row(method, f"official ALs {min(official):g}–{max(official):g}"))
+        j.basis.append(formula(f"honest range = {num(g)} × {TYPICAL_ATTAINMENT} × {min(official):g} = "
+                               f"{num(lo)} to {num(g)} × {max(official):g} = {num(hi)} tok/s (official ALs)"))
         honest = f"{num(lo)}–{num(hi)} tok/s"
 
     q5 = prior.get("acceptance") or acceptance(ev, ref, prior)
@@ -175,14 +178,14 @@ def judge_speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer],
         if claimed > bound:
             # The record's own AL condemns whatever Q5 made of it: a fed-in AL only ever flatters.
             j.figures["bound_tok_s"] = bound
-            j.basis.append(f"bound = ceiling × the record's AL = {num(g)} × {al:g} = {num(bound)} tok/s")
+            j.basis.append(formula(f"bound = ceiling × the record's AL = {num(g)} × {al:g} = {num(bound)} tok/s"))
             return set_status(j, "stop", f"{lead}; {need}, and the record says {shown}: above ceiling × AL "
                                    f"= {num(g)} × {al:g} = {num(bound)} tok/s, and every verify pass "
-                                   f"still reads the weights once{tail}.")
+                                   f"still reads the weights once{tail}.", "above_ceiling_times_al")
         if q5.status == "ok":
             j.figures["bound_tok_s"] = bound
-            j.basis.append(f"bound = ceiling × AL = {num(g)} × {al:g} = {num(bound)} tok/s "
-                           "(Q5 accepted the AL)")
+            j.basis.append(formula(f"bound = ceiling × AL = {num(g)} × {al:g} = {num(bound)} tok/s "
+                                   "(Q5 accepted the AL)"))
             return set_status(j, "ok", f"{lead}, within ceiling × AL = {num(g)} × {al:g} = {num(bound)} "
                                  f"tok/s{tail}.")
 
@@ -193,10 +196,9 @@ def judge_speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer],
     j.assumptions.append(_A_STOP)
     stop_bound = STOP_MULTIPLE * g * best.al
     j.figures["bound_tok_s"] = stop_bound
-    cite = method.name if official else method.cite()
-    j.basis.append(f"{cite}: best published AL {best.al:g} ({best.task}, "
-                   f"{'official' if best.official else 'third-party'}: {best.source})")
-    j.basis.append(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {best.al:g} = {num(stop_bound)} tok/s")
+    j.basis.append(row(method, f"best published AL {best.al:g} ({best.task}, "
+                               f"{'official' if best.official else 'third-party'}: {best.source})"))
+    j.basis.append(formula(f"stop bound = {num(STOP_MULTIPLE)} × {num(g)} × {best.al:g} = {num(stop_bound)} tok/s"))
     if al is None:
         why_al = "and no AL is reported"
     else:
@@ -207,11 +209,11 @@ def judge_speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer],
         return set_status(j, "stop", f"{lead}, above {num(STOP_MULTIPLE)} × the ceiling × the best AL anyone "
                                f"has published for {method.name} ({best.al:g}) = {num(stop_bound)} "
                                f"tok/s; {need}, {why_al}" + (f"; honest range {honest}" if honest else "")
-                               + f"{tail}.")
+                               + f"{tail}.", "above_stop_bound")
     if official and claimed > j.figures["honest_high_tok_s"]:
         return set_status(j, "flag", f"{lead}, above the honest {method.name} range of {honest} (ceiling × "
                                f"{TYPICAL_ATTAINMENT} × {min(official):g} to ceiling × "
-                               f"{max(official):g}); {need}, {why_al}{tail}.")
+                               f"{max(official):g}); {need}, {why_al}{tail}.", "above_honest_range")
     if not honest:
         where = f"below the stop bound of {num(stop_bound)} tok/s"
     elif claimed < j.figures["honest_low_tok_s"]:

@@ -65,12 +65,13 @@ def suspect_field(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> 
     if suspects:
         fields = ", ".join(dict.fromkeys(_WHAT.get(s.field, s.field) for s in suspects))
         first = suspects[0]
-        figures = {"suspect_fields": float(len(suspects)), "ratio": first.ratio,
+        figures = {"suspect_fields": len(suspects), "ratio": first.ratio,
                    "record_value": first.record_value}
         if first.sourced_value is not None:
             figures["sourced_value"] = first.sourced_value
         return Answer(
             key="suspect_field", status="flag", figures=figures, basis=[_line(s) for s in suspects],
+            reason="units_slip", label=f"The record's {fields} is {SUSPECT_FACTOR:.0f}× or more off its sourced figure",
             summary=(f"The record's {fields} is {SUSPECT_FACTOR:.0f}× or more off its sourced "
                      f"figure ({_g(first.record_value)} {first.unit} vs "
                      + (f"{_g(first.sourced_value)} {first.unit}" if first.sourced_value is not None

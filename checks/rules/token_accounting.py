@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from checks.models import Answer, Claim, Evidence
+from checks.basis import field, formula, note
+from checks.models import Answer, Basis, Claim, Evidence
 from checks.reference import Reference
 
 # Same margin as the arithmetic check (a mismatch above 1% is a flag).
@@ -37,7 +38,7 @@ def _labelled_total(ev: Evidence) -> str | None:
     return None
 
 
-def _totals(c: Claim) -> tuple[float, float, str, str] | None:
+def _totals(c: Claim) -> tuple[float, float, list[Basis]] | None:
     """(output tokens, input tokens, how each was counted) over the same span as `wall_seconds`.
 
     `tokens_generated` is what `wall_seconds` timed (a run's total output, or one request's);
@@ -45,39 +46,40 @@ def _totals(c: Claim) -> tuple[float, float, str, str] | None:
     that many requests, so its input is the per-request input × requests: like with like."""
     if c.tokens_generated is not None:
         out = float(c.tokens_generated)
-        out_how = f"{c.source_of('tokens_generated')} = {c.tokens_generated}"
+        how = [field(c, "tokens_generated", f"= {c.tokens_generated} (output)")]
         if c.input_tokens is None:
             return None
         if c.output_tokens:
             requests = c.tokens_generated / c.output_tokens
             inp = c.input_tokens * requests
-            in_how = (f"{c.source_of('input_tokens')} {c.input_tokens} per request × "
-                      f"{c.tokens_generated} ÷ {c.source_of('output_tokens')} {c.output_tokens} = "
-                      f"{requests:g} requests = {inp:g}")
+            how += [field(c, "input_tokens", f"= {c.input_tokens} per request"),
+                    field(c, "output_tokens", f"= {c.output_tokens} per request"),
+                    formula(f"input = {c.input_tokens} per request × {c.tokens_generated} ÷ "
+                            f"{c.output_tokens} = {requests:g} requests = {inp:g}")]
         else:
             inp = float(c.input_tokens)
-            in_how = f"{c.source_of('input_tokens')} = {c.input_tokens} (one request assumed)"
-        return out, inp, out_how, in_how
+            how.append(field(c, "input_tokens", f"= {c.input_tokens} (input, one request assumed)"))
+        return out, inp, how
     if c.output_tokens is not None and c.input_tokens is not None:
         return (float(c.output_tokens), float(c.input_tokens),
-                f"{c.source_of('output_tokens')} = {c.output_tokens}",
-                f"{c.source_of('input_tokens')} = {c.input_tokens}")
+                [field(c, "output_tokens", f"= {c.output_tokens} (output)"),
+                 field(c, "input_tokens", f"= {c.input_tokens} (input)")])
     return None
 
 
-def _recompute(c: Claim, figures: dict[str, float], basis: list[str]) -> str | None:
+def _recompute(c: Claim, figures: dict[str, float], basis: list[Basis]) -> str | None:
     """'total', 'output', 'both' or 'neither'; None when the counts are not all known."""
     totals = _totals(c)
     if totals is None or not c.wall_seconds or c.tok_s is None:
         return None
-    out, inp, out_how, in_how = totals
+    out, inp, how = totals
     output_rate = out / c.wall_seconds
     total_rate = (inp + out) / c.wall_seconds
     figures.update(output_tok_s=round(output_rate, 2), total_tok_s=round(total_rate, 2))
-    basis.append(f"output: {out_how}; input: {in_how}")
-    basis.append(f"{out:g} ÷ {c.source_of('wall_seconds')} {c.wall_seconds:g} s = {output_rate:.1f} tok/s (output)")
-    basis.append(f"({inp:g} + {out:g}) ÷ {c.wall_seconds:g} = {total_rate:.1f} tok/s (input + output)")
-    basis.append(f"{c.source_of('tok_s')} = {c.tok_s:g} tok/s; a match is within {MATCH_PCT:g}%")
+    basis += [*how, field(c, "wall_seconds", f"= {c.wall_seconds:g} s"),
+              formula(f"{out:g} ÷ {c.wall_seconds:g} s = {output_rate:.1f} tok/s (output)"),
+              formula(f"({inp:g} + {out:g}) ÷ {c.wall_seconds:g} = {total_rate:.1f} tok/s (input + output)"),
+              field(c, "tok_s", f"= {c.tok_s:g} tok/s; a match is within {MATCH_PCT:g}%")]
     is_out, is_total = _within(output_rate, c.tok_s), _within(total_rate, c.tok_s)
     if is_out and is_total:
         return "both"
@@ -112,10 +114,10 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
     """
     c = ev.claim
     figures: dict[str, float] = {}
-    basis: list[str] = []
+    basis: list[Basis] = []
     kind = c.tok_s_kind
     if kind is not None:
-        basis.insert(0, f"{c.source_of('tok_s_kind')} = {kind}")
+        basis.insert(0, field(c, "tok_s_kind", f"= {kind}"))
     number = f"{c.tok_s:g} tok/s" if c.tok_s is not None else "the claimed tok/s"
     if kind == "prefill":
         return Answer(
@@ -144,7 +146,7 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
     if counts_total:
         label = _labelled_total(ev)
         if label:
-            basis.append(label)
+            basis.append(note(label))
             return Answer(
                 key="token_accounting",
                 status="ok",
@@ -159,6 +161,8 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             status="flag",
             figures=figures,
             basis=basis,
+            reason="counts_prompt",
+            label=f"{number} counts the prompt tokens too, quoted as generation speed",
             summary=f"{number} {why}{rates} but is quoted as generation speed: it counts the "
             "prompt tokens too",
         )
@@ -171,9 +175,9 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             summary=f"{number} matches output tokens ÷ time{rates}: a generation figure",
         )
     if kind in _GENERATION_KINDS:
-        note = ""
+        tail = ""
         if match == "neither":
-            note = (
+            tail = (
                 "; neither recomputed reading matches it "
                 "(decode-only figures exclude the first token)"
             )
@@ -183,7 +187,7 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             figures=figures,
             basis=basis,
             summary=f"{number} is labelled {kind.replace('_', ' ')}: generated tokens only"
-            f"{rates}{note}",
+            f"{rates}{tail}",
         )
     missing = ["tok_s_kind"] + [
         n for n in ("input_tokens", "wall_seconds") if getattr(c, n) is None

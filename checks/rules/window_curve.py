@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from checks.models import Answer, Claim, Evidence
+from checks.basis import formula, note
+from checks.basis import row as cited
+from checks.models import Answer, Basis, Claim, Evidence
 from checks.reference import Reference
 from checks.stats import spearman
 
@@ -65,25 +67,25 @@ def _runs(ev: Evidence) -> list[_Run]:
     return runs
 
 
-def _published_ceiling(ev: Evidence, ref: Reference) -> tuple[float | None, str]:
+def _published_ceiling(ev: Evidence, ref: Reference) -> tuple[float | None, Basis]:
     """The highest published AL for the runs' method, else for any method in the table."""
     for c in [ev.claim, *ev.siblings]:
         row = ref.method(c.spec_method)
         if row is not None and row.best_published_al() is not None:
             best = row.best_published_al()
             assert best is not None
-            return best.al, f"best published {row.name} AL {best.al:g} ({best.task}; {row.cite()})"
+            return best.al, cited(row, f"best published {row.name} AL {best.al:g} ({best.task})")
     best_any = [(p.al, row) for row in ref.methods for p in row.published_als]
     if not best_any:
-        return None, "no published AL in the reference table"
+        return None, note("no published AL in the reference table")
     al, row = max(best_any, key=lambda t: t[0])
     return (
         al,
-        f"highest published AL of any method {al:g} ({row.cite()}); the runs' method is not listed",
+        cited(row, f"highest published AL of any method {al:g}; the runs' method is not listed"),
     )
 
 
-def _rigor_note(runs: list[_Run], figures: dict[str, float], basis: list[str]) -> str:
+def _rigor_note(runs: list[_Run], figures: dict[str, float], basis: list[Basis | str]) -> str:
     top = max(r.rigor for r in runs)
     best = [r for r in runs if r.rigor == top]
     if top == 0 or len(best) != 1:
@@ -91,7 +93,7 @@ def _rigor_note(runs: list[_Run], figures: dict[str, float], basis: list[str]) -
     rigorous = best[0]
     slowest = min(runs, key=lambda r: r.tok_s)
     is_slowest = rigorous is slowest and sum(r.tok_s == slowest.tok_s for r in runs) == 1
-    figures["rigorous_is_slowest"] = 1.0 if is_slowest else 0.0
+    figures["rigorous_is_slowest"] = is_slowest
     basis.append(
         f"most rigorous run: {rigorous.label} (score {rigorous.rigor}/3: temperature 0, "
         "repeats > 1, cooldown > 0)"
@@ -130,7 +132,7 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
       different windows").
     In every case with ≥ 3 runs, when the most rigorous run (one point each for temperature 0,
     repeats > 1, cooldown > 0; a unique top score) is also the slowest, the summary says so and
-    `rigorous_is_slowest` = 1.0 (0.0 when it is not the slowest).
+    `rigorous_is_slowest` is true (false when it is not the slowest).
 
     Reference rows: the method's published ALs (`methods`), or every method's when it is not listed.
     """
@@ -139,7 +141,7 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
         return Answer(
             key="window_curve",
             status="n/a",
-            figures={"runs": float(len(runs))},
+            figures={"runs": len(runs)},
             basis=[f"runs with a window and a tok/s: the claim and {len(ev.siblings)} sibling "
                    f"record(s) by the same submitter on the same setup; {len(runs)} usable"],
             missing=["sibling runs at different windows"],
@@ -147,8 +149,8 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
             f"(found {len(runs)})",
         )
     runs.sort(key=lambda r: -r.window)
-    figures: dict[str, float] = {"runs": float(len(runs))}
-    basis = [f"{r.label}: window {r.window}, {r.tok_s:g} tok/s, {r.al_text}" for r in runs]
+    figures: dict[str, float] = {"runs": len(runs)}
+    basis: list[Basis | str] = [f"{r.label}: window {r.window}, {r.tok_s:g} tok/s, {r.al_text}" for r in runs]
     rho_tok = spearman([r.window for r in runs], [r.tok_s for r in runs])
     with_al = [r for r in runs if r.al is not None]
     rho_al = (
@@ -162,7 +164,7 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
             f"Spearman ρ(tok/s, window) over {len(runs)} runs = {rho_tok:.2f} "
             f"(flag at ≥ {RHO_THRESHOLD})"
         )
-    figures["al_runs"] = float(len(with_al))
+    figures["al_runs"] = len(with_al)
     if rho_al is not None:
         figures["rho_al_window"] = round(rho_al, 3)
         basis.append(
@@ -211,7 +213,7 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
     figures["max_al"] = max_al
     if published is not None:
         figures["best_published_al"] = published
-        basis.append(f"largest AL {max_al:g} against {cite}; flag above × {PUBLISHED_MARGIN}")
+        basis += [cite, formula(f"largest AL {max_al:g} against {published:g}; flag above × {PUBLISHED_MARGIN}")]
         if max_al <= published * PUBLISHED_MARGIN:
             return Answer(
                 key="window_curve",
@@ -227,6 +229,8 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
         status="flag",
         figures=figures,
         basis=basis,
+        reason="measuring_the_window",
+        label=f"AL tracks the window up to {max_al:g} over {len(runs)} runs: it's measuring the window",
         summary=f"{curve}, and AL tracks the window up to {max_al:g} (ρ = {rho_tok:.2f} for tok/s, "
         f"{rho_al:.2f} for AL over {len(runs)} runs): it's measuring the window{rigor}",
     )

@@ -112,7 +112,7 @@ async def test_a_stated_fact_never_overrides_the_record_and_the_conflict_shows_b
     assert report.claim.batch == 1
     conflict = report.finding("field_conflict")
     assert conflict.status == "flag"
-    assert conflict.basis == ['batch: 1 (claim.batch (text: "batch 1")) vs 8 (stated by the user '
+    assert conflict.lines() == ['batch: 1 (claim.batch (text: "batch 1")) vs 8 (stated by the user '
                               '(--set batch))']
 
 

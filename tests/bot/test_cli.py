@@ -42,7 +42,7 @@ def f(report: dict[str, Any], key: str) -> dict[str, Any]:
 
 def test_example_is_the_seed_headline_and_comes_out_implausible() -> None:
     r = run_json("audit", "--example")
-    assert r["schema"] == "claimcheck.report/1"
+    assert r["schema"] == "claimcheck.report/2"
     assert r["verdict"] == "implausible"
     assert r["claim"]["tok_s"] == pytest.approx(2103.6)
     assert [x["n"] for x in r["questions"]] == list(range(1, 9))
@@ -254,7 +254,7 @@ def test_set_never_overrides_the_record_a_conflict_shows_both() -> None:
     assert conflict["status"] == "flag"
     assert any(line.startswith("hardware: NVIDIA GeForce RTX 5090 (") and
                line.endswith("vs H100 SXM (stated by the user (--set hardware))")
-               for line in conflict["basis"])
+               for line in (b["states"] for b in conflict["basis"]))
     roof = q(report, "roofline")["figures"]
     assert (round(roof["ceiling_tok_s"]), round(roof["ratio"], 1)) == (129, 16.3)
 

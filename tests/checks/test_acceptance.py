@@ -38,7 +38,7 @@ def test_al_equal_to_window_is_stop(ref: Reference) -> None:
     assert "hit rate on predictable text, not generation speed" in a.summary
     assert "published DFlash AL on real tasks 4.39–5.46 (official), up to 8.24 (third-party)" in a.summary
     assert "0.08–0.10 of a 56 window" in a.summary
-    assert "--speculative-dflash-block-size 56" in " ".join(a.basis)  # the window convention
+    assert "--speculative-dflash-block-size 56" in " ".join(a.lines())  # the window convention
 
 
 def test_sane_al_at_a_published_window_is_ok(ref: Reference) -> None:
@@ -102,7 +102,7 @@ def test_no_speculative_decoding_is_na(ref: Reference) -> None:
 
 def test_window_convention_comes_from_the_method_row_when_the_record_has_none(ref: Reference) -> None:
     a = _q5(ref, _dflash())
-    assert "vLLM num_speculative_tokens + 1" in " ".join(a.basis)
+    assert "vLLM num_speculative_tokens + 1" in " ".join(a.lines())
 
 
 def test_method_not_in_the_table_still_gets_the_ratio(tmp_path: Path) -> None:

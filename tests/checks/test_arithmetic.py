@@ -30,8 +30,10 @@ def test_seed_summary_gives_the_timing_the_reported_rate_implies(ref: Reference)
 
 def test_seed_basis_names_fields_and_formula(ref: Reference) -> None:
     a = arithmetic(headline_evidence(), ref, {})
-    assert any("claim.tokens_generated" in b and "2048 ÷ 0.969" in b for b in a.basis)
-    assert any("claim.tok_s (board://seed: tok_s)" in b for b in a.basis)
+    assert "claim.tokens_generated = 2048" in a.lines()
+    assert "tokens ÷ seconds = 2048 ÷ 0.969 = 2113.5 tok/s" in a.lines()
+    assert [b.kind for b in a.basis[:3]] == ["record-field", "record-field", "formula"]
+    assert any("claim.tok_s (board://seed: tok_s)" in b for b in a.lines())
 
 
 def test_tok_s_more_than_one_percent_off_is_flagged(ref: Reference) -> None:

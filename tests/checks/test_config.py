@@ -24,7 +24,7 @@ def test_config_names_the_record_url(ref: Reference) -> None:
     assert a.status == "ok"
     assert RECORD_URL in a.summary
     assert "board JSON API" in a.summary
-    assert any(RECORD_URL in b for b in a.basis)
+    assert any(RECORD_URL in b for b in a.lines())
 
 
 def test_launch_command_without_notes_is_ok_and_says_notes_are_missing(ref: Reference) -> None:

@@ -58,7 +58,7 @@ def test_an_overclocked_am4_rig_at_53_gb_s_is_consistent(ref: Reference) -> None
     a = _q7(ref, _cpu(ZEN3, 3.3))
     assert a.status == "ok"
     assert a.figures["ratio"] == pytest.approx(3.3 / (64.0 / 16.06), abs=0.005)
-    assert any("official rate 51.2 GB/s kept for the realistic ceiling" in b for b in a.basis)
+    assert any("official rate 51.2 GB/s kept for the realistic ceiling" in b for b in a.lines())
 
 
 def test_the_same_row_x10_is_still_a_stop(ref: Reference) -> None:

@@ -24,13 +24,13 @@ def test_a_window_in_a_field_and_another_in_the_command_is_flag_showing_both(ref
     assert a.status == "flag" and a.figures["conflicts"] == 1.0
     assert ('contradicts itself on spec_window: 16 in spec_window vs 56 in launch_command: '
             '"--speculative-num-draft-tokens 56"') in a.summary
-    assert a.basis == ['spec_window: 16 (spec_window) vs 56 (launch_command: "--speculative-num-draft-tokens 56")']
+    assert a.lines() == ['spec_window: 16 (spec_window) vs 56 (launch_command: "--speculative-num-draft-tokens 56")']
 
 
 def test_two_conflicts_name_both_fields(ref: Reference) -> None:
     a = field_conflict(_record(_WINDOW, _BATCH), ref, {})
     assert a.status == "flag" and a.figures["conflicts"] == 2.0
-    assert "on spec_window, batch" in a.summary and "(+1 more)" in a.summary and len(a.basis) == 2
+    assert "on spec_window, batch" in a.summary and "(+1 more)" in a.summary and len(a.lines()) == 2
 
 
 def test_a_record_that_agrees_with_itself_is_ok(ref: Reference) -> None:

@@ -57,7 +57,7 @@ def test_equal_accepted_and_drafted_counts_are_flagged(ref: Reference) -> None:
 def test_full_ratio_written_in_notes_is_flagged(ref: Reference) -> None:
     a = _run(ref, notes="accepted 383/383 draft tokens")
     assert a.status == "flag"
-    assert any('"383/383"' in b for b in a.basis)
+    assert any('"383/383"' in b for b in a.lines())
 
 
 def test_dates_and_partial_ratios_in_notes_are_ok(ref: Reference) -> None:

@@ -55,12 +55,12 @@ def test_speculative_number_that_passed_gets_single_variable_experiments(ref: Re
 def test_discipline_is_kept_in_summary_and_basis(ref: Reference) -> None:
     a = measure(headline_evidence(), ref, {})
     assert DISCIPLINE in a.summary
-    assert any(DISCIPLINE in b for b in a.basis)
+    assert any(DISCIPLINE in b for b in a.lines())
 
 
 def test_baseline_command_drops_every_speculative_flag(ref: Reference) -> None:
     a = measure(headline_evidence(), ref, {})
-    baseline = next(b for b in a.basis if b.startswith("experiment 1:"))
+    baseline = next(b for b in a.lines() if b.startswith("experiment 1:"))
     assert "--model-path nvidia/Qwen3.6-27B-NVFP4" in baseline
     assert "--speculative" not in baseline
     assert "--power" not in baseline
@@ -69,7 +69,7 @@ def test_baseline_command_drops_every_speculative_flag(ref: Reference) -> None:
 
 def test_method_runs_at_its_published_window_on_a_real_task(ref: Reference) -> None:
     a = measure(headline_evidence(), ref, {})
-    spec = next(b for b in a.basis if "published window" in b and b.startswith("experiment"))
+    spec = next(b for b in a.lines() if "published window" in b and b.startswith("experiment"))
     assert "--speculative-num-draft-tokens 16" in spec
     assert "--speculative-dflash-block-size 16" in spec
     assert "python -m dflash.benchmark --dataset gsm8k" in spec
@@ -77,21 +77,21 @@ def test_method_runs_at_its_published_window_on_a_real_task(ref: Reference) -> N
 
 def test_claimed_window_is_its_own_single_variable_experiment(ref: Reference) -> None:
     a = measure(headline_evidence(), ref, {})
-    assert any(b.startswith("difference: spec_window: 56 vs published 16") for b in a.basis)
-    assert any("16 -> 56" in b for b in a.basis)
+    assert any(b.startswith("difference: spec_window: 56 vs published 16") for b in a.lines())
+    assert any("16 -> 56" in b for b in a.lines())
 
 
 def test_realistic_ceiling_is_copied_from_the_roofline(ref: Reference) -> None:
     a = measure(headline_evidence(), ref, _answers(ROOF))
     assert a.figures["realistic_ceiling_tok_s"] == 96.0
     assert a.figures["ceiling_tok_s"] == 129.0
-    assert any("realistic ceiling of 96 tok/s" in b for b in a.basis)
+    assert any("realistic ceiling of 96 tok/s" in b for b in a.lines())
 
 
 def test_honest_range_from_the_roofline_bounds_the_method_run(ref: Reference) -> None:
     a = measure(headline_evidence(), ref, _answers(ROOF))
     assert a.figures["honest_high_tok_s"] == 704.0
-    assert any("honest range 340–704 tok/s" in b for b in a.basis)
+    assert any("honest range 340–704 tok/s" in b for b in a.lines())
 
 
 def test_no_roofline_means_no_ceiling_figure(ref: Reference) -> None:
@@ -101,18 +101,18 @@ def test_no_roofline_means_no_ceiling_figure(ref: Reference) -> None:
 
 def test_serving_claim_adds_a_concurrency_sweep(ref: Reference) -> None:
     a = measure(headline_evidence(serving_claim=True), ref, {})
-    assert any("concurrency sweep 1, 8, 32" in b for b in a.basis)
+    assert any("concurrency sweep 1, 8, 32" in b for b in a.lines())
 
 
 def test_single_stream_claim_has_no_concurrency_sweep(ref: Reference) -> None:
     a = measure(headline_evidence(), ref, {})
-    assert not any("concurrency sweep" in b for b in a.basis)
+    assert not any("concurrency sweep" in b for b in a.lines())
 
 
 def test_flagged_fork_adds_an_official_release_run(ref: Reference) -> None:
     flagged = Answer(key="fork", status="flag", summary='local build suffix "+dflash.a91f3e"')
     a = measure(headline_evidence(), ref, _answers(flagged))
-    assert any(b.startswith("difference: engine_version") for b in a.basis)
+    assert any(b.startswith("difference: engine_version") for b in a.lines())
 
 
 def test_llama_cpp_baseline_is_a_plain_tg_run(ref: Reference) -> None:
@@ -125,7 +125,7 @@ def test_llama_cpp_baseline_is_a_plain_tg_run(ref: Reference) -> None:
         speculative=False,
     )
     a = measure(Evidence(claim=claim, kind="tool-output"), ref, {})
-    assert any("llama-bench -m model.gguf -p 0 -n 128" in b for b in a.basis)
+    assert any("llama-bench -m model.gguf -p 0 -n 128" in b for b in a.lines())
 
 
 def test_unbalanced_quotes_in_launch_command_fall_back_to_a_template(ref: Reference) -> None:

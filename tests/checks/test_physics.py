@@ -32,6 +32,7 @@ from checks.physics import (
     roofline_ceilings,
 )
 from checks.reference import Reference, load_reference
+from checks.render import basis_lines
 from tests.seed_claims import headline_claim, real_decode_claim
 
 _SRC = {"source": "test row (ai-dynamo/aiconfigurator@095f58a)", "checked": "2026-11-29"}
@@ -249,7 +250,7 @@ def test_a_rounded_size_label_defers_to_the_model_row(ref: Reference) -> None:
     got = params_per_token(claim, ref.model("Qwen3.6-27B"))
     assert isinstance(got, Derived)
     assert got.value == 27.8
-    assert "rounded size" in " ".join(got.basis)
+    assert "rounded size" in " ".join(basis_lines(got.basis))
 
 
 def test_a_different_size_than_the_model_row_is_kept(ref: Reference) -> None:

@@ -115,7 +115,7 @@ def test_multi_gpu_total_is_divided_per_gpu(xref: Reference) -> None:
     per_gpu = _q6(xref, _h200(hardware_count=4, power_w=300.0))
     assert total.figures["watts"] == above_one_card.figures["watts"] == 300.0
     assert per_gpu.figures["watts"] == 300.0
-    assert "read as the total" in " ".join(total.basis) and "per GPU" in " ".join(per_gpu.basis)
+    assert "read as the total" in " ".join(total.lines()) and "per GPU" in " ".join(per_gpu.lines())
     assert {total.status, above_one_card.status, per_gpu.status} == {"ok"}
 
 

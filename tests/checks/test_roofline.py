@@ -237,7 +237,7 @@ def test_batch_8_is_judged_as_aggregate_against_the_batch_bound(xref: Reference)
 def test_tensor_parallel_multiplies_bandwidth(ref: Reference) -> None:
     a = _q7(ref, real_decode_claim().model_copy(update={"hardware_count": 2, "tok_s": 200.0}))
     assert a.figures["ceiling_tok_s"] == pytest.approx(2 * CEILING)
-    assert a.status == "ok" and any("tensor parallel" in b for b in a.basis)
+    assert a.status == "ok" and any("tensor parallel" in b for b in a.lines())
 
 
 def test_missing_hardware_is_unanswerable_naming_it(ref: Reference) -> None:

@@ -66,18 +66,32 @@ def test_answered_and_nothing_wrong_is_consistent() -> None:
 
 
 def test_headline_names_the_failed_check_when_it_decides() -> None:
-    findings = [Answer(key="compute_ceiling", status="error",
+    findings = [Answer(key="compute_ceiling", status="error", reason="raised", label="KeyError: 'fp8'",
                        summary="the compute_ceiling check failed: KeyError: 'fp8'")]
     text = headline("insufficient", _questions(), findings, _ev())
     assert text.startswith("insufficient — the compute_ceiling check failed, so 79.0 tok/s cannot be "
-                           "called consistent (the compute_ceiling check failed: KeyError: 'fp8')")
+                           "called consistent (KeyError: 'fp8')")
+
+
+@pytest.mark.parametrize(("reason", "label", "words"), [
+    ("waiting", "", "99.6 W is 0.17 of board power, below the decode band: the GPU is waiting, not computing"),
+    ("odd", "the check's own words", "the check's own words"),
+    ("odd", "", "power: odd"),
+    ("", "", "power flag"),
+])
+def test_a_suspicious_headline_reads_the_reason_never_the_summary(reason: str, label: str, words: str) -> None:
+    qs = [q if q.key != "power" else q.model_copy(update={
+        "reason": reason, "label": label, "figures": {"watts": 99.6, "ratio": 0.1732},
+        "summary": "NOT THIS: a summary is never read back"}) for q in _questions(power="flag")]
+    text = headline(verdict(qs, [], _ev()), qs, [], _ev())
+    assert text == f"suspicious — 79.0 tok/s: {words}"
 
 
 def test_headline_names_the_failed_check_beside_a_stronger_verdict() -> None:
     qs = _questions(power="flag")
     findings = [Answer(key="arithmetic", status="error", summary="the arithmetic check failed: ValueError")]
     text = headline(verdict(qs, findings, _ev()), qs, findings, _ev())
-    assert text.startswith("suspicious — 79.0 tok/s: power says flag") and "the arithmetic check failed" in text
+    assert text.startswith("suspicious — 79.0 tok/s: power flag") and "the arithmetic check failed" in text
 
 
 def test_consistent_headline_names_the_batch_1_ceiling() -> None:

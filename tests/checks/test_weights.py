@@ -14,6 +14,7 @@ from checks.physics.weights import (
     resolve_format,
 )
 from checks.reference import Reference
+from checks.render import basis_lines
 from checks.rules.acceptance import acceptance
 from checks.rules.roofline import roofline
 
@@ -99,7 +100,7 @@ def test_roofline_answers_an_unknown_model_from_its_name_and_says_so(ref: Refere
     assert a.status == "ok"
     assert a.figures["ceiling_tok_s"] == pytest.approx(936 / 17, abs=0.1)
     assert "model size inferred from the name 'Yi 34B Chat'" in a.summary
-    assert "34B params inferred from the name 'Yi 34B Chat' ('34B'); no reference row matches" in a.basis
+    assert "34B params inferred from the name 'Yi 34B Chat' ('34B'); no reference row matches" in a.lines()
 
 
 @pytest.mark.parametrize(("fmt", "gb"), [("BF16", 5.71 * 4 / 8), ("Q8_0", 5.71 * 4 / 8), ("MXFP4", 5.71 * 4 / 8)])
@@ -109,7 +110,7 @@ def test_gpt_oss_is_read_at_its_native_mxfp4_bits_whatever_wider_label_a_build_h
     model = ref.model("gpt-oss-120b")
     got = generous_weight_gb(claim, model, resolve_format(claim, ref))
     assert isinstance(got, Derived) and got.value == pytest.approx(gb)
-    assert fmt == "MXFP4" or any("released in MXFP4" in b for b in got.basis)
+    assert fmt == "MXFP4" or any("released in MXFP4" in b for b in basis_lines(got.basis))
 
 
 def test_a_model_without_a_native_format_keeps_the_claimed_bits(ref: Reference) -> None:

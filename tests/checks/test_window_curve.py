@@ -27,7 +27,7 @@ def test_seed_al_ranges_use_their_midpoints(ref: Reference) -> None:
     a = window_curve(headline_evidence(), ref, {})
     assert a.figures["al_runs"] == 3.0
     assert a.figures["max_al"] == 261.5  # (231 + 292) / 2
-    assert any("AL 231–292 (midpoint 261.5)" in b for b in a.basis)
+    assert any("AL 231–292 (midpoint 261.5)" in b for b in a.lines())
 
 
 def test_seed_most_rigorous_run_is_the_slowest(ref: Reference) -> None:

@@ -1,0 +1,107 @@
+"""Builders of basis entries: what a figure rests on, as data pointing at its source.
+
+A rule states what each input says and where it came from; the sentence is rendered later
+(`checks.render.basis_line`) and each source is carried once per report (`Report.references`):
+
+    answer("power", "flag", reason="waiting", summary=..., figures={"watts": 99.6, "ratio": 0.17},
+           basis=[field(c, "power_w", "= 99.6 W"), row(hw, "board power 575 W"),
+                  formula("ratio = 99.6 W ÷ 575 W = 0.17")])
+
+A plain string is still accepted as a basis line (a `note` entry), so code written before entries
+existed keeps working; converting it is one call per line: a line that starts with `row.cite()`
+becomes `row(r, rest)`, one that starts with `claim.source_of(name)` becomes `field(claim, name,
+rest)`, arithmetic becomes `formula(text)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from checks.models import Answer, Assumption, Basis, Cited, Claim, FigureValue, Status
+
+__all__ = ["USER", "answer", "cited_row", "doc", "field", "formula", "note", "other_record", "record_source", "row"]
+
+# The one source every "stated by the user" entry points at.
+USER = Cited(id="user", kind="stated-by-user", citation="stated by the user")
+
+# The builders use `model_construct`: every argument is a str this module chose or a rule passed,
+# already valid, and a sweep builds a hundred entries per record (validation would cost a third
+# of an audit).
+
+
+class _Row(Protocol):
+    name: str
+
+    def cite(self) -> str: ...
+
+
+def _table(r: _Row) -> str:
+    """'hardware' for a HardwareRow, 'models' for a ModelRow: the id's namespace."""
+    kind = type(r).__name__.removesuffix("Row").lower()
+    return {"hardware": "hardware", "model": "models", "format": "formats", "method": "methods",
+            "family": "families", "platform": "platforms", "system": "systems",
+            "powerband": "power_bands", "publishedal": "published_als", "recipe": "recipes"}.get(kind, kind)
+
+
+def cited_row(r: _Row) -> Cited:
+    """The reference row as a report-level source: id 'hardware/RTX 5090', its full citation."""
+    return Cited.model_construct(id=f"{_table(r)}/{r.name}", kind="reference-row", citation=r.cite())
+
+
+def row(r: _Row, states: str = "") -> Basis:
+    """What a reference row says ('board power 575 W'), citing the row once per report."""
+    c = cited_row(r)
+    return Basis.model_construct(kind="reference-row", states=states, source=c.id, cite=c)
+
+
+def record_source(source: str) -> Cited:
+    """A record, file or page the claim was read from, as a report-level source."""
+    url = source if source.startswith(("http://", "https://")) else None
+    return Cited.model_construct(id=f"record:{source}", kind="record", citation=source, url=url)
+
+
+def field(claim: Claim, name: str, states: str = "") -> Basis:
+    """What a claim field holds ('= 99.6 W'), pointing at the record (JSON key or text span) it was
+    read from, or at the user who stated it."""
+    p = claim.provenance.get(name)
+    if p is None:
+        return Basis.model_construct(kind="record-field", states=states, field=name)
+    if p.kind == "user":
+        return Basis.model_construct(kind="stated-by-user", states=states, field=name, source=USER.id,
+                                     cite=USER, at=p.field)
+    at = p.field or (f'"{p.span}"' if p.span else None)
+    c = record_source(p.source)
+    return Basis.model_construct(kind="record-field", states=states, field=name, source=c.id, at=at, cite=c)
+
+
+def other_record(record: str, source: str | None, states: str) -> Basis:
+    """What another record of the same setup reports (a peer: a board's row, a corpus record),
+    pointing at the record it came from."""
+    c = record_source(source or record)
+    return Basis.model_construct(kind="record-field", states=states, field="tok_s", source=c.id,
+                                 at=record if source else None, cite=c)
+
+
+def formula(text: str) -> Basis:
+    """A formula written out with its numbers ('ratio = 99.6 W ÷ 575 W = 0.17')."""
+    return Basis.model_construct(kind="formula", states=text)
+
+
+def note(text: str) -> Basis:
+    """A statement of the check's own reasoning ('dense: every weight is read per token')."""
+    return Basis.model_construct(kind="note", states=text)
+
+
+def doc(citation: str, states: str = "", url: str | None = None) -> Basis:
+    """What a public document says (a paper, a README), cited once per report."""
+    c = Cited.model_construct(id=f"doc:{citation}", kind="document", citation=citation, url=url)
+    return Basis.model_construct(kind="document", states=states, source=c.id, cite=c)
+
+
+def answer(key: str, status: Status, summary: str, *, reason: str = "",
+           figures: dict[str, FigureValue] | None = None, basis: Iterable[Basis | str] = (),
+           missing: Sequence[str] = (), assumptions: Sequence[Assumption] = (), **extra: Any) -> Answer:
+    """An Answer in one call, the shape every rule uses (`basis` may mix entries and strings)."""
+    return Answer(key=key, status=status, summary=summary, reason=reason, figures=dict(figures or {}),
+                  basis=list(basis), missing=list(missing), assumptions=list(assumptions), **extra)
