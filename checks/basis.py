@@ -77,10 +77,9 @@ def field(claim: Claim, name: str, states: str = "") -> Basis:
 
 def other_record(record: str, source: str | None, states: str) -> Basis:
     """What another record of the same setup reports (a peer: a board's row, a corpus record),
-    pointing at the record it came from."""
-    c = record_source(source or record)
-    return Basis.model_construct(kind="record-field", states=states, field="tok_s", source=c.id,
-                                 at=record if source else None, cite=c)
+    citing the record (its URL or file) once per report."""
+    return doc(source or record, f"peer {record} {states}", url=source if source and
+               source.startswith(("http://", "https://")) else None)
 
 
 def formula(text: str) -> Basis:

@@ -75,7 +75,7 @@ def peer_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
                "ratio_to_highest": ratio, "outlier_factor": OUTLIER_FACTOR}
     basis: list[Basis] = [
         note(f"setup: {group.setup}"),
-        *(other_record(f.record, f.source, f"= {_g(f.tok_s)} tok/s") for f in ranked[:_LISTED]),
+        *(other_record(f.record, f.source, f"reports {_g(f.tok_s)} tok/s") for f in ranked[:_LISTED]),
         *([note(f"… and {n - _LISTED} more peers")] if n > _LISTED else []),
         formula(f"ratio = {_g(value)} ÷ {_g(highest)} = {ratio:.2f}")]
     head = (f"{_g(value)} tok/s is {ratio:.1f}× the highest of {n} other records of this setup "

@@ -54,12 +54,16 @@ def test_a_figure_above_k_times_the_best_of_three_peers_is_flag(
 
 def test_the_finding_names_its_peers_highest_first(ref: Reference) -> None:
     a = _answer(ref, _row(445.0, "me"), PEERS)
-    assert a.basis[0] == "setup: RTX 4090 ×1, Llama 3.2 1B, Q4_K_M, decode"
-    assert a.basis[1:4] == [
-        "peer 2: 44.5 tok/s (https://example.invalid/localscore_results.tsv#L2)",
-        "peer 1: 41.0 tok/s (https://example.invalid/localscore_results.tsv#L1)",
-        "peer 3: 38.0 tok/s (https://example.invalid/localscore_results.tsv#L3)"]
-    assert a.basis[-1] == "ratio = 445.0 ÷ 44.5 = 10.00"
+    assert a.lines()[0] == "setup: RTX 4090 ×1, Llama 3.2 1B, Q4_K_M, decode"
+    assert a.lines()[1:4] == [
+        "https://example.invalid/localscore_results.tsv#L2: peer 2 reports 44.5 tok/s",
+        "https://example.invalid/localscore_results.tsv#L1: peer 1 reports 41.0 tok/s",
+        "https://example.invalid/localscore_results.tsv#L3: peer 3 reports 38.0 tok/s"]
+    # each peer is a source of its own, cited by id
+    assert [b.kind for b in a.basis[1:4]] == ["document"] * 3
+    assert a.basis[1].source == "doc:https://example.invalid/localscore_results.tsv#L2"
+    assert a.lines()[-1] == "ratio = 445.0 ÷ 44.5 = 10.00"
+    assert a.reason == "outlier"
     assert a.summary.startswith("445.0 tok/s is 10.0× the highest of 3 other records of this setup "
                                 "(44.5 tok/s; median 41.0)")
 

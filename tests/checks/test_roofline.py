@@ -413,7 +413,7 @@ def test_offloaded_70b_on_a_3090_is_bounded_by_system_memory(xref: Reference, to
     assert "offloaded to system memory at 1229 GB/s" in a.summary
     # the realistic ceiling keeps a consumer desktop's 102.4 GB/s: below even its generous 8.31
     assert a.figures["realistic_ceiling_tok_s"] == pytest.approx(6.12, abs=0.01)
-    assert "realistic: a consumer platform's 102.4 GB/s" in " ".join(a.basis)
+    assert "realistic: a consumer platform's 102.4 GB/s" in " ".join(a.lines())
 
 
 def test_weights_that_do_not_fit_the_one_stated_card_are_judged_offloaded(xref: Reference) -> None:
