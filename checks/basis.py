@@ -78,8 +78,10 @@ def field(claim: Claim, name: str, states: str = "") -> Basis:
 def other_record(record: str, source: str | None, states: str) -> Basis:
     """What another record of the same setup reports (a peer: a board's row, a corpus record),
     citing the record (its URL or file) once per report."""
-    return doc(source or record, f"peer {record} {states}", url=source if source and
-               source.startswith(("http://", "https://")) else None)
+    if source is None:
+        return doc(f"peer {record}", states)
+    return doc(source, f"peer {record} {states}",
+               url=source if source.startswith(("http://", "https://")) else None)
 
 
 def formula(text: str) -> Basis:
