@@ -69,20 +69,38 @@ def test_the_headline_names_the_compute_roof_it_used(ref: Reference) -> None:
                                    "47104.6 tok/s at any batch of one H100 PCIe")
 
 
-@pytest.mark.parametrize(("card", "tok", "status"), [
-    ("4090 24GB", 5064.99, "ok"),
-    # Above the roof, but the RTX 4090's tensor peak is recalled, not confirmed: no stop rests on it.
-    ("4090 24GB", 50649.9, "flag"),
+@pytest.mark.parametrize(("tok", "status", "verdict"), [
+    (5064.99, "ok", "consistent"),  # the published row: 0.12 of the roof
+    (50649.9, "stop", "implausible"),  # the row ×10: 1.23× what the arithmetic allows
 ])
-def test_a_peak_not_confirmed_against_a_source_never_condemns(ref: Reference, card: str, tok: float,
+def test_a_sourced_peak_stops_a_prefill_figure_above_it(ref: Reference, tok: float, status: str,
+                                                        verdict: str) -> None:
+    # RTX 4090: 128 SMs × 2520 MHz × 2048 dense INT8 ops per SM per clock = 660.7 TOPS, checked
+    # against public sources (hardware.json); Q4_K_M is weight-only, so the higher of bf16 (330.4)
+    # and int8 is read.
+    rep = _report(ref, _GPU_BENCH.format(card="4090 24GB", tok=tok))
+    q7 = rep.question("roofline")
+    assert rep.hardware_name == "RTX 4090"
+    assert (q7.status, rep.verdict) == (status, verdict)
+    assert q7.figures["peak_tflops"] == 660.7
+    assert q7.figures["ceiling_tok_s"] == pytest.approx(_roof(660.7, 8.03), rel=1e-9)
+
+
+@pytest.mark.parametrize(("tok", "status"), [
+    (15566.0, "ok"),
+    # Ten times above the roof, but the MI355X's tensor peak is recalled, not confirmed against a
+    # source: no stop rests on it.
+    (1556600.0, "flag"),
+])
+def test_a_peak_not_confirmed_against_a_source_never_condemns(ref: Reference, tok: float,
                                                               status: str) -> None:
-    rep = _report(ref, _GPU_BENCH.format(card=card, tok=tok))
+    rep = _report(ref, _GPU_BENCH.format(card="MI355X", tok=tok))
     q7 = rep.question("roofline")
     assert q7.status == status
-    assert q7.figures["ceiling_tok_s"] == pytest.approx(_roof(330, 8.03), rel=1e-9)
+    assert q7.figures["ceiling_tok_s"] == pytest.approx(_roof(2500, 8.03), rel=1e-9)
     if status == "flag":
         assert rep.verdict == "suspicious"
-        assert "the RTX 4090's peak is not confirmed against a source" in q7.summary
+        assert "the MI355X's peak is not confirmed against a source" in q7.summary
 
 
 def test_a_card_without_a_dense_peak_leaves_prefill_unanswerable(ref: Reference) -> None:
@@ -95,11 +113,11 @@ def test_a_card_without_a_dense_peak_leaves_prefill_unanswerable(ref: Reference)
 
 
 @pytest.mark.parametrize(("backend", "tok", "status"), [
-    # Zen 4 desktop: 16 cores × 5.7 GHz × 256 INT8 ops per cycle = 23.35 TOPS (unverified, so a
-    # figure above it is flagged, never condemned); Q8_K_R8 is not in the format table, so the
-    # platform's highest peak (int8) is read.
+    # Zen 4 desktop: 16 cores × 5.7 GHz × 256 INT8 ops per cycle = 23.35 TOPS, checked against
+    # public sources (platforms.json), so ten times above it stops; Q8_K_R8 is not in the format
+    # table, so the platform's highest peak (int8) is read.
     ("Zen4", 370.11, "ok"),
-    ("Zen4", 3701.1, "flag"),
+    ("Zen4", 3701.1, "stop"),
 ])
 def test_a_cpu_prefill_row_is_judged_against_the_platforms_compute_bound(
         ref: Reference, backend: str, tok: float, status: str) -> None:

@@ -269,12 +269,54 @@ def test_rtx_5090_is_1792_gbs_and_575_w(ref: Reference) -> None:
 
 def test_recalled_figures_are_marked_unverified(ref: Reference) -> None:
     # Figures recalled but not checked against a source ship only as unverified.
-    assert not _gpu(ref, "RTX 4090").is_verified("peak_tflops")
+    assert not _gpu(ref, "Apple M2 Max").is_verified("peak_tflops")
     assert not _gpu(ref, "RTX A4000").is_verified("tdp_w")
     assert not _gpu(ref, "MI355X").is_verified("peak_tflops")
     assert not _model(ref, "Llama 2 13B").is_verified("params_total_b")
     assert _model(ref, "GLM-4.7").is_verified("params_total_b")  # read in the 4.7 config
     assert _gpu(ref, "H100 SXM").is_verified("bandwidth_gbs")
+
+
+@pytest.mark.parametrize(("name", "peaks"), [
+    # Dense tensor peaks checked against public sources on 2026-12-01 (each row's source): SMs ×
+    # boost clock × the architecture's dense ops per SM per clock, or the vendor's figure; where
+    # sources differ the higher is kept, and figures are rounded up, never down.
+    ("RTX 3070", {"bf16": 81.3, "int8": 162.6}),
+    ("RTX 3080", {"bf16": 119.1, "int8": 238.1}),
+    ("RTX 3080 Ti", {"bf16": 136.4, "int8": 272.8}),
+    ("RTX 3090", {"bf16": 142.4, "int8": 284.7}),
+    ("RTX 3090 Ti", {"bf16": 160.0, "int8": 320.0}),
+    ("RTX 4070 Ti", {"bf16": 160.4, "fp8": 320.7, "int8": 320.7}),
+    ("RTX 4080", {"bf16": 195.0, "fp8": 390.0, "int8": 390.0}),
+    ("RTX 4090", {"bf16": 330.4, "fp8": 660.7, "int8": 660.7}),
+    ("RTX 5080", {"bf16": 225.1, "fp8": 450.2, "fp4": 900.5}),
+    ("RTX A6000", {"bf16": 154.8, "int8": 309.7}),
+    ("RTX 4000 Ada", {"bf16": 106.91, "fp8": 213.81, "int8": 213.81}),  # above NVIDIA's 163.8
+    ("RTX 5000 Ada", {"bf16": 261.12, "fp8": 522.24, "int8": 522.24}),
+    ("RTX 6000 Ada", {"bf16": 368.6, "fp8": 737.2, "int8": 737.2}),  # at the higher 2535 MHz boost
+    ("A40", {"bf16": 149.7, "int8": 299.34}),
+    ("Intel Arc B580", {"int8": 233}),  # Intel's figure, above the 2670 MHz derivation (218.7)
+    ("Apple M1", {"bf16": 11.0}),  # the Neural Engine's 11 TOPS, above the GPU's 2 × 2.6
+    ("Apple M1 Max", {"bf16": 20.8}),
+    ("Apple M3 Max", {"bf16": 32.8}),
+    ("Intel Xeon 5th Gen (Emerald Rapids)", {"bf16": 262.1, "int8": 524.3}),
+])
+def test_checked_peaks_are_verified(ref: Reference, name: str, peaks: dict[str, float]) -> None:
+    row = _gpu(ref, name)
+    assert row.peak_tflops == peaks
+    assert row.is_verified("peak_tflops")
+
+
+@pytest.mark.parametrize(("part", "peaks"), [
+    ("Ryzen 9 7950X", {"bf16": 11.67, "int8": 23.35}),  # 16 × 5.7 GHz × 4 pipes of 256 bits
+    ("Xeon 6980P", {"bf16": 511.2, "int8": 1022.4}),  # 128 × 3.9 GHz × AMX
+])
+def test_checked_platform_peaks_are_verified(ref: Reference, part: str,
+                                             peaks: dict[str, float]) -> None:
+    row = _gpu(ref, part)  # resolved through the platform table
+    assert row.kind == "cpu"
+    assert row.peak_tflops == peaks
+    assert row.is_verified("peak_tflops")
 
 
 def test_qwen36_27b_is_27_8b_dense(ref: Reference) -> None:
