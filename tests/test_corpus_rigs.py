@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from benchmarks.corpus.build import Source, _markdown_tables
+from checks.reference import load_reference
+from checks.runner import audit
+from extractors.evidence import build_evidence, read_document
+from extractors.inputs import InputSpec, read_local
 from tests.extractors.test_post_rig import DISCUSSION
+
+REF = load_reference()
 
 _SWEEP = """#### Description
 
@@ -62,3 +70,75 @@ def test_a_sweep_bench_table_inherits_the_posts_rig_and_its_one_model() -> None:
                    "RTX-4080 GPU.) (model named in the post: I experimented with Qwen3-30B-A3B, the 30B total, "
                    "3B active parameter MoE model.): PP: 512; TG: 128; N_KV: 0; T_PP s: 1.010; S_PP t/s: 506.93; "
                    "T_TG s: 1.527; S_TG t/s: 83.82")
+
+
+# XiongjieDai/GPU-Benchmarks-on-LLM-Inference@aa72e0e README.md, Overview: the table copies llama-bench's
+# tg 1024 / pp 1024 columns, and only the caption says which.
+_OVERVIEW = """## Overview
+
+Average speed (tokens/s) of generating 1024 tokens by GPUs on LLaMA 3. Higher speed is better.
+
+| GPU                        | 8B Q4_K_M | 8B F16 | 70B Q4_K_M | 70B F16 |
+|----------------------------|-----------|--------|------------|---------|
+| 3080 10GB                  | 106.40    | OOM    | OOM        | OOM     |
+
+Average 1024 tokens prompt eval speed (tokens/s) by GPUs on LLaMA 3.
+
+| GPU                        | 8B Q4_K_M | 8B F16  | 70B Q4_K_M | 70B F16 |
+|----------------------------|-----------|---------|------------|---------|
+| 3080 10GB                  | 3557.02   | OOM     | OOM        | OOM     |
+"""
+_CAPTIONS = {"Average speed (tokens/s) of generating 1024 tokens*": "llama-bench test tg 1024",
+             "Average 1024 tokens prompt eval speed*": "llama-bench test pp 1024"}
+
+
+def _overview_lines() -> list[str]:
+    src = Source(name="gpu", repo="o/r", commit="0" * 40, converter="markdown_tables", paths=["README.md"],
+                 licence="none", redistribute=False,
+                 options={"split": "cells", "all_tables": True, "unit": "tokens/s",
+                          "context": {"*": "llama.cpp's llama-bench on LLaMA 3"}, "caption_context": _CAPTIONS})
+    repo: Any = _Repo({"README.md": _OVERVIEW})
+    return [r.text or "" for r in _markdown_tables(repo, src)]
+
+
+def test_a_caption_names_the_tool_and_test_its_rows_dropped() -> None:
+    tg, pp = _overview_lines()
+    assert tg == ("llama.cpp's llama-bench on LLaMA 3, Overview (Average speed (tokens/s) of generating 1024 tokens "
+                  "by GPUs on LLaMA 3. Higher speed is better.) (llama-bench test tg 1024), 8B Q4_K_M, 3080 10GB: "
+                  "106.40 tokens/s")
+    assert pp.endswith("(llama-bench test pp 1024), 8B Q4_K_M, 3080 10GB: 3557.02 tokens/s")
+
+
+@pytest.mark.parametrize(("factor", "verdict", "kind"), [
+    (1, "consistent", "decode"),
+    (10, "implausible", "decode"),  # llama-bench cannot speculate: above the ceiling is a stop
+])
+def test_the_overview_row_is_judged_as_llama_bench_plain_decode(factor: int, verdict: str, kind: str) -> None:
+    tg = _overview_lines()[0].replace("106.40", f"{106.40 * factor:.2f}")
+    reading = read_document(read_local(InputSpec("text", tg)), REF)
+    r = audit(build_evidence([reading], REF), REF)
+    assert (r.verdict, r.claim.tok_s_kind, r.claim.hardware) == (verdict, kind, "RTX 3080")
+    assert r.question("roofline").figures["ratio"] == pytest.approx(106.40 * factor / 189.4, abs=0.01)
+
+
+# ikawrakow/ik_llama.cpp@8337e4cd github-data/discussions/354: the post names its one model by the
+# shorthand its author uses ("DeepSeek-Lite"); the sweep-bench tables under it have no model column.
+_LITE = """#### Description
+
+I'll be using a `Q4_0` quantized DeepSeek-Lite model for all comparison. GPU performance measurements are done on an RTX-4080 GPU.
+
+## CUDA performance
+
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|  1024 |    256 |      0 |    0.316 |  3243.40 |    1.216 |   210.47 |
+"""
+
+
+def test_a_sweep_bench_row_inherits_deepseek_lite_and_is_answered() -> None:
+    (row,) = _lines({"d.md": _LITE})
+    assert "(model named in the post: I'll be using a Q4_0 quantized DeepSeek-Lite model" in row
+    reading = read_document(read_local(InputSpec("text", row)), REF)
+    r = audit(build_evidence([reading], REF), REF)
+    assert (r.claim.model, r.claim.hardware, r.claim.weight_format) == ("DeepSeek V2 Lite", "RTX 4080", "Q4_0")
+    assert r.question("roofline").status == "ok" and r.verdict == "consistent"

@@ -283,6 +283,10 @@ def _tables(text: str) -> Iterator[tuple[list[str], str, str, list[tuple[int, li
 
 def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
     contexts: dict[str, str] = src.options.get("context", {})
+    # A table's own facts that its rows drop: the tool and test a caption describes in prose
+    # ("Average speed of generating 1024 tokens" is llama-bench's tg 1024), keyed by a pattern
+    # on the caption, so a row split out of the table still says what it measured.
+    captions: dict[str, str] = src.options.get("caption_context", {})
     split_cells = src.options.get("split") == "cells"
     unit = src.options.get("unit", "")
     all_tables = bool(src.options.get("all_tables"))
@@ -300,6 +304,9 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
             lead = ", ".join(x for x in (context, heading) if x)
             if caption:
                 lead = f"{lead} ({caption})" if lead else caption
+            told = next((c for p, c in captions.items() if fnmatch.fnmatchcase(caption or "", p)), "")
+            if told:
+                lead = f"{lead} ({told})" if lead else told
             rig = post_rig(rows[0][0]) if post_rig is not None and rows else ""
             if rig and rig not in lead:
                 lead = f"{lead} (rig named in the post: {rig})"
