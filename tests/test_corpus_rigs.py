@@ -125,6 +125,7 @@ def test_the_overview_row_is_judged_as_llama_bench_plain_decode(factor: int, ver
 # shorthand its author uses ("DeepSeek-Lite"); the sweep-bench tables under it have no model column.
 _LITE = """#### Description
 
+Fortunately for me, on my hardware I can only run DeepSeek-Lite, i.e., a 32 GB download, so not too bad.
 I'll be using a `Q4_0` quantized DeepSeek-Lite model for all comparison. GPU performance measurements are done on an RTX-4080 GPU.
 
 ## CUDA performance
@@ -137,8 +138,48 @@ I'll be using a `Q4_0` quantized DeepSeek-Lite model for all comparison. GPU per
 
 def test_a_sweep_bench_row_inherits_deepseek_lite_and_is_answered() -> None:
     (row,) = _lines({"d.md": _LITE})
-    assert "(model named in the post: I'll be using a Q4_0 quantized DeepSeek-Lite model" in row
+    assert ("(model named in the post: Fortunately for me, on my hardware I can only run DeepSeek-Lite, i.e., a 32 GB "
+            "download, so not too bad. I'll be using a Q4_0 quantized DeepSeek-Lite model") in row
     reading = read_document(read_local(InputSpec("text", row)), REF)
     r = audit(build_evidence([reading], REF), REF)
     assert (r.claim.model, r.claim.hardware, r.claim.weight_format) == ("DeepSeek V2 Lite", "RTX 4080", "Q4_0")
+    # The 32 GB download is the BF16 original, not the Q4_0 that ran: the ceiling reads the Q4_0
+    # bytes of the 2.4B active params (an honest 210 tok/s once read as 1.2x a 32 GB offload).
+    assert r.claim.model_size_bytes is None
+    assert r.question("roofline").status == "ok" and r.verdict == "consistent"
+    assert r.question("roofline").figures["ratio"] == pytest.approx(210.47 / 597.3, abs=0.01)
+
+
+# A reply whose prose names no model, the table printed by the pasted command that loads one file
+# (ikawrakow/ik_llama.cpp@8337e4cd github-data/discussions/357, the sweep-bench logs).
+_LOGGED = """#### Description
+
+Some more data, this time on an RTX 4090.
+
+```
+model=/mnt/raid/models/ubergarm/Qwen3-30B-A3B-GGUF/{first}
+./build/bin/llama-sweep-bench --model "$model" -fa -c 32768
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|   512 |    128 |      0 |    0.310 |  1651.61 |    0.842 |   152.02 |
+./build/bin/llama-sweep-bench -m /mnt/raid/models/{second} -fa -c 32768
+```
+"""
+
+
+@pytest.mark.parametrize(("first", "second", "model"), [
+    ("Qwen3-30B-A3B-Q4_K_M.gguf", "Qwen3-30B-A3B-Q4_K_M.gguf",
+     "(model named in the post: model file loaded by the post's command: Qwen3-30B-A3B-Q4_K_M.gguf.)"),
+    # two files (two quants, or two models): which one printed the table is not said
+    ("Qwen3-30B-A3B-Q4_K_M.gguf", "Qwen3-30B-A3B-Q8_0.gguf", None),
+])
+def test_a_logged_table_inherits_the_one_model_file_its_post_loads(first: str, second: str, model: str | None) -> None:
+    (row,) = _lines({"d.md": _LOGGED.format(first=first, second=second)})
+    if model is None:
+        assert "model named in the post" not in row
+        return
+    assert model in row
+    reading = read_document(read_local(InputSpec("text", row)), REF)
+    r = audit(build_evidence([reading], REF), REF)
+    assert (r.claim.model, r.claim.weight_format, r.claim.hardware) == ("Qwen3 30B-A3B", "Q4_K_M", "RTX 4090")
     assert r.question("roofline").status == "ok" and r.verdict == "consistent"
