@@ -183,3 +183,37 @@ def test_a_logged_table_inherits_the_one_model_file_its_post_loads(first: str, s
     r = audit(build_evidence([reading], REF), REF)
     assert (r.claim.model, r.claim.weight_format, r.claim.hardware) == ("Qwen3 30B-A3B", "Q4_K_M", "RTX 4090")
     assert r.question("roofline").status == "ok" and r.verdict == "consistent"
+
+
+# ikawrakow/ik_llama.cpp@8337e4cd github-data/discussions/357: a "# Offload 48GB onto single RTX A6000"
+# shell comment inside one comment's command block, and another person's reply below with its own
+# table: neither the comment nor the first post's headings are the reply's.
+_LEAK = """### 🗣️ #357 - Qwen3 - early performance comparisons
+
+#### Description
+
+## Hybrid inference
+
+```
+# Offload 48GB onto single RTX A6000 VRAM
+./build/bin/llama-sweep-bench --model "$model" -ngl 99
+```
+
+| model | test | t/s |
+|---|---|---|
+| qwen3moe 235B.A22B Q8_0 | tg128 | 5.10 |
+
+👤 **AesSedai** replied the **2025-05-03** at **06:18:41**:<br>
+
+| model | test | t/s |
+|---|---|---|
+| qwen3moe 235B.A22B Q8_0 | tg128 | 4.02 |
+"""
+
+
+def test_a_shell_comment_is_no_heading_and_a_reply_keeps_only_the_title() -> None:
+    first, reply = _lines({"d.md": _LEAK})
+    # In its own post the command above the table is its caption, comment and all.
+    assert first.startswith("ik_llama.cpp, Hybrid inference (# Offload 48GB onto single RTX A6000 VRAM ")
+    assert reply == ("ik_llama.cpp, 🗣️ #357 - Qwen3 - early performance comparisons: model: qwen3moe 235B.A22B Q8_0; "
+                     "test: tg128; t/s: 4.02")

@@ -231,6 +231,11 @@ def _clean(cell: str) -> str:
     return cell.replace("**", "").replace("`", "").strip()
 
 
+# A comment's first line in a GitHub discussion export ("👤 **name** replied the …", quoted "> "
+# for a reply to a reply), as extractors/post_rig.py reads it.
+_POST = re.compile(r"^(?:> ?)*👤 \*\*")
+
+
 def _tables(text: str) -> Iterator[tuple[list[str], str, str, list[tuple[int, list[str]]]]]:
     """(headers, heading, caption, [(line number, cells)]) for every pipe table.
 
@@ -241,13 +246,22 @@ def _tables(text: str) -> Iterator[tuple[list[str], str, str, list[tuple[int, li
     stack: list[tuple[int, str]] = []
     para: list[str] = []
     closed = False
+    fenced = False  # inside a ``` block a "# ..." line is a shell comment, not a heading
+    title: list[tuple[int, str]] | None = None  # the document's first heading: its title
     i = 0
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
-        if re.match(r"#{1,6}\s", line):
+        if stripped.startswith("```"):
+            fenced = not fenced
+        if _POST.match(line):
+            # Another person's comment: the headings of the post above are not its own (the
+            # document's title, its first heading, still is).
+            stack, para, fenced = list(title or []), [], False
+        elif re.match(r"#{1,6}\s", line) and not fenced:
             level = len(line) - len(line.lstrip("#"))
             stack = [(lv, h) for lv, h in stack if lv < level] + [(level, _clean(line.lstrip("#")))]
+            title = title if title is not None else stack[-1:]
             para = []
         elif (stripped.startswith("|") and i + 1 < len(lines)
               and re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", lines[i + 1]) and "-" in lines[i + 1]):
