@@ -18,7 +18,10 @@ model / test / t/s. Each table inherits the sentences of *its own post* that nam
   the rows get nothing, as they do when the post names no hardware. No guessing.
 
 A table with no model column of its own (a sweep-bench table: PP, TG, N_KV, S_PP t/s, …) inherits
-the post's model sentences the same way: one model named in the post, or nothing.
+the post's model sentences the same way: one model named in the post, or nothing. A post whose
+prose names no model but whose pasted commands load one model file (`-m` / `--model` / a shell
+`model=` holding a `.gguf` path: the command that printed the table under it) inherits that file's
+name, by the same one-or-none rule.
 
 Linear in the text: one pass over the lines, one sentence split, and `find_gpus` (itself linear)
 per sentence.
@@ -49,6 +52,10 @@ _FLAGS = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]{0,30}(?:[ =]\S{1,60})?\s{1,3}--?[
 _BULLET = re.compile(r"^(?:[*+-]|\d{1,3}[.)])\s")
 _MARKUP = re.compile(r"<[^<>\n]{0,80}>|\*\*|`|!?\[([^\]\n]{0,200})\]\([^)\n]{0,300}\)")
 # Between two cards of one rig: "3090 + 2x 3060", "RTX 4090 + RTX 3090 Ti".
+# The model file a pasted command loads: "-m /models/Qwen3-235B-A22B-Q8_0.gguf", "--model x.gguf",
+# "model=/mnt/.../DeepSeek-V3-0324-IQ2_K_R4.gguf" (a shell variable the command then uses).
+_MODEL_FILE = re.compile(r"(?:(?<![\w-])(?:-m|--model)[ =]|(?<![\w-])model=)[\"']?(?:[^\s\"']{0,300}/)?"
+                         r"(?P<f>[^\s\"'/]{1,200}\.gguf)\b")
 _RIG_JOIN = re.compile(r"\s{0,3}\+\s{0,3}(?:\d{1,2}\s?[x×]\s?)?(?:(?:NVIDIA|AMD|RTX|GeForce)\s)?")
 
 
@@ -59,6 +66,7 @@ class Post:
     first: int
     last: int
     prose: str
+    model_files: tuple[str, ...] = ()  # the .gguf files its pasted commands load, in order
 
 
 def posts(text: str) -> list[Post]:
@@ -68,7 +76,8 @@ def posts(text: str) -> list[Post]:
     out = []
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        out.append(Post(start + 1, end, _prose(lines[start:end])))
+        files = tuple(m.group("f") for line in lines[start:end] for m in _MODEL_FILE.finditer(line))
+        out.append(Post(start + 1, end, _prose(lines[start:end]), files))
     return out
 
 
@@ -119,11 +128,16 @@ def _joined(sentences: list[str]) -> str:
     return " ".join(s if s.endswith((".", "!", "?", ";")) else s + "." for s in sentences[:MAX_RIG_SENTENCES])
 
 
-def model_sentences(prose: str, ref: Reference) -> str:
+def model_sentences(prose: str, ref: Reference, model_files: tuple[str, ...] = ()) -> str:
     """The post's sentences naming its model, or "" where it names none or more than one model
-    (a table with no model column of its own inherits them, by the same one-or-none rule)."""
+    (a table with no model column of its own inherits them, by the same one-or-none rule); a
+    post naming none in its prose falls back on the model files its commands load."""
     kept = [(s, {m.name for m in find_models(s, ref)}) for s in _sentences(prose)]
     kept = [(s, names) for s, names in kept if names]
+    if not kept and model_files:
+        found = {m.name for f in model_files for m in find_models(f, ref)}
+        unique = list(dict.fromkeys(model_files))
+        return f"model file loaded by the post's command: {unique[0]}." if len(found) == 1 and len(unique) == 1 else ""
     if len({n for _, names in kept for n in names}) != 1:
         return ""
     return _joined([s for s, _ in kept])
@@ -167,12 +181,12 @@ def post_rigs(text: str, ref: Reference) -> Callable[[int], str]:
 def post_models(text: str, ref: Reference) -> Callable[[int], str]:
     """`line number (1-based) -> the model sentences of the post holding that line` ("" for
     none): what a table with no model column inherits."""
-    return _by_line(text, ref, model_sentences)
+    return _by_line(text, ref, model_sentences, files=True)
 
 
-def _by_line(text: str, ref: Reference, read: Callable[[str, Reference], str]) -> Callable[[int], str]:
+def _by_line(text: str, ref: Reference, read: Callable[..., str], files: bool = False) -> Callable[[int], str]:
     found = posts(text)
-    rigs = [read(p.prose, ref) for p in found]
+    rigs = [read(p.prose, ref, p.model_files) if files else read(p.prose, ref) for p in found]
 
     def at(lineno: int) -> str:
         for post, rig in zip(found, rigs, strict=True):

@@ -231,6 +231,11 @@ def _clean(cell: str) -> str:
     return cell.replace("**", "").replace("`", "").strip()
 
 
+# A comment's first line in a GitHub discussion export ("👤 **name** replied the …", quoted "> "
+# for a reply to a reply), as extractors/post_rig.py reads it.
+_POST = re.compile(r"^(?:> ?)*👤 \*\*")
+
+
 def _tables(text: str) -> Iterator[tuple[list[str], str, str, list[tuple[int, list[str]]]]]:
     """(headers, heading, caption, [(line number, cells)]) for every pipe table.
 
@@ -241,13 +246,22 @@ def _tables(text: str) -> Iterator[tuple[list[str], str, str, list[tuple[int, li
     stack: list[tuple[int, str]] = []
     para: list[str] = []
     closed = False
+    fenced = False  # inside a ``` block a "# ..." line is a shell comment, not a heading
+    title: list[tuple[int, str]] | None = None  # the document's first heading: its title
     i = 0
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
-        if re.match(r"#{1,6}\s", line):
+        if stripped.startswith("```"):
+            fenced = not fenced
+        if _POST.match(line):
+            # Another person's comment: the headings of the post above are not its own (the
+            # document's title, its first heading, still is).
+            stack, para, fenced = list(title or []), [], False
+        elif re.match(r"#{1,6}\s", line) and not fenced:
             level = len(line) - len(line.lstrip("#"))
             stack = [(lv, h) for lv, h in stack if lv < level] + [(level, _clean(line.lstrip("#")))]
+            title = title if title is not None else stack[-1:]
             para = []
         elif (stripped.startswith("|") and i + 1 < len(lines)
               and re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", lines[i + 1]) and "-" in lines[i + 1]):
@@ -283,6 +297,10 @@ def _tables(text: str) -> Iterator[tuple[list[str], str, str, list[tuple[int, li
 
 def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
     contexts: dict[str, str] = src.options.get("context", {})
+    # A table's own facts that its rows drop: the tool and test a caption describes in prose
+    # ("Average speed of generating 1024 tokens" is llama-bench's tg 1024), keyed by a pattern
+    # on the caption, so a row split out of the table still says what it measured.
+    captions: dict[str, str] = src.options.get("caption_context", {})
     split_cells = src.options.get("split") == "cells"
     unit = src.options.get("unit", "")
     all_tables = bool(src.options.get("all_tables"))
@@ -300,6 +318,9 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
             lead = ", ".join(x for x in (context, heading) if x)
             if caption:
                 lead = f"{lead} ({caption})" if lead else caption
+            told = next((c for p, c in captions.items() if fnmatch.fnmatchcase(caption or "", p)), "")
+            if told:
+                lead = f"{lead} ({told})" if lead else told
             rig = post_rig(rows[0][0]) if post_rig is not None and rows else ""
             if rig and rig not in lead:
                 lead = f"{lead} (rig named in the post: {rig})"

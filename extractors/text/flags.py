@@ -17,6 +17,8 @@ Quirks, each for a reason:
 - `--speculative-config` JSON may come in a Python-dict spelling or be broken; a broken one still
   says speculative decoding was configured, and a warning says the rest was not read.
 - Of the two SGLang accept thresholds the lower is kept: either below 1.0 makes it lossy.
+- llama.cpp's tensor overrides to the CPU (`-ot exps=CPU`), `--cpu-moe` and `--n-cpu-moe N` (N > 0)
+  keep MoE expert weights in system RAM: the run is offloaded, whatever `-ngl` says.
 - Forced-acceptance switches (`--spec-decode-acceptance-length`, `rejection_sample_method:
   synthetic`) are not interpreted: they stay in the raw `launch_command`, where the
   forced_acceptance check looks for them. A configured AL is not a measured one.
@@ -83,7 +85,7 @@ _BOOL_FLAGS = {
     "--disable-radix-cache", "--enable-prefix-caching", "--no-enable-prefix-caching",
     "--trust-remote-code", "--enforce-eager", "--enable-torch-compile", "--enable-tbo",
     "--enable-dp-attention", "--disable-cuda-graph", "--enable-thinking", "--no-mmap", "--mlock",
-    "--cont-batching", "--no-cont-batching", "--jinja", "--verbose",
+    "--cont-batching", "--no-cont-batching", "--jinja", "--verbose", "--cpu-moe", "-cmoe",
 }
 
 
@@ -178,6 +180,12 @@ def _flag(b: ClaimBuilder, ref: Reference | None, spec: _Spec, prog: Program, wr
     elif llama and flag in ("-ngl", "--n-gpu-layers", "--gpu-layers"):
         n = parse_int(value)  # 0 is meaningful: every layer on the CPU
         put("gpu_layers", n if n is not None and n >= 0 else None)
+    elif llama and flag in ("-ot", "--override-tensor") and "=cpu" in (value or "").lower():
+        # A tensor pattern sent to the CPU ("exps=CPU": the MoE experts) sits in system RAM.
+        put("offload", True)
+    elif llama and (flag in ("--cpu-moe", "-cmoe") or (
+            flag in ("--n-cpu-moe", "-ncmoe") and (parse_int(value) or 0) > 0)):
+        put("offload", True)  # "keep the MoE weights (of the first N layers) in the CPU"
     elif flag in ("--tp", "--tp-size", "--tensor-parallel-size", "-tp"):
         put("hardware_count", _int(value))
     elif flag in ("--context-length", "--max-model-len", "--max-seq-len", "--ctx-size") or (

@@ -190,6 +190,10 @@ def _names_in_prose(body: str) -> bool:
     from extractors.text.units import states_speed
 
     words = body.split()
+    # "llama-bench (rig …): model: …; t/s: 13.13", "llama-bench: …": a heading or label naming the
+    # tool; no shell command goes on with a bracket, colon or comma right after its program.
+    if body.lstrip()[:1] in ("(", ":", ",", ";"):
+        return True
     if not words or any(w.startswith("-") for w in words):
         return False
     return states_speed(body) or not any("/" in w or "=" in w or re.search(r"\w\.\w", w)

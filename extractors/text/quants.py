@@ -64,8 +64,10 @@ _SIZE_BEFORE = re.compile(r"(?i)\b(?:size(?:\s(?:on\s)?disk)?|file|weights|footp
                           r"(?:~|about\s|approx\.?\s|only\s)?" + _SIZE)
 # "VRAM size 24 GB", "KV cache size 2 GB", "batch size": sizes of something else.
 _OTHER_SIZE = re.compile(r"(?i)(?:v?ram|memory|cache|kv|batch|context|page|buffer|pool)\W{0,3}$")
-_SIZE_AFTER = re.compile(r"(?i)" + _SIZE + r"\s(?:of\s)?(?:model\sfile|file|gguf|weights|on\sdisk|"
-                         r"download|checkpoint)\b")
+# Not "a 32 GB download" / "checkpoint": what was fetched is often the original BF16 weights before the
+# run quantised them ("DeepSeek-Lite, i.e., a 32 GB download ... a Q4_0 quantized DeepSeek-Lite",
+# ikawrakow/ik_llama.cpp discussions/354), so it is no size of the format that ran.
+_SIZE_AFTER = re.compile(r"(?i)" + _SIZE + r"\s(?:of\s)?(?:model\sfile|file|gguf|weights|on\sdisk)\b")
 # Right after the weight format: "IQ1_BN, 729.64 MiB", "Q4_K_M (4.58 GiB)", "Q4_K - Medium | 4.58 GiB".
 # The separator must hold a comma, bracket, bar or colon, and the size must close the phrase, so
 # "Q4_K_M 24GB 3090" (a card's memory after the format) is not read.

@@ -16,7 +16,15 @@ After them (`read_spec_after`), for what they left empty:
   "draft length 5", "--draft 8", "n_max=4", TensorRT-LLM's "MTP=3" (next-n layers);
 - "bsz=1", "single-batch", "10 concurrency";
 - offload: "partial offload", "CPU offload", "+ 64GB RAM offload", "--cpu-moe", "-ngl 30" (layers
-  on the GPU; 99 or more means every layer), with the system RAM and its bandwidth when stated.
+  on the GPU; 99 or more means every layer), with the system RAM and its bandwidth when stated;
+- MoE experts kept in system RAM are offload whatever the layer count says: llama.cpp's tensor
+  override to the CPU ("-ot exps=CPU", "--override-tensor down_exps=CPU,gate_exps=CPU",
+  `-ot "blk.1[0-9].ffn.*=CPU"`), "--cpu-moe" / "-cmoe" and "--n-cpu-moe N" / "-ncmoe N" with
+  N > 0 (ggml-org/llama.cpp `common/arg.cpp`: "keep all Mixture of Experts (MoE) weights in the
+  CPU", "keep the MoE weights of the first N layers in the CPU"). "-ngl 99" then only says every
+  layer's *other* tensors are on the GPU, so the expert override wins over it;
+- memory used on both sides ("VRAM: 17.5G, RAM: 228G", a run's footprint as ik_llama.cpp posts
+  print it) is weights split between the card and system RAM: offload.
 """
 
 from __future__ import annotations
@@ -60,6 +68,13 @@ _OFFLOAD = re.compile(r"(?i)\b(?:partial(?:ly)?\s(?:GPU\s)?offload\w*|(?:CPU|RAM
                       r"offload\w*\sto\s(?:the\s)?(?:CPU|system\sRAM|RAM)|spill\w*\sto\s(?:system\s)?"
                       r"RAM|hybrid\s(?:CPU|GPU)[/+ ](?:CPU|GPU))|(?<![\w-])--(?:n-)?cpu-moe\b|"
                       r"\+\s?\d{1,4}\s?GB\s(?:of\s)?(?:system\s)?RAM\b")
+# A tensor override to the CPU (any "…=CPU" after -ot), an expert-tensor name sent to the CPU
+# without the flag ("exps=CPU" in a heading), or the MoE-on-CPU switches (N > 0).
+_EXPERT_OFFLOAD = re.compile(r"(?i)(?<![\w-])(?:-ot|--override-tensor)[ =][\"']?[^\s\"']{0,120}=CPU\b|"
+                             r"\bexps[^\s=,]{0,40}=CPU\b|(?<![\w-])(?:--cpu-moe|-cmoe)(?![\w-])|"
+                             r"(?<![\w-])(?:--n-cpu-moe|-ncmoe)[ =]0{0,3}[1-9]")
+# Memory used on the card and in system RAM, side by side: "VRAM: 17.5G, RAM: 228G".
+_SPLIT_USE = re.compile(rf"(?i)\bVRAM:?\s?{NUM}\s?Gi?B?,?\s{{1,3}}(?:system\s)?RAM:?\s?{NUM}\s?Gi?B?\b")
 _NO_OFFLOAD = re.compile(r"(?i)\b(?:no\s(?:CPU\s)?offload\w*|fully\son\s(?:the\s)?GPU|fits\sfully|"
                          r"full\sGPU\soffload)\b")
 _RAM = re.compile(r"(?i)(?<![\w.])(\d{1,4})\s?GB\s(?:of\s)?(?:system\s)?(?:RAM|DDR\d\w*|memory)\b")
@@ -110,6 +125,9 @@ def _windows(s: Scan) -> None:
 
 
 def _offload(s: Scan) -> None:
+    # Experts in system RAM first: "-ngl 99 -ot exps=CPU" offloads although every layer is "on the GPU".
+    if m := (_EXPERT_OFFLOAD.search(s.text) or _SPLIT_USE.search(s.text)):
+        s.set("offload", True, m.group(0))
     if m := _NGL.search(s.text):
         layers = parse_int(m.group(1))
         s.set("gpu_layers", layers, m.group(0))

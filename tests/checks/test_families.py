@@ -158,12 +158,13 @@ def test_an_unknown_name_gets_the_sparsest_published_moe_of_its_total(ref: Refer
 
 
 def test_a_small_unknown_model_is_read_as_the_small_moes_are(ref: Reference) -> None:
-    # No MoE row within 3.5-14B of a 7B: the band doubles to 1.75-28B, where gpt-oss-20b (4.19 of
-    # 20.91B active) is the only one, not Kimi K2's 3% of a trillion.
+    # No MoE row within 3.5-14B of a 7B: the band doubles to 1.75-28B, where DeepSeek-V2-Lite (2.4
+    # of 15.7B active) reads a smaller share than gpt-oss-20b (4.19 of 20.91B), not Kimi K2's 3% of
+    # a trillion.
     reading = generous_moe_reading(_claim("Foo 7B", params_total_b=7.0), None, ref)
     assert isinstance(reading, Derived)
-    assert reading.value == pytest.approx(7 * 4.19 / 20.91)
-    assert any("1.75-28B total" in b and "gpt-oss-20b" in b for b in reading.basis)
+    assert reading.value == pytest.approx(7 * 2.4 / 15.7)
+    assert any("1.75-28B total" in b and "DeepSeek V2 Lite" in b for b in reading.basis)
 
 
 @pytest.mark.parametrize("name", ["Llama 33B", "Mixtral 8x7B", "DeepSeek V3"])

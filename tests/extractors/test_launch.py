@@ -304,3 +304,18 @@ def test_reference_row_name_wins_when_the_table_knows_the_method(ref: Reference,
     row = ref.method(raw) or ref.method(canonical_method(raw, None))
     expected = row.name if row else canonical_method(raw, None)
     assert canonical_method(raw, ref) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "ik_llama.cpp, Benchmarking / llama-bench (rig named in the post: RTX A6000 48GB VRAM.): model: DS-R1 671B "
+    "unsloth UD-Q2_K_XL; size: 211.03 GiB; test: tg128; t/s: 13.13 ± 0.07",
+    "llama-bench: model: DS-R1 671B unsloth UD-Q2_K_XL; test: tg128; t/s: 13.13 ± 0.07",
+])
+def test_a_tool_named_as_a_label_is_no_command_and_its_row_is_read(text: str) -> None:
+    from checks.reference import load_reference
+    from extractors.evidence import build_evidence, read_document
+    from extractors.inputs import InputSpec, read_local
+
+    ref = load_reference()
+    c = build_evidence([read_document(read_local(InputSpec("text", text)), ref)], ref).claim
+    assert (c.tok_s, c.tok_s_kind, c.model) == (13.13, "decode", "DeepSeek V3")

@@ -1,0 +1,67 @@
+"""MoE experts kept in system RAM are offload: llama.cpp's tensor override to the CPU
+(`-ot exps=CPU`), `--cpu-moe`, `--n-cpu-moe N`, and a run's memory printed on both sides
+("VRAM: 17.5G, RAM: 228G"). With the card named once and no count, the roofline then judges one
+card with the rest of the weights read from system memory, instead of asking for a card count.
+The rows are ik_llama.cpp discussion rows as the calibration corpus carries them
+(ikawrakow/ik_llama.cpp@8337e4cd github-data/discussions/)."""
+
+from __future__ import annotations
+
+import pytest
+
+from checks.models import Report
+from checks.reference import load_reference
+from checks.runner import audit
+from extractors.evidence import build_evidence, read_document
+from extractors.inputs import InputSpec, read_local
+from extractors.text.launch import parse_launch_command
+
+REF = load_reference()
+_RIG = "(rig named in the post: System: 7975wx with FCLK=2100 , 768G RAM at 5600MHz, RTX 5090.)"
+_ROW = "PP: 512; TG: 128; N_KV: 17920; T_PP s: 5.520; S_PP t/s: 92.76; T_TG s: 8.868; S_TG t/s: 14.43"
+
+
+def _audit(text: str) -> Report:
+    reading = read_document(read_local(InputSpec("text", text)), REF)
+    return audit(build_evidence([reading], REF), REF)
+
+
+@pytest.mark.parametrize("heading", [
+    "unsloth/DeepSeek-R1-UD-Q2_K_XL / --override-tensor down_exps=CPU,gate_exps=CPU,up_exps=CPU",
+    "unsloth/DeepSeek-R1-UD-Q2_K_XL / --override-tensor exps=CPU",
+    "unsloth/DeepSeek-R1-UD-Q2_K_XL / -ot exps=CPU",
+    'unsloth/DeepSeek-R1-UD-Q2_K_XL / -ngl 99 -ot ".ffn_.*_exps.=CPU"',
+    "unsloth/DeepSeek-R1-UD-Q2_K_XL / -ngl 99 --cpu-moe",
+    "unsloth/DeepSeek-R1-UD-Q2_K_XL / -ngl 99 -ncmoe 40",
+    "ubergarm/DeepSeek-V3-0324-IQ2_K_R4 / VRAM: 17.5G, RAM: 228G",
+])
+def test_experts_on_the_cpu_are_offload_on_one_named_card(heading: str) -> None:
+    r = _audit(f"ik_llama.cpp, {heading} {_RIG}: {_ROW}")
+    q7 = r.question("roofline")
+    assert r.claim.offload is True and r.claim.hardware == "RTX 5090"
+    assert q7.status == "ok" and r.verdict == "consistent"
+    assert q7.figures["ratio"] == pytest.approx(14.43 / 67.5, abs=0.01)
+    assert "offloaded to system memory" in q7.summary
+
+
+@pytest.mark.parametrize("heading", [
+    "unsloth/DeepSeek-R1-UD-Q2_K_XL / -ngl 99 -ncmoe 0",
+    "unsloth/DeepSeek-R1-UD-Q2_K_XL / VRAM: 30G",
+])
+def test_no_expert_offload_stays_unanswered_without_a_count(heading: str) -> None:
+    r = _audit(f"ik_llama.cpp, {heading} {_RIG}: {_ROW}")
+    assert r.claim.offload is not True
+    assert r.question("roofline").status == "unanswerable"
+
+
+@pytest.mark.parametrize(("command", "offload"), [
+    ("llama-server -m DeepSeek-R1-Q2_K.gguf -ngl 99 -ot exps=CPU", True),
+    ("llama-server -m DeepSeek-R1-Q2_K.gguf -ngl 99 --override-tensor '.ffn_.*_exps.=CPU'", True),
+    ("llama-server -m Qwen3-235B-A22B-Q4_K_M.gguf -ngl 99 --cpu-moe -c 8192", True),
+    ("llama-server -m Qwen3-235B-A22B-Q4_K_M.gguf -ngl 99 --n-cpu-moe 30", True),
+    ("llama-server -m Qwen3-235B-A22B-Q4_K_M.gguf -ngl 99 --n-cpu-moe 0", None),
+    ("llama-server -m Qwen3-235B-A22B-Q4_K_M.gguf -ngl 99 -ot exps=CUDA0", None),
+])
+def test_launch_flags_keeping_experts_on_the_cpu(command: str, offload: bool | None) -> None:
+    c = parse_launch_command(command)
+    assert c.offload is offload
