@@ -50,10 +50,10 @@ class World:
 
 
 def make_settings(tmp_path: Path, server: Loopback, **over: Any) -> Settings:
-    # simcord's settle waits in real time for a timer due before its deadline (20 s here: a
+    # simcord's settle waits in real time for a timer due before its deadline (12 s here: a
     # reading worker's CPU time on two shared cores, with the suite's other worker busy beside
-    # it, can pass simcord's 5 s default); the fetch timeouts are later than that, so they are
-    # parked, never waited out.
+    # it, can pass simcord's 5 s default; below aiohttp's 15 s keep-alive timer, which must stay
+    # parked). The fetch timeouts are later than that, so they are parked, never waited out.
     # The reading workers skip the OCR warm-up (about a CPU-second each) unless a test asks.
     given: dict[str, Any] = {"total_timeout_s": 25.0, "fetch_deadline_s": 30.0,
                              "warm_ocr": False, **over}
@@ -69,7 +69,7 @@ def world_factory(tmp_path: Path, server: Loopback, ref: Reference) -> Callable[
     import discord
 
     @contextlib.asynccontextmanager
-    async def make(settle_timeout: float = 20.0, **over: Any) -> AsyncIterator[World]:
+    async def make(settle_timeout: float = 12.0, **over: Any) -> AsyncIterator[World]:
         # Every bot here fetches from loopback only: its network is passed in.
         b = create_bot(make_settings(tmp_path, server, **over), ref=ref, network=loopback_network)
         try:
