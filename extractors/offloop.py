@@ -160,7 +160,10 @@ class _Worker:
 
         loop.add_reader(fd, readable)
         try:
-            self.conn.send(task)
+            try:
+                self.conn.send(task)
+            except OSError:  # the worker died between the aliveness check and the send
+                return False, RuntimeError("the reading worker stopped without an answer")
             await ready
         finally:
             loop.remove_reader(fd)
@@ -246,6 +249,10 @@ class ReadingPool:
         if ref is not None and not with_ref:
             args = (ref, *args)
         worker = await idle.get()
+        if not worker.alive():
+            # It died while idle (killed for memory, say): the task has not run, so a fresh
+            # worker takes it instead of the caller getting a broken pipe.
+            worker = self._replace(worker)
         healthy = False
         try:
             ok, payload = await worker.call((fn, args, kwargs, with_ref))
@@ -254,13 +261,17 @@ class ReadingPool:
             if healthy:
                 idle.put_nowait(worker)
             else:  # cancelled mid-task (a deadline), or the worker died: a fresh one
-                worker.kill()
-                self._all.remove(worker)
-                self.replaced += 1
-                idle.put_nowait(self._spawn())
+                idle.put_nowait(self._replace(worker))
         if not ok:
             raise payload
         return payload
+
+    def _replace(self, worker: _Worker) -> _Worker:
+        """Kill `worker` and start the one that takes its place."""
+        worker.kill()
+        self._all.remove(worker)
+        self.replaced += 1
+        return self._spawn()
 
     def close(self) -> None:
         for worker in self._all:

@@ -154,6 +154,22 @@ async def test_reading_an_attachment_past_its_deadline_is_stopped(ref: Reference
         assert reading.text is not None and reading.text.claim.tok_s == 150.0
 
 
+async def test_a_worker_killed_while_idle_is_replaced_and_the_next_read_still_answers(
+        ref: Reference) -> None:
+    async with ReadingPool.open(ref, 1) as pool:
+        [pid] = pool.start().pids()
+        os.kill(pid, 9)  # the way the kernel's OOM killer would end it, between two reads
+        for _ in range(200):  # until the kernel has reaped it (the sentinel turns readable)
+            if not pool.pids():
+                break
+            await asyncio.sleep(0.01)
+        reading = await read_document_async(RawDocument.from_text("150 tok/s", source="post.txt"),
+                                            ref, deadline_s=5.0, pool=pool)
+        assert reading.text is not None and reading.text.claim.tok_s == 150.0
+        assert pool.replaced == 1
+        assert pool.pids() != [pid]
+
+
 def _slow_for_the_record() -> None:
     """Run inside a reading worker: from now on it spins on any page named /slow.json."""
 
