@@ -20,7 +20,13 @@ from collections.abc import Sequence
 import discord
 
 from bot.render.escape import escape_untrusted
-from bot.render.labels import FINDING_TITLES, QUESTION_TITLES, claim_line, format_figure
+from bot.render.labels import (
+    FINDING_TITLES,
+    QUESTION_TITLES,
+    claim_line,
+    format_figure,
+    source_format,
+)
 from checks.models import Answer, Question, Report
 from checks.text import sanitise
 
@@ -90,7 +96,8 @@ def _sources_value(report: Report) -> str | None:
         return None
     lines = []
     for s in report.sources:
-        what = f" ({escape_untrusted(s.format, limit=40)})" if s.format else ""
+        fmt = source_format(s)
+        what = f" ({escape_untrusted(fmt, limit=60)})" if fmt else ""
         lines.append(safe_url(s.url) + what if "://" in s.url else escape_untrusted(s.url, limit=80) + what)
     return cut("\n".join(lines), 1024)
 

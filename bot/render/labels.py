@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from checks.models import Claim, Report, figure_unit
+from checks.models import Claim, Report, Source, figure_unit
 
-__all__ = ["FINDING_TITLES", "QUESTION_TITLES", "STATUS_ORDER", "claim_line", "figure_with_unit", "format_figure"]
+__all__ = ["FINDING_TITLES", "QUESTION_TITLES", "STATUS_ORDER", "claim_line", "figure_with_unit", "format_figure",
+           "source_format"]
 
 QUESTION_TITLES = {
     "evidence": "Evidence in the post",
@@ -68,6 +69,15 @@ def claim_line(claim: Claim, report: Report | None = None) -> str:
         window = f" window {claim.spec_window}" if claim.spec_window else ""
         parts.append(f"{claim.spec_method}{window}")
     if report is not None:
-        formats = [s.format for s in report.sources if s.format and s.format != "text"]
+        formats = [f for s in report.sources if (f := source_format(s)) and f != "text"]
         parts.append(", ".join(dict.fromkeys(formats)) if formats else "pasted text")
     return " · ".join(parts) or "(no setup given)"
+
+
+def source_format(s: Source) -> str | None:
+    """How a source was read: its adapter, or for an image "screenshot, OCR" and what its text
+    was read as (the provenance a member sees for a picture, never "text")."""
+    if s.screenshot is not None:
+        read_as = s.screenshot.format or s.format
+        return "screenshot, OCR" + (f": {read_as}" if read_as and read_as != "text" else "")
+    return s.format

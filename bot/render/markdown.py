@@ -9,7 +9,13 @@ markup, close the `<details>` block or ping a channel.
 from __future__ import annotations
 
 from bot.render.escape import code_span, escape_untrusted
-from bot.render.labels import FINDING_TITLES, QUESTION_TITLES, claim_line, figure_with_unit
+from bot.render.labels import (
+    FINDING_TITLES,
+    QUESTION_TITLES,
+    claim_line,
+    figure_with_unit,
+    source_format,
+)
 from checks.models import Report
 from checks.render import answer_lines
 
@@ -51,7 +57,8 @@ def render_markdown(report: Report) -> str:
     if report.sources:
         out += ["", "Sources:"]
         for s in report.sources:
-            extra = (f" ({_cell(s.format)})" if s.format else "") + (f" sha256 `{s.sha256}`" if s.sha256 else "")
+            fmt = source_format(s)
+            extra = (f" ({_cell(fmt)})" if fmt else "") + (f" sha256 `{s.sha256}`" if s.sha256 else "")
             out.append(f"- {code_span(s.url)}{extra}")
     if report.not_found:
         out += ["", "Searched for and not found:"]

@@ -14,6 +14,7 @@ from bot.render.labels import (
     claim_line,
     figure_with_unit,
     format_figure,
+    source_format,
 )
 from checks.models import Answer, Cited, Report
 from checks.render import answer_lines
@@ -75,7 +76,7 @@ def render_terminal(report: Report, *, colour: bool = False, details: bool = Tru
     if report.sources:
         out += ["", "Sources:"]
         for s in report.sources:
-            extra = ", ".join(x for x in (s.format, f"sha256 {s.sha256[:12]}" if s.sha256 else None, s.note) if x)
+            extra = ", ".join(x for x in (source_format(s), f"sha256 {s.sha256[:12]}" if s.sha256 else None, s.note) if x)
             out.append(f"  {_t(s.url)}" + (f"  [{_t(extra)}]" if extra else ""))
     if report.not_found:
         out.append("Searched for and not found: " + "; ".join(_t(x) for x in report.not_found))

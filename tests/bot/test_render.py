@@ -9,6 +9,8 @@ import pytest
 
 from bot.cli import main
 from bot.render import render_markdown, render_terminal
+from bot.render.labels import source_format
+from checks.models import Screenshot, Source
 from checks.reference import load_reference
 from checks.runner import audit
 from tests.seed_claims import headline_evidence
@@ -46,3 +48,16 @@ def test_markdown_escapes_pipes_in_untrusted_text() -> None:
     md = render_markdown(report)
     assert "evil \\| model" in md
     assert md.rstrip().endswith("_")  # the caveat closes every report
+
+
+@pytest.mark.parametrize(("source", "shown"), [
+    (Source(url="bench.png", kind="file", format="text",
+            screenshot=Screenshot(name="bench.png", lines=9, figures=5, format="text")), "screenshot, OCR"),
+    (Source(url="shot.png", kind="file", format="llama_bench",
+            screenshot=Screenshot(name="shot.png", lines=4, figures=3, format="llama-bench table")),
+     "screenshot, OCR: llama-bench table"),
+    (Source(url="bench.json", kind="file", format="llama_bench"), "llama_bench"),
+    (Source(url="post.txt", kind="text"), None),
+])
+def test_a_source_says_how_it_was_read_and_a_picture_says_screenshot(source: Source, shown: str | None) -> None:
+    assert source_format(source) == shown

@@ -99,7 +99,9 @@ async def test_a_screenshot_of_llama_bench_is_read_by_ocr_and_its_tg_figure_judg
             "127\\.5 tok/s is 0\\.67 of the generous batch\\-1 ceiling of 190\\.3 tok/s")
         assert fields["✅ 1 Evidence in the post"].startswith(
             "the image is a printout with figures\\: bench\\.png, ")
-        assert fields["Sources"] == "bench\\.png (text)"
+        # the picture's provenance, never "pasted text" or "(text)"
+        assert fields["Sources"] == "bench\\.png (screenshot, OCR)"
+        assert embed.description.endswith("llama\\.cpp · screenshot, OCR*")
 
 
 SCREENSHOT_REPLY = "--- the reply to a screenshot ---\n{title}\n{description}\n{fields}"
