@@ -123,8 +123,20 @@ def rate_hint_text(rate: int, per_s: float, retry_after: float) -> str:
             f"messages in the next {wait} s are not audited. `/audit` works on a single claim.")
 
 
+def pictures_text(post_images: int, image_max_bytes: int, *, ocr: bool) -> str:
+    """The bot-wide picture policy as `/claimcheck settings` shows it (set in the bot's settings,
+    not per server)."""
+    if not ocr:
+        return "not read: OCR is not installed (`pip install 'claimcheck[ocr]'`)"
+    posts = (f"up to {post_images} picture{'s' if post_images != 1 else ''} per fetched post, "
+             f"{image_max_bytes / 2**20:g} MiB each at most" if post_images
+             else "no pictures of fetched posts")
+    return f"screenshots dropped in chat and {posts}, read by OCR"
+
+
 def settings_text(config: GuildConfig, *, channel_modes: dict[int, WatchMode],
-                  sources: int, limits: tuple[int, float, int, float]) -> str:
+                  sources: int, limits: tuple[int, float, int, float],
+                  pictures: str | None = None) -> str:
     """`/claimcheck settings`: every setting of the server, one line each."""
     user_rate, user_per_s, channel_rate, channel_per_s = limits
     threshold = config.thread_threshold
@@ -145,6 +157,8 @@ def settings_text(config: GuildConfig, *, channel_modes: dict[int, WatchMode],
         f"- Rate limits: {user_rate} claims per member per {user_per_s:g} s, "
         f"{channel_rate} per channel per {channel_per_s:g} s",
     ]
+    if pictures is not None:
+        lines.append(f"- Pictures (bot-wide): {pictures}")
     if channel_modes:
         lines.append("- Channels: " + ", ".join(f"<#{cid}> `{mode}`"
                                                  for cid, mode in sorted(channel_modes.items())))

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.cogs.common import claimbot
 from bot.cogs.watch import WatchCog
-from bot.guild_policy import settings_text
+from bot.guild_policy import pictures_text, settings_text
 from bot.render.discord import safe_url
 from bot.store.guilds import (
     BelowThreshold,
@@ -27,6 +27,7 @@ from bot.store.guilds import (
     set_policy,
 )
 from checks.models import Verdict
+from extractors.image.ocr import ocr_available
 
 __all__ = ["ModerationCog", "setup"]
 
@@ -93,11 +94,13 @@ class ModerationCog(commands.GroupCog, group_name="claimcheck",
             watch.guilds.put(config)
             if default_mode is not None:
                 watch.forget_modes()  # channels without a row follow the new default
-        lim = self.bot.settings.limits
+        lim, fetch = self.bot.settings.limits, self.bot.settings.fetch
         text = settings_text(config, channel_modes=await list_channel_modes(store, config.guild_id),
                              sources=len(await list_watched_sources(store, config.guild_id)),
                              limits=(lim.user_rate, lim.user_per_s, lim.channel_rate,
-                                     lim.channel_per_s))
+                                     lim.channel_per_s),
+                             pictures=pictures_text(fetch.post_images, fetch.image_max_bytes,
+                                                    ocr=ocr_available()))
         await interaction.response.send_message(text[:1900], ephemeral=True)
 
     @app_commands.command(name="source-add", description="Watch a leaderboard for the digest")

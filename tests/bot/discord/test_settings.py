@@ -24,6 +24,8 @@ DEFAULTS = [
     "- Daily digest: off (`/claimcheck digest`)",
     "- Watched sources: 0",
     "- Rate limits: 3 claims per member per 60 s, 10 per channel per 60 s",
+    "- Pictures (bot-wide): screenshots dropped in chat and up to 2 pictures per fetched post, "
+    "8 MiB each at most, read by OCR",
     "- Channels: all on the default mode",
 ]
 
@@ -46,7 +48,7 @@ async def test_settings_shows_every_setting_and_only_moderators_see_it(world_fac
         assert lines[2].startswith("- Threads open for: implausible, suspicious, insufficient, consistent")
         assert lines[3] == "- Replies in claimcheck's threads: not read"
         assert lines[4] == f"- Daily digest: <#{mods.id}> at 07:00 UTC"
-        assert lines[7] == f"- Channels: <#{mods.id}> `off`"
+        assert lines[8] == f"- Channels: <#{mods.id}> `off`"
 
 
 @pytest.mark.parametrize(
@@ -136,3 +138,17 @@ async def test_a_reply_in_the_bots_thread_extends_the_threads_claim(
         assert embed.description.startswith("Follow-up: read together with this thread's claim.")
         assert embed.title.startswith("consistent — 40\\.0 tok/s is 0\\.16 of the generous "
                                       "batch\\-1 ceiling of one RTX 4090")
+
+
+@pytest.mark.parametrize(("post_images", "ocr", "shown"), [
+    (2, True, "screenshots dropped in chat and up to 2 pictures per fetched post, 8 MiB each at most, "
+              "read by OCR"),
+    (1, True, "screenshots dropped in chat and up to 1 picture per fetched post, 8 MiB each at most, "
+              "read by OCR"),
+    (0, True, "screenshots dropped in chat and no pictures of fetched posts, read by OCR"),
+    (2, False, "not read: OCR is not installed (`pip install 'claimcheck[ocr]'`)"),
+])
+def test_the_picture_policy_line_says_what_is_read(post_images: int, ocr: bool, shown: str) -> None:
+    from bot.guild_policy import pictures_text
+
+    assert pictures_text(post_images, 8 * 2**20, ocr=ocr) == shown
