@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # discord.py stays off the CLI's path (`claimcheck digest` im
 
 __all__ = ["FOLLOW_UP_NOTE", "REACTION", "SEVERITY", "AnswerKind", "GuildConfigs", "RateHints",
            "SharedReads",
-           "answer_kind", "follow_up_request", "rate_hint_text", "settings_text"]
+           "answer_kind", "follow_up_request", "pictures_text", "rate_hint_text", "settings_text"]
 
 K = TypeVar("K")
 V = TypeVar("V")
