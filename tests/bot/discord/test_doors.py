@@ -205,7 +205,10 @@ async def test_a_posts_pictures_are_read_by_default(
     server.raw(f"/i/{picture}", body, "image/jpeg" if picture.endswith(".jpg") else "image/png")
     url = server.text("/post", f"<html><body><main><p>{text}</p>"
                       f"<img src='{{{{BASE}}}}/i/{picture}'></main></body></html>")
-    async with world_factory(settle_timeout=60.0, fetch_deadline_s=60.0) as w:
+    # The workers load OCR as they start (as the bot's do), so the read is a few seconds; the
+    # settle window stays below aiohttp's 15 s keep-alive timer, which must stay parked rather
+    # than be waited out.
+    async with world_factory(settle_timeout=14.0, fetch_deadline_s=60.0, warm_ocr=True) as w:
         await w.alice.send(w.general, url)
         (thread,) = w.general.threads
         assert server.paths() == ["/post", f"/i/{picture}"]
