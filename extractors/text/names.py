@@ -123,6 +123,20 @@ class Name:
     name: str
 
 
+def _trie(keys: list[str]) -> str:
+    """An alternation of `keys` factored by their first character, so a word start that begins
+    no key fails after one branch per distinct first character rather than one per key. A key
+    that ends here makes the longer ones redundant (the gate only asks whether some key starts)."""
+    if "" in keys:
+        return ""
+    heads: dict[str, list[str]] = {}
+    for k in keys:
+        heads.setdefault(k[0], []).append(k[1:])
+    branches = [(r"[\s_-]+" if c == " " else re.escape(c)) + (f"(?:{rest})" if (rest := _trie(tails)) else "")
+                for c, tails in heads.items()]
+    return "|".join(branches) or "(?!)"
+
+
 def _fold(text: str) -> str:
     return _FOLD.sub(" ", text.lower())
 
@@ -149,6 +163,19 @@ class NameFinder:
         }
         self.patterns: dict[str, re.Pattern[str]] = {}
         self.key_lengths = sorted({len(k) for k in groups}, reverse=True)
+        self._keys = sorted(groups, key=len, reverse=True)
+        self._gate: re.Pattern[str] | None = None
+
+    def gate(self) -> re.Pattern[str]:
+        """The word starts where some key can begin: one scan in C instead of a dictionary lookup
+        per word in Python. A key's space stands for a run of spaces, underscores or dashes (as
+        `_fold` collapses them) and letters match in either case, so every word start whose
+        folded head is a key matches (a superset: the keys are ASCII, and every non-ASCII
+        character that lowercases to ASCII is matched by IGNORECASE, e.g. the Kelvin sign)."""
+        if self._gate is None:
+            self._gate = re.compile(_WORD.pattern[:-len("[A-Za-z0-9]")]
+                                    + f"(?=(?i:{_trie(self._keys)}))[A-Za-z0-9]")
+        return self._gate
 
     def pattern(self, key: str) -> re.Pattern[str] | None:
         """The alternation of every alias starting with `key` (folded), or None."""
@@ -160,7 +187,7 @@ class NameFinder:
     def finditer(self, text: str) -> Iterator[Name]:
         last_end = 0
         longest = self.key_lengths[0] if self.key_lengths else 0
-        for w in _WORD.finditer(text):
+        for w in self.gate().finditer(text):
             pos = w.start()
             if pos < last_end:
                 continue
