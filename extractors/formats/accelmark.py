@@ -45,17 +45,18 @@ from extractors.formats.accelmark_blocks import blocks, suite_drafter
 from extractors.formats.record_text import read_record_text
 from extractors.formats.records import find_records
 from extractors.formats.values import BadValue, read_key, to_float, to_int, to_text
+from extractors.text.lazyre import lazy
 
 __all__ = ["AccelMark"]
 
 _REQUIRED = ("schema_version", "suite_id", "chip", "metrics", "meta")
-_COMMAND = re.compile(r"^\s*(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:python3?|bash|sh|vllm|sglang|"
+_COMMAND = lazy(r"^\s*(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:python3?|bash|sh|vllm|sglang|"
                       r"torchrun|trtllm-serve|llama-server|docker)\s+\S")
 _SPEC_KEYS = ("speculative_method", "speculative_algorithm", "spec_method", "method")
 # The runner's own status line ("Partial run: ['offline'] succeeded, ['speculative'] failed.") names
 # scenarios, not the method the submission used.
-_SPEC_KEY = re.compile(r"spec|draft|eagle|mtp", re.IGNORECASE)
-_RUNNER_STATUS = re.compile(r"Partial run:[^.]*\.")
+_SPEC_KEY = lazy(r"spec|draft|eagle|mtp", re.IGNORECASE)
+_RUNNER_STATUS = lazy(r"Partial run:[^.]*\.")
 
 
 def _is_result(obj: Any) -> bool:

@@ -12,7 +12,6 @@ Every number read from a stranger's JSON goes through `number`, `positive` or `c
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.errors import ExtractError
+from extractors.text.lazyre import lazy
 
 __all__ = [
     "MISSING",
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 MISSING: Any = object()  # a key that is absent, as opposed to present with null
-_NUMERIC = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$")
+_NUMERIC = lazy(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$")
 
 
 def number(value: Any, *, allow_negative: bool = False) -> float | None:

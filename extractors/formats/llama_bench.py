@@ -33,7 +33,6 @@ Mapping, each with its reason:
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from checks.models import Claim
@@ -52,12 +51,13 @@ from extractors.formats.common import (
     record_list,
     text,
 )
+from extractors.text.lazyre import lazy
 
 __all__ = ["LlamaBench", "split_model_type"]
 
-_MODEL_TYPE = re.compile(r"^(?P<arch>\S+)\s+(?P<size>\S*\d\S*|\?B)\s+(?P<ftype>.+)$")
-_ACTIVE = re.compile(r"(?:^|[.\-_])A(\d+(?:\.\d+)?)B$")
-_EXPERTS = re.compile(r"^\d+x\d+(?:\.\d+)?[BM]$")
+_MODEL_TYPE = lazy(r"^(?P<arch>\S+)\s+(?P<size>\S*\d\S*|\?B)\s+(?P<ftype>.+)$")
+_ACTIVE = lazy(r"(?:^|[.\-_])A(\d+(?:\.\d+)?)B$")
+_EXPERTS = lazy(r"^\d+x\d+(?:\.\d+)?[BM]$")
 _IK_KEYS = ("mla_attn", "fused_moe", "attn_max_batch", "ser", "rtr", "fused_up_gate")
 
 

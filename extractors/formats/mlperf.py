@@ -59,13 +59,14 @@ from extractors.formats.mlperf_tree import (
 from extractors.formats.record_text import read_record_text
 from extractors.formats.records import find_records
 from extractors.formats.values import BadValue, read_key, to_float, to_int, to_rate, to_text
+from extractors.text.lazyre import lazy
 
 __all__ = ["MLPerf"]
 
 _SUMMARY_KEYS = {"tps", "ttft", "tpot", "run_config"}
 _SYSTEM_KEYS = {"accelerator_model_name", "accelerators_per_node"}
-_LOG_HEAD = re.compile(r"MLPerf Results Summary", re.IGNORECASE)
-_PATH_MODEL = re.compile(r"/results/([^/]+)/([^/]+)/(SingleStream|MultiStream|Offline|Server|"
+_LOG_HEAD = lazy(r"MLPerf Results Summary", re.IGNORECASE)
+_PATH_MODEL = lazy(r"/results/([^/]+)/([^/]+)/(SingleStream|MultiStream|Offline|Server|"
                          r"Interactive)/", re.IGNORECASE)
 
 
@@ -277,7 +278,7 @@ def _from_tree(b: ClaimBuilder, source: str) -> None:
 # tools/submission/submission_checker/constants.py: llama2-70b, mixtral-8x7b, llama3.1-8b/405b,
 # deepseek-r1, gptj); the Units column falls back to Samples/s or Queries/s for a benchmark id the
 # table does not list (an interactive variant, an open-division model), so the benchmark decides.
-_LLM_BENCHMARK = re.compile(r"^(?:llama|mixtral|gptj|gpt-j|gpt-oss|deepseek|qwen|mistral|falcon)",
+_LLM_BENCHMARK = lazy(r"^(?:llama|mixtral|gptj|gpt-j|gpt-oss|deepseek|qwen|mistral|falcon)",
                             re.IGNORECASE)
 _TOKEN_SCENARIOS = ("offline", "server", "interactive")
 

@@ -25,12 +25,13 @@ from extractors.builder import ClaimBuilder
 from extractors.formats.mlperf_tree import card_name
 from extractors.formats.record_text import read_record_text
 from extractors.formats.values import read_key, to_int, to_text
+from extractors.text.lazyre import lazy
 
 __all__ = ["count_or_none", "is_none", "parse_system", "set_engine"]
 
 # MLPerf's framework field lists the whole stack ("TensorRT 10.11, CUDA 12.9, TensorRT-LLM 1.0.0");
 # the inference engine is the part that names one, not the first library mentioned.
-_ENGINE_IN_STACK = re.compile(
+_ENGINE_IN_STACK = lazy(
     r"\b(tensorrt-llm|trt-llm|vllm|sglang|llama\.cpp|lmdeploy|text-generation-inference|mlc-llm)"
     r"(?:\s+v?(\d[\w.+-]*))?", re.IGNORECASE)
 

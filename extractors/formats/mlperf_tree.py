@@ -30,18 +30,19 @@ from pathlib import Path
 from typing import Any
 
 from extractors.builder import ClaimBuilder
+from extractors.text.lazyre import lazy
 from extractors.text.names import Name, find_gpus
 
 __all__ = ["TreePlace", "card_name", "set_from_system_name", "system_beside", "tree_place"]
 
 _SCENARIOS = "SingleStream|MultiStream|Offline|Server|Interactive"
 # Each segment is one path component ([^/]), so the pattern is linear in the path.
-_TREE = re.compile(r"(?:^|/)(open|closed|network|preview)/([^/]{1,200})/results/([^/]{1,200})/"
+_TREE = lazy(r"(?:^|/)(open|closed|network|preview)/([^/]{1,200})/results/([^/]{1,200})/"
                    r"([^/]{1,200})/(" + _SCENARIOS + r")(?=/|$)", re.IGNORECASE)
 _MAX_SYSTEM_BYTES = 1 << 20
-_COUNT_BEFORE = re.compile(r"(?<![0-9])(\d{1,3})\s?[xX×]\s?$")
-_COUNT_AFTER = re.compile(r"^[A-Za-z0-9 \-]{0,40}?(?<=[A-Za-z0-9])[xX×](\d{1,3})(?![0-9])")
-_FORM = re.compile(r"(?:[\s\-](?:SXM\d?|NVL|PCIe|OAM)(?![A-Za-z]))*")  # "-SXM", "-NVL" after a card
+_COUNT_BEFORE = lazy(r"(?<![0-9])(\d{1,3})\s?[xX×]\s?$")
+_COUNT_AFTER = lazy(r"^[A-Za-z0-9 \-]{0,40}?(?<=[A-Za-z0-9])[xX×](\d{1,3})(?![0-9])")
+_FORM = lazy(r"(?:[\s\-](?:SXM\d?|NVL|PCIe|OAM)(?![A-Za-z]))*")  # "-SXM", "-NVL" after a card
 _MAX_PER_NODE = 72  # the largest NVLink domain sold as one system (GB200 NVL72)
 
 

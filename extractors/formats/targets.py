@@ -34,6 +34,7 @@ from extractors.formats.values import (
     to_rate,
     to_text,
 )
+from extractors.text.lazyre import lazy
 
 __all__ = ["EMPTY_MEANS_SOMETHING", "PRIMARY", "TARGETS", "THROUGHPUT_TARGETS", "UNIT_TARGETS",
            "Converter", "fold"]
@@ -45,7 +46,7 @@ def fold(key: str) -> str:
 
 
 # A quoted range ("231–292", "350-400 W"): ALs and power draws are often given as one.
-_RANGE = re.compile(
+_RANGE = lazy(
     r"^\s*(\d+(?:\.\d+)?)\s*(?:-|–|—|~|to|\.\.)\s*(\d+(?:\.\d+)?)\s*[a-zA-Z%/ ]*$"
 )
 

@@ -28,6 +28,7 @@ import re
 from typing import Any
 
 from extractors.formats.values import BadValue, to_float
+from extractors.text.lazyre import lazy
 
 __all__ = [
     "BYTE_UNITS",
@@ -59,10 +60,10 @@ _ALL_UNITS = set(COUNT_UNITS) | set(BYTE_UNITS)
 
 # A number and what follows it, anchored and possessive (linear time on any input): one digit
 # run, one optional fraction and exponent, then letters only.
-_VALUE = re.compile(r"^\s*+([-+]?(?:\d{1,3}(?:,\d{3})++(?!\d)|\d++)(?:\.\d++)?(?:[eE][-+]?\d++)?)"
+_VALUE = lazy(r"^\s*+([-+]?(?:\d{1,3}(?:,\d{3})++(?!\d)|\d++)(?:\.\d++)?(?:[eE][-+]?\d++)?)"
                     r"\s*+([A-Za-z]{0,12})\s*+$")
 # A unit at the end of a header: "memory (GiB)", "params_B", "model size [MiB]", "ram-gb".
-_HEADER = re.compile(r"^(.{1,80}?)(?:[\s_\-]++|[\s_\-]*+[(\[]\s*+)([A-Za-z]{1,8})\s*+[)\]]?\s*+$")
+_HEADER = lazy(r"^(.{1,80}?)(?:[\s_\-]++|[\s_\-]*+[(\[]\s*+)([A-Za-z]{1,8})\s*+[)\]]?\s*+$")
 _MAX_KEY = 100  # headers are short; a longer key is no header with a unit
 
 
@@ -117,7 +118,7 @@ def header_unit(key: str) -> tuple[str, str] | None:
     return base, unit
 
 
-_UNIT_COLUMN = re.compile(r"^(.{1,80}?)[\s_\-]*+units?$", re.IGNORECASE)
+_UNIT_COLUMN = lazy(r"^(.{1,80}?)[\s_\-]*+units?$", re.IGNORECASE)
 
 
 def record_units(record: dict[str, Any]) -> dict[str, str]:

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from extractors.text.lazyre import lazy
+
 __all__ = [
     "BadValue",
     "read_key",
@@ -37,7 +39,7 @@ class BadValue(ValueError):
     """A field held a value of the wrong kind ("fast" where a number belongs)."""
 
 
-_NUM = re.compile(r"^\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-+]?\.\d+)")
+_NUM = lazy(r"^\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-+]?\.\d+)")
 
 
 def to_float(value: Any) -> float:

@@ -35,7 +35,6 @@ Quirks, each with its reason:
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from checks.models import Claim
@@ -58,6 +57,7 @@ from extractors.formats.common import (
 )
 from extractors.formats.record_text import read_record_text, row_texts
 from extractors.formats.records import map_record
+from extractors.text.lazyre import lazy
 
 __all__ = ["VllmBench"]
 
@@ -70,7 +70,7 @@ _SGLANG_KEYS = ("accept_length", "total_output_tokens_retokenized", "random_inpu
 # InferenceX's aggregated rows (agg_*.json) carry these; inferencex.py claims them.
 _INFERENCEX_KEYS = ("tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu",
                     "infmax_model_prefix", "hw")
-_DATE = re.compile(r"^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})$")
+_DATE = lazy(r"^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})$")
 # Keys vLLM itself writes (vllm-project/vllm vllm/benchmarks/serve.py); the rest is --metadata.
 _OWN_KEYS = frozenset((
     "date", "endpoint_type", "backend", "label", "model_id", "tokenizer_id", "num_prompts",
@@ -80,7 +80,7 @@ _OWN_KEYS = frozenset((
     "total_token_throughput", "max_concurrent_requests", "input_lens", "output_lens", "ttfts",
     "itls", "generated_texts", "errors", "good_completed", "input_throughput", "max_output_tokens_per_s",
 ))
-_OWN_PATTERN = re.compile(r"^(?:(?:mean|median|std|p\d+(?:\.\d+)?)_(?:ttft|tpot|itl|e2el)(?:_ms)?|"
+_OWN_PATTERN = lazy(r"^(?:(?:mean|median|std|p\d+(?:\.\d+)?)_(?:ttft|tpot|itl|e2el)(?:_ms)?|"
                           r"spec_decode_\w+)$")
 
 

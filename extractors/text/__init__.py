@@ -30,6 +30,7 @@ from extractors.builder import ClaimBuilder
 from extractors.document import RawDocument
 from extractors.text.freetext import FreeTextReading, read_free_text
 from extractors.text.launch import LaunchReading, plain_decode, read_launch
+from extractors.text.lazyre import lazy
 from extractors.text.logs import LogReading, read_logs
 from extractors.text.rows import RowReading, read_rows
 
@@ -41,7 +42,7 @@ MAX_TEXT = 4_000_000  # characters; a pasted log larger than this is read in par
 MAX_LINKS = 100
 CONFIG_MAX_WORDS = 30  # prose around a pasted command before it counts as a post
 Kind = Literal["log", "config", "post"]
-_URL = re.compile(r"https?://[^\s<>\"'`\[\]{}()|\\^]+", re.IGNORECASE)
+_URL = lazy(r"https?://[^\s<>\"'`\[\]{}()|\\^]+", re.IGNORECASE)
 
 
 class TextReading(BaseModel):

@@ -25,9 +25,8 @@ systems when one is given).
 
 from __future__ import annotations
 
-import re
-
 from checks.reference import Reference
+from extractors.text.lazyre import lazy
 from extractors.text.names import Name, find_gpus
 from extractors.text.scan import Scan
 from extractors.text.units import WORD_NUM, parse_count
@@ -36,22 +35,22 @@ __all__ = ["choose_card", "read_cards"]
 
 _ADJ = (r"(?i:(?:consumer|flagship|datacenter|data-center|desktop|gaming|high-end|workstation|"
         r"NVIDIA|AMD|GeForce|Radeon|used|new|old|lone|stock|spare|older|cheap)\s+){0,3}")
-_COUNT_BEFORE = re.compile(
+_COUNT_BEFORE = lazy(
     rf"(?:(?<![\w.])(?P<n>\d{{1,3}})\s?[x×*]\s?|(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|a|an|my|"
     rf"\d{{1,3}}))(?:[\s-]socket)?\s+{_ADJ})$")
 # After it, perhaps past the card's memory: "RTX 5090 ×1", "4090 24GB * 8" (a table's "card, memory * count").
-_COUNT_AFTER = re.compile(r"(?:\s?\d{1,3}\s?GB)?\s?[x×*]\s?(\d{1,3})\b")
-_MACHINES = re.compile(r"(?i)s?\s{1,3}(?:machines?|nodes?|servers?|boxes|systems|rigs|hosts)\b")
-_COUNT_GPUS = re.compile(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))\s+{_ADJ}"
+_COUNT_AFTER = lazy(r"(?:\s?\d{1,3}\s?GB)?\s?[x×*]\s?(\d{1,3})\b")
+_MACHINES = lazy(r"(?i)s?\s{1,3}(?:machines?|nodes?|servers?|boxes|systems|rigs|hosts)\b")
+_COUNT_GPUS = lazy(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))\s+{_ADJ}"
                          r"(?i:GPUs?|cards?|graphics\s+cards?|accelerators?)\b(?!\s?(?i:cores?)\b)")
-_TP = re.compile(r"(?i)(?<![\w-])(?:TP|tensor[-_ ]parallel(?:[-_ ]size)?)\s?[:=]?\s?(\d{1,3})"
+_TP = lazy(r"(?i)(?<![\w-])(?:TP|tensor[-_ ]parallel(?:[-_ ]size)?)\s?[:=]?\s?(\d{1,3})"
                  r"(?![\d.])|(?<![\w-])--tp(?:-size)?[ =](\d{1,3})\b")
 _SINGULAR = {"a", "an", "my"}
-_HOST_AFTER = re.compile(r"(?i)[\s-]{0,3}(?:based\s+)?(?:box|rig|host|pc|server|workstation|desktop|"
+_HOST_AFTER = lazy(r"(?i)[\s-]{0,3}(?:based\s+)?(?:box|rig|host|pc|server|workstation|desktop|"
                          r"machine|build|system|tower)\b")
 # Between two cards of one rig: "+", then perhaps the second card's count.
 # "and" is left out: "on a 3090 and a 4090" more often compares two runs than names one rig.
-_RIG_JOIN = re.compile(r"s?\s{0,3}\+\s{0,3}(?:(\d{1,2})\s?[x×*]\s?)?")
+_RIG_JOIN = lazy(r"s?\s{0,3}\+\s{0,3}(?:(\d{1,2})\s?[x×*]\s?)?")
 
 
 def _is_cpu(card: Name, ref: Reference | None) -> bool:
@@ -61,7 +60,7 @@ def _is_cpu(card: Name, ref: Reference | None) -> bool:
 
 # A GPU vendor's name opening a parenthesis right after a CPU or board: "Pi 5 (AMD Pro W7700)",
 # "Ryzen 9 7950X (Nvidia 4080)" — the machine named first, the card that ran in the brackets.
-_CARD_IN_BRACKETS = re.compile(r"(?i)[^()\n]{0,30}?\(\s?(?:AMD|NVIDIA|Radeon|GeForce|Intel\s+Arc)\b")
+_CARD_IN_BRACKETS = lazy(r"(?i)[^()\n]{0,30}?\(\s?(?:AMD|NVIDIA|Radeon|GeForce|Intel\s+Arc)\b")
 
 
 def _hosts_bracketed_card(card: Name, text: str, ref: Reference | None) -> bool:

@@ -35,25 +35,26 @@ from typing import Any
 from checks.reference import Reference
 from checks.text import sanitise
 from extractors.builder import ClaimBuilder
+from extractors.text.lazyre import lazy
 from extractors.text.units import GGUF_QUANT, parse_int, parse_number
 
 __all__ = ["Flag", "Program", "apply_flags", "canonical_method", "parse_flags"]
 
 # Builtin method spellings, used when the reference table has no row for the name.
 _METHOD_NAMES = [
-    (re.compile(r"^eagle[-_ ]?3$", re.IGNORECASE), "EAGLE-3"),
-    (re.compile(r"^eagle[-_ ]?2$", re.IGNORECASE), "EAGLE-2"),
-    (re.compile(r"^eagle(?:[-_ ]?1)?$", re.IGNORECASE), "EAGLE"),
-    (re.compile(r"^dflash\d?$", re.IGNORECASE), "DFlash"),
+    (lazy(r"^eagle[-_ ]?3$", re.IGNORECASE), "EAGLE-3"),
+    (lazy(r"^eagle[-_ ]?2$", re.IGNORECASE), "EAGLE-2"),
+    (lazy(r"^eagle(?:[-_ ]?1)?$", re.IGNORECASE), "EAGLE"),
+    (lazy(r"^dflash\d?$", re.IGNORECASE), "DFlash"),
     # SGLang's NEXTN (and vLLM's *_mtp methods) run a model's own multi-token-prediction layers.
-    (re.compile(r"^(?:mtp|nextn|\w+_mtp|multi[- ]token[- ]prediction)$", re.IGNORECASE),
+    (lazy(r"^(?:mtp|nextn|\w+_mtp|multi[- ]token[- ]prediction)$", re.IGNORECASE),
      "MTP"),
-    (re.compile(r"^medusa$", re.IGNORECASE), "Medusa"),
-    (re.compile(r"^(?:n-?gram|prompt[-_ ]lookup)$", re.IGNORECASE), "n-gram"),
-    (re.compile(r"^(?:standalone|draft[-_ ]model)$", re.IGNORECASE), "draft model"),
-    (re.compile(r"^lookahead$", re.IGNORECASE), "lookahead"),
-    (re.compile(r"^suffix$", re.IGNORECASE), "suffix decoding"),
-    (re.compile(r"^dspark$", re.IGNORECASE), "DSpark"),
+    (lazy(r"^medusa$", re.IGNORECASE), "Medusa"),
+    (lazy(r"^(?:n-?gram|prompt[-_ ]lookup)$", re.IGNORECASE), "n-gram"),
+    (lazy(r"^(?:standalone|draft[-_ ]model)$", re.IGNORECASE), "draft model"),
+    (lazy(r"^lookahead$", re.IGNORECASE), "lookahead"),
+    (lazy(r"^suffix$", re.IGNORECASE), "suffix decoding"),
+    (lazy(r"^dspark$", re.IGNORECASE), "DSpark"),
 ]
 
 

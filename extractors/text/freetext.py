@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
 from extractors.text.cards import read_cards
+from extractors.text.lazyre import lazy
 from extractors.text.models import infer_size, read_model
 from extractors.text.quants import read_formats
 from extractors.text.scan import Scan
@@ -67,17 +68,17 @@ from extractors.text.units import (
 __all__ = ["FreeTextReading", "read_free_text"]
 
 _I = re.IGNORECASE
-_BASELINE = re.compile(r"(?i)\b(?:baseline|normal(?:ly)?|auto-?regressive|AR|no[- ]spec\w*|"
+_BASELINE = lazy(r"(?i)\b(?:baseline|normal(?:ly)?|auto-?regressive|AR|no[- ]spec\w*|"
                        r"without\s+spec\w*|plain|vanilla|control|vs\.?|versus|compared\s+(?:to|"
                        r"with)|instead\s+of|real\s+(?:\w+\s+)?decode|stock|without\s+SD|no\s+draft)"
                        r"\b")
 # Cues after a figure that make it the baseline ("37.2 tok/s baseline", "2.2 t/s without SD");
 # "vs" and "compared to" after a figure introduce the next one instead.
-_BASELINE_AFTER = re.compile(r"(?i)\b(?:baseline|auto-?regressive|no[- ]spec\w*|without\s+(?:spec\w*|"
+_BASELINE_AFTER = lazy(r"(?i)\b(?:baseline|auto-?regressive|no[- ]spec\w*|without\s+(?:spec\w*|"
                              r"SD|(?:a\s+)?draft\w*)|no\s+draft\w*|(?:plain|vanilla)\s+decod\w*)\b")
 # Words that say which rate a figure is; the one nearest the figure decides. "speculative
 # decoding" names a method, not the decode rate; "prompt eval" is prefill, a bare "eval" decode.
-_KIND_WORDS = re.compile(
+_KIND_WORDS = lazy(
     r"(?i)(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?\b(?!s)|"
     r"\bpp\d*\b|\binput(?![\s:=]{0,3}\d{1,6}\s{0,3}(?:tokens?\s{0,3})?[/,])(?![\s_-]{0,3}len)"
     r"(?:\s+throughput)?\b)|"
@@ -91,13 +92,13 @@ _KIND_WORDS = re.compile(
 _QUALIFIER = SPEED_QUALIFIER  # the unit and figure grammar lives in units.py: the chat pre-filter uses it too
 _TOKS = SPEED_FIGURE
 _TOKS_LABEL = SPEED_LABEL
-_AFTER_STOP = re.compile(r"[,;(|)\[\]\d]")
+_AFTER_STOP = lazy(r"[,;(|)\[\]\d]")
 # "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
 _NOT_SPEED = NOT_SPEED
 
 
 # tqdm progress bars ("100%|████| 128/128 [21:13<00:00]") hold a/b counts that are not statistics.
-_PROGRESS = re.compile(r"(?m)^[^\n]*?\d%\|[^\n]*$")
+_PROGRESS = lazy(r"(?m)^[^\n]*?\d%\|[^\n]*$")
 
 
 @dataclass
@@ -140,7 +141,7 @@ def read_free_text(text: str, b: ClaimBuilder, ref: Reference | None = None) -> 
 # llama-bench's test names: "tg128" (decode of 128 tokens), "pp512" (prompt processing), written
 # glued or spaced ("tg 512") in the tables that quote it (ggml-org/llama.cpp
 # tools/llama-bench/README.md: `-n` / `-p` tests print as tgN / ppN).
-_TG_TEST = re.compile(r"(?i)(?<![A-Za-z0-9])tg\s?\d{1,6}(?![\w.])")
+_TG_TEST = lazy(r"(?i)(?<![A-Za-z0-9])tg\s?\d{1,6}(?![\w.])")
 
 
 def _bench_test(s: Scan, at: int) -> None:
@@ -174,7 +175,7 @@ def _kind(text: str, before_at: int, m: re.Match[str], after_end: int) -> str | 
 
 # A legend defining abbreviations ("TG = text generation, PP = prompt processing") names every
 # kind and none in particular.
-_LEGEND = re.compile(r"\b[A-Z]{2,5}\s?=\s?[A-Za-z][A-Za-z ]{0,40}")
+_LEGEND = lazy(r"\b[A-Z]{2,5}\s?=\s?[A-Za-z][A-Za-z ]{0,40}")
 _LINE_REACH = 2000  # characters of the figure's line looked at, before the figure
 
 
@@ -241,7 +242,7 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
     return mentions, best.value, best.start
 
 
-_TOKENS_IN = re.compile(rf"(?P<tok>{NUM})\s*(?:output\s+|generated\s+|new\s+|decode\s+)?"
+_TOKENS_IN = lazy(rf"(?P<tok>{NUM})\s*(?:output\s+|generated\s+|new\s+|decode\s+)?"
                         rf"tok(?:en)?s?\s+(?:in|over|within)\s+(?P<sec>{NUM})\s*"
                         r"(?P<unit>ms|milliseconds?|s|secs?|seconds?)\b", _I)
 
@@ -259,16 +260,16 @@ def _tokens_in_seconds(s: Scan) -> None:
 
 # ---- speculative statistics --------------------------------------------------------------------
 
-_AL = re.compile(rf"(?:\bAL\b|τ|\btau\b|(?i:\bacceptance[ _-]length|\baccept(?:ed)?[ _-]len(?:gth)?"
+_AL = lazy(rf"(?:\bAL\b|τ|\btau\b|(?i:\bacceptance[ _-]length|\baccept(?:ed)?[ _-]len(?:gth)?"
                  rf"|\bmean\s+accepted\s+tokens))\s*(?:(?:[:=≈~(]|of|is|was|at|around|about)\s*)*"
                  rf"(?P<lo>{NUM})(?:{RANGE_SEP}(?P<hi>{NUM_BODY}))?")
 _RATE = [
-    re.compile(rf"(?P<p>{NUM})\s*(?P<pct>%)\s*(?:draft\s+)?(?:acceptance|accepted|accept(?:ance)?"
+    lazy(rf"(?P<p>{NUM})\s*(?P<pct>%)\s*(?:draft\s+)?(?:acceptance|accepted|accept(?:ance)?"
                r"\s+rate|hit\s+rate)\b", _I),
-    re.compile(rf"\b(?:draft\s+)?accept(?:ance)?\s+rate\s*(?:(?:[:=≈~]|of|is|was)\s*)*"
+    lazy(rf"\b(?:draft\s+)?accept(?:ance)?\s+rate\s*(?:(?:[:=≈~]|of|is|was)\s*)*"
                rf"(?P<p>{NUM})\s*(?P<pct>%)?", _I),
 ]
-_RATIO = re.compile(r"(?<![\d./,])(\d{1,12})\s*/\s*(\d{1,12})(?![\d./]|,\d)")
+_RATIO = lazy(r"(?<![\d./,])(\d{1,12})\s*/\s*(\d{1,12})(?![\d./]|,\d)")
 
 
 def _acceptance(s: Scan) -> None:
@@ -290,7 +291,7 @@ def _acceptance(s: Scan) -> None:
 
 # An a/b count is an acceptance statistic only where its sentence speaks of accepting, drafting
 # or verifying tokens; anywhere else it is a score, a length pair or a count of things.
-ACCEPT_CONTEXT = re.compile(r"(?i)accept|\bdraft|\bAL\b|specul|verif|propos|\bspec\b|\bhits?\b")
+ACCEPT_CONTEXT = lazy(r"(?i)accept|\bdraft|\bAL\b|specul|verif|propos|\bspec\b|\bhits?\b")
 
 
 def _ratios(s: Scan) -> None:
@@ -314,14 +315,14 @@ def _ratios(s: Scan) -> None:
 
 # ---- power -------------------------------------------------------------------------------------
 
-_POWER = re.compile(rf"(?P<lo>{NUM})(?:{RANGE_SEP}(?P<hi>{NUM_BODY}))?\s*(?:W\b|(?i:watts?)\b)")
-_NOT_DRAW = re.compile(r"(?i)\b(?:TDP|TGP|board\s+power|power\s+limit\w*|limit\w*|cap(?:ped)?|"
+_POWER = lazy(rf"(?P<lo>{NUM})(?:{RANGE_SEP}(?P<hi>{NUM_BODY}))?\s*(?:W\b|(?i:watts?)\b)")
+_NOT_DRAW = lazy(r"(?i)\b(?:TDP|TGP|board\s+power|power\s+limit\w*|limit\w*|cap(?:ped)?|"
                        r"rated|max(?:imum)?|PSU|power\s+supply)\b")
-_LIMIT = re.compile(rf"(?i)(?:power[- ]limit(?:ed)?|capped)\s{{0,3}}(?:(?:to|at|of|:|=)\s{{0,3}})?{NUM}"
+_LIMIT = lazy(rf"(?i)(?:power[- ]limit(?:ed)?|capped)\s{{0,3}}(?:(?:to|at|of|:|=)\s{{0,3}})?{NUM}"
                     rf"\s{{0,3}}W\b|{NUM}\s{{0,3}}W\s{{0,3}}(?:power[- ]limit|cap)\b")
-_METER = [(re.compile(r"(?i)nvidia-smi|nvml"), "nvidia-smi"),
-          (re.compile(r"(?i)at\s+the\s+wall|wall\s+(?:power|meter|socket)|kill-?a-?watt"), "wall"),
-          (re.compile(r"(?i)board\s+power\s+draw|GPU\s+power\s+draw"), "board")]
+_METER = [(lazy(r"(?i)nvidia-smi|nvml"), "nvidia-smi"),
+          (lazy(r"(?i)at\s+the\s+wall|wall\s+(?:power|meter|socket)|kill-?a-?watt"), "wall"),
+          (lazy(r"(?i)board\s+power\s+draw|GPU\s+power\s+draw"), "board")]
 
 
 def _power(s: Scan) -> None:

@@ -31,6 +31,7 @@ from checks.reference import Reference
 from checks.text import sanitise
 from extractors.builder import ClaimBuilder
 from extractors.text.flags import Program, apply_flags, canonical_method, parse_flags
+from extractors.text.lazyre import lazy
 
 __all__ = [
     "Command",
@@ -47,30 +48,30 @@ _PY = r"(?<![\w./-])(?:[\w./-]*/)?python[\d.]*(?:\s+-[A-Za-z]+)*\s+-m\s+"
 _BIN = r"(?<![\w./-])(?:[\w./-]*/)?"
 # (pattern, engine, role); role orders the commands: servers first, then in-process benches.
 _PROGRAMS: list[tuple[re.Pattern[str], str, str]] = [
-    (re.compile(_PY + r"sglang\.launch_server\b"), "sglang", "server"),
-    (re.compile(r"(?<![\w.-])sglang\s+serve\b"), "sglang", "server"),
-    (re.compile(_PY + r"vllm\.entrypoints\.openai\.api_server\b"), "vllm", "server"),
-    (re.compile(r"(?<![\w.-])vllm\s+serve\b"), "vllm", "server"),
-    (re.compile(_BIN + r"llama-server\b"), "llama.cpp", "server"),
-    (re.compile(r"(?<![\w.-])trtllm-serve(?:\s+serve)?\b"), "tensorrt-llm", "server"),
-    (re.compile(_PY + r"atom\.entrypoints\.[\w.]+"), "atom", "server"),
-    (re.compile(_PY + r"sglang\.bench_one_batch\b"), "sglang", "bench"),
-    (re.compile(_BIN + r"llama-(?:cli|bench|speculative(?:-simple)?)\b"), "llama.cpp", "bench"),
-    (re.compile(_PY + r"sglang\.bench_serving\b"), "", "client"),
-    (re.compile(r"(?<![\w.-])vllm\s+bench\s+\w+"), "", "client"),
-    (re.compile(_PY + r"dflash\.benchmark\b"), "", "client"),
+    (lazy(_PY + r"sglang\.launch_server\b"), "sglang", "server"),
+    (lazy(r"(?<![\w.-])sglang\s+serve\b"), "sglang", "server"),
+    (lazy(_PY + r"vllm\.entrypoints\.openai\.api_server\b"), "vllm", "server"),
+    (lazy(r"(?<![\w.-])vllm\s+serve\b"), "vllm", "server"),
+    (lazy(_BIN + r"llama-server\b"), "llama.cpp", "server"),
+    (lazy(r"(?<![\w.-])trtllm-serve(?:\s+serve)?\b"), "tensorrt-llm", "server"),
+    (lazy(_PY + r"atom\.entrypoints\.[\w.]+"), "atom", "server"),
+    (lazy(_PY + r"sglang\.bench_one_batch\b"), "sglang", "bench"),
+    (lazy(_BIN + r"llama-(?:cli|bench|speculative(?:-simple)?)\b"), "llama.cpp", "bench"),
+    (lazy(_PY + r"sglang\.bench_serving\b"), "", "client"),
+    (lazy(r"(?<![\w.-])vllm\s+bench\s+\w+"), "", "client"),
+    (lazy(_PY + r"dflash\.benchmark\b"), "", "client"),
 ]
 _ROLE_ORDER = {"server": 0, "bench": 1, "client": 2}
-_HINT = re.compile(r"sglang|vllm|llama-|trtllm|atom\.|dflash\.")  # one cheap test per line
+_HINT = lazy(r"sglang|vllm|llama-|trtllm|atom\.|dflash\.")  # one cheap test per line
 _SHELL_STOP = {"|", "||", "&&", ";", "&", "\\"}
-_ENV_TOKEN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
+_ENV_TOKEN = lazy(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
 # A bare `KEY=VALUE` in prose or on its own line counts only with an upper-case key holding an
 # underscore: "AL=56.0" is a statistic, "SGLANG_SIMULATE_ACC_LEN=56" is an environment variable.
-_BARE_ENV = re.compile(r"(?<![\w$-])([A-Z][A-Z0-9]*_[A-Z0-9_]+)="
+_BARE_ENV = lazy(r"(?<![\w$-])([A-Z][A-Z0-9]*_[A-Z0-9_]+)="
                        r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s`'\",;)]*)")
-_EXPORT = re.compile(r"^[ \t]*(?:export|set|setenv|ENV)\s+(.+)$", re.MULTILINE)
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~).*$")
-_PROMPT = re.compile(r"^\s*(?:[-*>]\s+|\$\s+|#\s+|\w[\w.-]*@[\w.-]+:\S*[$#]\s+)+")
+_EXPORT = lazy(r"^[ \t]*(?:export|set|setenv|ENV)\s+(.+)$", re.MULTILINE)
+_FENCE = lazy(r"^[ \t]*(?:```|~~~).*$")
+_PROMPT = lazy(r"^\s*(?:[-*>]\s+|\$\s+|#\s+|\w[\w.-]*@[\w.-]+:\S*[$#]\s+)+")
 
 
 @dataclass
@@ -284,7 +285,7 @@ def parse_launch_command(command: str, ref: Reference | None = None,
 
 
 # Env that switches speculation on or forces acceptance (SemiAnalysisAI/InferenceX golden_al_distribution)
-_SPEC_ENV = re.compile(r"SPEC|DRAFT|ACC_LEN|EAGLE|MTP|DFLASH", re.IGNORECASE)
+_SPEC_ENV = lazy(r"SPEC|DRAFT|ACC_LEN|EAGLE|MTP|DFLASH", re.IGNORECASE)
 
 
 def _is_plain(cmd: Command, ref: Reference | None) -> bool:

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 from typing import Any
 
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
 from extractors.text.flags import Flag, Program, apply_flags
+from extractors.text.lazyre import lazy
 from extractors.text.lines import (
     MAX_NUMBERS,
     LogReading,
@@ -63,8 +63,8 @@ def read_logs(text: str, b: ClaimBuilder, ref: Reference | None = None) -> LogRe
 
 # ---- SGLang server log -------------------------------------------------------------------------
 
-_DECODE = re.compile(r"Decode batch[.,]")
-_SERVER_ARGS = re.compile(r"ServerArgs\((.*)")
+_DECODE = lazy(r"Decode batch[.,]")
+_SERVER_ARGS = lazy(r"ServerArgs\((.*)")
 _SGLANG_KEYS = {
     "model_path", "quantization", "kv_cache_dtype", "tp_size", "context_length",
     "speculative_algorithm", "speculative_draft_model_path", "speculative_num_steps",
@@ -72,7 +72,7 @@ _SGLANG_KEYS = {
     "speculative_accept_threshold_single", "speculative_accept_threshold_acc",
     "disable_radix_cache",
 }
-_ARG = re.compile(r"\b(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\[\]{}]+)")
+_ARG = lazy(r"\b(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\[\]{}]+)")
 
 
 def _sglang(text: str, b: ClaimBuilder, ref: Reference | None, out: LogReading) -> None:
@@ -129,11 +129,11 @@ def _sglang(text: str, b: ClaimBuilder, ref: Reference | None, out: LogReading) 
 
 # ---- vLLM server log ---------------------------------------------------------------------------
 
-_SPEC = re.compile(r"SpecDecoding metrics:\s*(.*)")
-_VLLM_VERSION = re.compile(r"(?:vLLM API server version|LLM engine \(v|vLLM version:?)\s*v?"
+_SPEC = lazy(r"SpecDecoding metrics:\s*(.*)")
+_VLLM_VERSION = lazy(r"(?:vLLM API server version|LLM engine \(v|vLLM version:?)\s*v?"
                            r"(\d+\.\d+[\w.+\-]*)")
-_NON_DEFAULT = re.compile(r"non-default args:\s*(\{.*\})\s*$")
-_GEN = re.compile(r"Avg generation throughput:\s*" + N + r"\s*tokens/s")
+_NON_DEFAULT = lazy(r"non-default args:\s*(\{.*\})\s*$")
+_GEN = lazy(r"Avg generation throughput:\s*" + N + r"\s*tokens/s")
 _VLLM_KEYS = {
     "model": "--model", "model_tag": "--model", "quantization": "--quantization",
     "kv_cache_dtype": "--kv-cache-dtype", "tensor_parallel_size": "--tensor-parallel-size",
@@ -250,15 +250,15 @@ def _spec_lines(text: str, b: ClaimBuilder, out: LogReading) -> None:
 
 # ---- llama.cpp ---------------------------------------------------------------------------------
 
-_EVAL = re.compile(r"(prompt eval|(?<!prompt )eval) time\s*=\s*" + N + r"\s*ms\s*/\s*(\d+)\s*"
+_EVAL = lazy(r"(prompt eval|(?<!prompt )eval) time\s*=\s*" + N + r"\s*ms\s*/\s*(\d+)\s*"
                    r"(?:tokens|runs)\s*\(\s*" + N + r"\s*ms per token,\s*" + N +
                    r"\s*tokens per second\)")
-_DRAFT = re.compile(r"draft acceptance rate\s*=\s*" + N + r"\s*\(\s*(\d+)\s*accepted\s*/\s*"
+_DRAFT = lazy(r"draft acceptance rate\s*=\s*" + N + r"\s*\(\s*(\d+)\s*accepted\s*/\s*"
                     r"(\d+)\s*generated\)")
-_SPECULATIVE = re.compile(r"^\s*(n_draft|n_drafted|n_accept|accept)\s*=\s*" + N + r"\s*%?\s*$")
-_DECODED = re.compile(r"decoded\s+(\d+)\s+tokens in\s+" + N + r"\s+seconds, speed:\s*" + N +
+_SPECULATIVE = lazy(r"^\s*(n_draft|n_drafted|n_accept|accept)\s*=\s*" + N + r"\s*%?\s*$")
+_DECODED = lazy(r"decoded\s+(\d+)\s+tokens in\s+" + N + r"\s+seconds, speed:\s*" + N +
                       r"\s*t/s")
-_BUILD = re.compile(r"\bbuild(?::|\s*=)\s*(\d+)\s*\((\w+)\)")
+_BUILD = lazy(r"\bbuild(?::|\s*=)\s*(\d+)\s*\((\w+)\)")
 
 
 def _llama(text: str, b: ClaimBuilder, ref: Reference | None, out: LogReading) -> None:

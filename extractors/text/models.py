@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from checks.physics import size_from_name
 from checks.physics.weights import family_row
 from checks.reference import Reference
+from extractors.text.lazyre import lazy
 from extractors.text.names import finder
 from extractors.text.scan import Scan
 
@@ -52,10 +53,10 @@ _SINGLE = {"DeepSeek", "Kimi", "GLM", "MiniMax"}  # with a version: "DeepSeek V3
 _GLUED = {"Qwen", "LFM", "GLM", "SmolLM", "OLMo"}  # "Qwen3.5", not "Qwen 3.5"
 _FAMILY_RE = "|".join(sorted((re.escape(f).replace(r"\-", "[- ]?") for f in _FAMILIES),
                              key=len, reverse=True))
-_MENTION = re.compile(
+_MENTION = lazy(
     rf"(?i)(?<![A-Za-z0-9])(?P<fam>{_FAMILY_RE})(?P<ver>\d[\d.]{{0,6}})?"
     r"(?P<rest>(?:(?:[ _\-]{1,2}|:(?=\d))[A-Za-z0-9][A-Za-z0-9.]{0,19}){0,8})")
-_SHORT_LLAMA = re.compile(r"(?<![A-Za-z0-9])L(?P<v>[1-4](?:\.\d)?)-(?P<s>\d{1,3})[Bb](?![A-Za-z0-9])")
+_SHORT_LLAMA = lazy(r"(?<![A-Za-z0-9])L(?P<v>[1-4](?:\.\d)?)-(?P<s>\d{1,3})[Bb](?![A-Za-z0-9])")
 _VARIANTS = {
     "instruct": "Instruct", "chat": "Chat", "it": "it", "coder": "Coder", "code": "Code",
     "large": "Large", "small": "Small", "medium": "Medium", "mini": "Mini", "nano": "Nano",
@@ -63,12 +64,12 @@ _VARIANTS = {
     "vl": "VL", "thinking": "Thinking", "base": "Base", "scout": "Scout",
     "maverick": "Maverick", "turbo": "Turbo", "math": "Math", "omni": "Omni", "lite": "Lite",
 }
-_SIZE = re.compile(r"(?i)^(?:\d{1,3}x)?\d{1,4}(?:\.\d{1,2})?[bm]$")
-_ACTIVE = re.compile(r"(?i)^a\d{1,3}(?:\.\d{1,2})?b$")
-_EXPERTS = re.compile(r"(?i)^\d{1,3}e$")
-_VERSION = re.compile(r"(?i)^[vrk]?\d{1,2}(?:\.\d{1,2}){0,2}$")
-_DATE = re.compile(r"^\d{4}$")
-_DRAFTER = re.compile(r"(?i)[-_. ](?:DFlash|EAGLE\d?|draft(?:er)?|speculator|MTP|Medusa)\b")
+_SIZE = lazy(r"(?i)^(?:\d{1,3}x)?\d{1,4}(?:\.\d{1,2})?[bm]$")
+_ACTIVE = lazy(r"(?i)^a\d{1,3}(?:\.\d{1,2})?b$")
+_EXPERTS = lazy(r"(?i)^\d{1,3}e$")
+_VERSION = lazy(r"(?i)^[vrk]?\d{1,2}(?:\.\d{1,2}){0,2}$")
+_DATE = lazy(r"^\d{4}$")
+_DRAFTER = lazy(r"(?i)[-_. ](?:DFlash|EAGLE\d?|draft(?:er)?|speculator|MTP|Medusa)\b")
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,7 @@ def find_models(text: str, ref: Reference | None) -> list[ModelName]:
     return sorted(out, key=lambda n: n.start)
 
 
-_BARE_SIZE = re.compile(r"(?<![\w.$])(?P<t>\d{1,4}(?:\.\d{1,2})?)\s?[Bb](?:\s?(?:-|–|to)\s?"
+_BARE_SIZE = lazy(r"(?<![\w.$])(?P<t>\d{1,4}(?:\.\d{1,2})?)\s?[Bb](?:\s?(?:-|–|to)\s?"
                         r"(?P<hi>\d{1,4}(?:\.\d{1,2})?)\s?[Bb])?(?![A-Za-z0-9/])")
 
 
@@ -214,7 +215,7 @@ def read_model(s: Scan) -> None:
 
 # "Qwen2.5-14B Q8_0 + Qwen2.5-0.5B Q4_K_M": a model joined by "+" to a much smaller one is the
 # target and its draft model (llama.cpp's `-m` / `-md` pairs are posted this way).
-_PLUS = re.compile(r"[\s\w.-]{0,20}?\+\s{0,3}$")
+_PLUS = lazy(r"[\s\w.-]{0,20}?\+\s{0,3}$")
 _DRAFT_SHARE = 0.25  # the drafter at most a quarter of the target: a 0.5B for a 14B, a 1B for 8B
 
 
@@ -236,7 +237,7 @@ _B = r"(\d{1,4}(?:\.\d{1,2})?)\s?B"
 _PARAMS_WORD = r"(?:\s(?:params?|parameters))?"
 # "142B total, 14B active", "142B total params and 14B activated", "14B active / 142B total",
 # "142B (A14B)", "142B, A14B active": bounded gaps, so each match costs at most a few dozen steps.
-_TOTALS = re.compile(
+_TOTALS = lazy(
     rf"(?i)(?<![\w.])(?:(?P<t>{_B}){_PARAMS_WORD}\s(?:in\s)?total\b[^\n\d]{{0,30}}(?<![\w.])(?P<a>{_B})"
     rf"{_PARAMS_WORD}\s(?:active|activated)\b"
     rf"|(?P<a2>{_B}){_PARAMS_WORD}\s(?:active|activated)\b[^\n\d]{{0,30}}(?<![\w.])(?P<t2>{_B})"
@@ -261,7 +262,7 @@ def read_moe_totals(s: Scan) -> None:
 
 
 # "llama.cpp", "llama-cpp", "llamafile" name a program, not a model family.
-_PROGRAM_AFTER = re.compile(r"(?i)[.\-_]?cpp\b|file\b|[.\-_]?server\b")
+_PROGRAM_AFTER = lazy(r"(?i)[.\-_]?cpp\b|file\b|[.\-_]?server\b")
 
 
 def _family_mentions(text: str) -> list[tuple[int, int, str]]:

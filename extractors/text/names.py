@@ -18,12 +18,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checks.reference import Reference
+from extractors.text.lazyre import lazy
 
 __all__ = ["GPU_GENERIC", "Name", "NameFinder", "card_name", "find_gpus", "finder"]
 
 # A word starts after a non-alphanumeric, or right after a count glued to it ("8xH200", "4*2080ti").
-_WORD = re.compile(r"(?:(?<![A-Za-z0-9])|(?<=\d[xX×*]))[A-Za-z0-9]")
-_FOLD = re.compile(r"[\s_-]+")
+_WORD = lazy(r"(?:(?<![A-Za-z0-9])|(?<=\d[xX×*]))[A-Za-z0-9]")
+_FOLD = lazy(r"[\s_-]+")
 _NOT_UNIT = (r"(?!\s*(?:[.,]\d|tok|t/s|tps|tk/s|W\b|watts?|ms\b|sec|%|x\b|×|tokens?|GB|MB|MHz|"
              r"B\b))(?!\s+s\b)")
 _START = r"(?:(?<![A-Za-z0-9$.])|(?<=\d[xX×*]))"
@@ -42,7 +43,7 @@ _TAILS = {
     "methods": r"(?![\w-])",
     "systems": r"(?![A-Za-z0-9])",  # "p5.48xlarge", "DGX H100", "BM.GPU.MI300X.8"
 }
-GPU_GENERIC = re.compile(_START + r"(?:"
+GPU_GENERIC = lazy(_START + r"(?:"
     r"(?i:(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:PRO\s+)?\d{4}(?:\s?(?:Ti|SUPER|D|S)\b){0,2}"
     r"(?:\s+(?:Blackwell|Laptop|Mobile|Max-Q))?)|"
     r"(?i:[1-5]0[5-9]0(?:\s?Ti)?(?:\s?SUPER)?)" + _NOT_UNIT + r"|"
@@ -270,7 +271,7 @@ def _outside(names: list[Name], spans: list[Name]) -> list[Name]:
     return out
 
 
-_MEMORY = re.compile(r"\s?(\d{1,3})\s?GB\b")
+_MEMORY = lazy(r"\s?(\d{1,3})\s?GB\b")
 
 
 def _with_memory(name: Name, text: str, ref: Reference | None) -> Name:

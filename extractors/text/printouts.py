@@ -19,6 +19,7 @@ import re
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
 from extractors.text.flags import canonical_method
+from extractors.text.lazyre import lazy
 from extractors.text.lines import (
     LogReading,
     N,
@@ -36,7 +37,7 @@ __all__ = ["read_bench_one_batch", "read_dflash_benchmark"]
 
 # ---- z-lab dflash.benchmark --------------------------------------------------------------------
 
-_DFLASH = re.compile(r"^\s*(Baseline throughput|DFlash throughput|Decoding speedup|Average "
+_DFLASH = lazy(r"^\s*(Baseline throughput|DFlash throughput|Decoding speedup|Average "
                      r"Acceptance length|Acceptance length histogram|Backend|Dataset|Num prompts|"
                      r"Concurrency|Latency|Output tokens|Throughput|Accept length|Spec verify ct)"
                      r":\s*(.*)$")
@@ -102,7 +103,7 @@ def read_dflash_benchmark(text: str, b: ClaimBuilder, ref: Reference | None,
 
 # ---- SGLang bench_one_batch --------------------------------------------------------------------
 
-_ONE_BATCH = re.compile(r"^\s*(Decode\.\s+median latency|Decode \d+\. Batch size|Prefill\. "
+_ONE_BATCH = lazy(r"^\s*(Decode\.\s+median latency|Decode \d+\. Batch size|Prefill\. "
                         r"latency|Total\. latency|Benchmark \.\.\.|Warmup \.\.\.)")
 
 

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import re
 
+from extractors.text.lazyre import lazy
 from extractors.text.names import finder
 from extractors.text.scan import Scan
 from extractors.text.units import GGUF_QUANT, NUM, parse_positive
 
 __all__ = ["read_formats", "read_weight_size", "size_in_bytes", "spell_format"]
 
-_SHAPES = re.compile(
+_SHAPES = lazy(
     r"(?i)(?<![A-Za-z0-9])(?:BF16|FP16|FP8|FP4|INT8|INT4|W4A16|W8A8|W8A16|W4A8|AWQ|GPTQ|MXFP4|"
     r"NVFP4|EXL2|EXL3|HQQ|IQ[12]_BN|I2_S|TQ[12]_0|" + GGUF_QUANT + r"|Q[2-8](?![A-Za-z0-9_])|q[48]0(?![A-Za-z0-9])|"
     r"(?:MLX[\s-])?[2-8][\s-]?bits?(?![A-Za-z0-9]))(?![A-Za-z0-9_])")
 _KV_FMT = (r"fp8(?:[_ ]e[45]m[23])?|fp16|bf16|f16|int8|int4|q8_0|q4_0|q4_1|q5_0|q5_1|iq4_nl|"
            r"nvfp4|fp4|8[- ]?bit|4[- ]?bit")
-_KV = re.compile(rf"(?i)(?<![A-Za-z0-9])(?P<f>{_KV_FMT})[\s-]?KV(?:[\s-]?cache)?\b|\bKV[\s-]?cache"
+_KV = lazy(rf"(?i)(?<![A-Za-z0-9])(?P<f>{_KV_FMT})[\s-]?KV(?:[\s-]?cache)?\b|\bKV[\s-]?cache"
                  rf"(?:\s(?:dtype|type|quant\w*))?\s?(?:[:=]|in|is|at)?\s?(?P<f2>{_KV_FMT})\b")
 
 
@@ -60,21 +61,21 @@ _BYTES = {"gib": 2**30, "mib": 2**20, "tib": 2**40, "gb": 10**9, "mb": 10**6, "t
 _SIZE = rf"(?P<v>{NUM})\s?(?P<u>[GMT]i?B)(?![A-Za-z0-9/])"
 # Words that make a size the weights' own: before it ("file size 4.58 GiB", "weights: 17 GB") or
 # after it ("a 4.35 GiB GGUF", "17.28 GiB file", "40 GB of weights", "5 GB on disk").
-_SIZE_BEFORE = re.compile(r"(?i)\b(?:size(?:\s(?:on\s)?disk)?|file|weights|footprint)\s?(?:is|of|:|=)?\s?"
+_SIZE_BEFORE = lazy(r"(?i)\b(?:size(?:\s(?:on\s)?disk)?|file|weights|footprint)\s?(?:is|of|:|=)?\s?"
                           r"(?:~|about\s|approx\.?\s|only\s)?" + _SIZE)
 # "VRAM size 24 GB", "KV cache size 2 GB", "batch size": sizes of something else.
-_OTHER_SIZE = re.compile(r"(?i)(?:v?ram|memory|cache|kv|batch|context|page|buffer|pool)\W{0,3}$")
+_OTHER_SIZE = lazy(r"(?i)(?:v?ram|memory|cache|kv|batch|context|page|buffer|pool)\W{0,3}$")
 # Not "a 32 GB download" / "checkpoint": what was fetched is often the original BF16 weights before the
 # run quantised them ("DeepSeek-Lite, i.e., a 32 GB download ... a Q4_0 quantized DeepSeek-Lite",
 # ikawrakow/ik_llama.cpp discussions/354), so it is no size of the format that ran.
-_SIZE_AFTER = re.compile(r"(?i)" + _SIZE + r"\s(?:of\s)?(?:model\sfile|file|gguf|weights|on\sdisk)\b")
+_SIZE_AFTER = lazy(r"(?i)" + _SIZE + r"\s(?:of\s)?(?:model\sfile|file|gguf|weights|on\sdisk)\b")
 # Right after the weight format: "IQ1_BN, 729.64 MiB", "Q4_K_M (4.58 GiB)", "Q4_K - Medium | 4.58 GiB".
 # The separator must hold a comma, bracket, bar or colon, and the size must close the phrase, so
 # "Q4_K_M 24GB 3090" (a card's memory after the format) is not read.
-_SIZE_NEXT = re.compile(r"(?i)\s{0,2}[,(\[|:]\s{0,2}" + _SIZE
+_SIZE_NEXT = lazy(r"(?i)\s{0,2}[,(\[|:]\s{0,2}" + _SIZE
                         + r"(?=\s{0,2}(?:[),;|\]]|$|\n|\son\s|\swith\s|\s(?:file|gguf)))")
 # What a card's or machine's memory is called: a size followed by these is no file size.
-_MEMORY_AFTER = re.compile(r"(?i)\s?(?:of\s)?(?:v?ram|vram|memory|unified|hbm\w*|gddr\w*|lpddr\w*|ddr\w*|card|gpu)\b")
+_MEMORY_AFTER = lazy(r"(?i)\s?(?:of\s)?(?:v?ram|vram|memory|unified|hbm\w*|gddr\w*|lpddr\w*|ddr\w*|card|gpu)\b")
 
 
 def _bytes(m: re.Match[str]) -> float | None:
@@ -82,7 +83,7 @@ def _bytes(m: re.Match[str]) -> float | None:
     return value * _BYTES[m.group("u").lower()] if value is not None else None
 
 
-_SIZE_VALUE = re.compile(rf"\s{{0,3}}(?P<v>{NUM})\s?(?P<u>[GMT]i?B)\s{{0,3}}", re.IGNORECASE)
+_SIZE_VALUE = lazy(rf"\s{{0,3}}(?P<v>{NUM})\s?(?P<u>[GMT]i?B)\s{{0,3}}", re.IGNORECASE)
 
 
 def size_in_bytes(value: str) -> float | None:

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
+from extractors.text.lazyre import lazy
 from extractors.text.lines import MAX_NUMBERS
 from extractors.text.models import spell_model
 from extractors.text.quants import size_in_bytes, spell_format
@@ -57,29 +58,29 @@ __all__ = ["RowReading", "read_rows"]
 
 MAX_ROWS = 2000  # rows looked at per text; a pasted table longer than this is read in part
 MAX_LINE = 4000  # characters of one line examined for cells
-_RATE_UNIT = re.compile(r"(?i)(?<![A-Za-z])(?:t|tok|toks|tokens?)\s?/\s?s(?:ec)?(?![A-Za-z])|"
+_RATE_UNIT = lazy(r"(?i)(?<![A-Za-z])(?:t|tok|toks|tokens?)\s?/\s?s(?:ec)?(?![A-Za-z])|"
                         r"(?<![A-Za-z])tps(?![A-Za-z])")
-_MEAN = re.compile(r"^\s*+(?P<v>\d[\d,]*+(?:\.\d++)?+)(?:\s*+(?:±|\+/-|\+-)\s*+\d[\d,]*+(?:\.\d++)?+)?+"
+_MEAN = lazy(r"^\s*+(?P<v>\d[\d,]*+(?:\.\d++)?+)(?:\s*+(?:±|\+/-|\+-)\s*+\d[\d,]*+(?:\.\d++)?+)?+"
                    r"\s*+$")
-_TEST = re.compile(r"(?i)^\s*(?:(?P<pp>pp)(?P<np>\d{1,7})(?:\s*\+\s*tg(?P<ng2>\d{1,7}))?|"
+_TEST = lazy(r"(?i)^\s*(?:(?P<pp>pp)(?P<np>\d{1,7})(?:\s*\+\s*tg(?P<ng2>\d{1,7}))?|"
                    r"(?P<tg>tg)(?P<ng>\d{1,7}))(?:\s*@\s*d(?P<d>\d{1,7}))?\s*$")
-_PREFILL_WORDS = re.compile(r"(?i)\bprompt\b|\bpre-?fill\b|(?<![A-Za-z])(?:S_)?pp(?:\d+)?(?![A-Za-z])|"
+_PREFILL_WORDS = lazy(r"(?i)\bprompt\b|\bpre-?fill\b|(?<![A-Za-z])(?:S_)?pp(?:\d+)?(?![A-Za-z])|"
                             r"\binput\b")
-_DECODE_WORDS = re.compile(r"(?i)\beval\b|(?<![A-Za-z])(?:S_)?tg(?:\d+)?(?![A-Za-z])|\bgen(?:eration)?\b|"
+_DECODE_WORDS = lazy(r"(?i)\beval\b|(?<![A-Za-z])(?:S_)?tg(?:\d+)?(?![A-Za-z])|\bgen(?:eration)?\b|"
                            r"\bdecod(?:e|ing)\b|\boutput\b")
-_PARAMS = re.compile(r"(?i)^\s*+(?P<v>\d{1,6}+(?:\.\d++)?+)\s*+(?P<u>[KMBT])?+\s*+$")
-_TOTAL_ACTIVE = re.compile(r"^\s*+(?P<t>\d{1,4}+(?:\.\d{1,2}+)?+)(?:\s*+[-,/]?\s*+A(?P<a>\d{1,4}+(?:\.\d{1,2}+)?+)B?)?+"
+_PARAMS = lazy(r"(?i)^\s*+(?P<v>\d{1,6}+(?:\.\d++)?+)\s*+(?P<u>[KMBT])?+\s*+$")
+_TOTAL_ACTIVE = lazy(r"^\s*+(?P<t>\d{1,4}+(?:\.\d{1,2}+)?+)(?:\s*+[-,/]?\s*+A(?P<a>\d{1,4}+(?:\.\d{1,2}+)?+)B?)?+"
                            r"\s*+$", re.IGNORECASE)
 _PARAM_UNITS = {"k": 1e-6, "m": 1e-3, "b": 1.0, "t": 1e3}
-_BILLIONS = re.compile(r"(?i)^(?:model\s+)?(?:size|params?|parameters)\s*\(\s*B\s*\)$")
-_SPEC_COL = re.compile(r"(?i)^(?:spec(?:ulative)?[\s_-]?(?:dec(?:oding)?|draft)|draft(?:er)?(?:\s+model)?)"
+_BILLIONS = lazy(r"(?i)^(?:model\s+)?(?:size|params?|parameters)\s*\(\s*B\s*\)$")
+_SPEC_COL = lazy(r"(?i)^(?:spec(?:ulative)?[\s_-]?(?:dec(?:oding)?|draft)|draft(?:er)?(?:\s+model)?)"
                        r"(?:\s*\(\s*B\s*\))?$")
 _NONE = {"", "-", "--", "—", "–", "n/a", "na", "none", "no", "off", "false", "0"}
-_MODEL_TYPE = re.compile(r"^(?P<arch>[A-Za-z][\w.-]{0,40})\s+(?P<size>\d{1,4}(?:\.\d{1,2})?[BM]"
+_MODEL_TYPE = lazy(r"^(?P<arch>[A-Za-z][\w.-]{0,40})\s+(?P<size>\d{1,4}(?:\.\d{1,2})?[BM]"
                          r"(?:[.-]?A\d{1,3}(?:\.\d{1,2})?B)?|\d{1,3}x\d{1,4}(?:\.\d{1,2})?B)\s+"
                          r"(?P<ftype>\S.{0,60})$")
-_BRACKETED = re.compile(r"[(\[][^()\[\]]{0,40}(?:/\s?s|tps)[^()\[\]]{0,20}[)\]]", re.IGNORECASE)
-_RULE = re.compile(r"^\s*+\|?+\s*+:?+-{2,}+:?+\s*+(?:\|\s*+:?+-{2,}+:?+\s*+)*+\|?+\s*+$")
+_BRACKETED = lazy(r"[(\[][^()\[\]]{0,40}(?:/\s?s|tps)[^()\[\]]{0,20}[)\]]", re.IGNORECASE)
+_RULE = lazy(r"^\s*+\|?+\s*+:?+-{2,}+:?+\s*+(?:\|\s*+:?+-{2,}+:?+\s*+)*+\|?+\s*+$")
 
 
 @dataclass

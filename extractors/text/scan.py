@@ -11,10 +11,11 @@ from typing import Any
 
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
+from extractors.text.lazyre import lazy
 
 __all__ = ["Scan"]
 
-_SEP = re.compile(r"\n|[;!?]|\.(?=\s|$)")
+_SEP = lazy(r"\n|[;!?]|\.(?=\s|$)")
 
 
 class Scan:

@@ -32,53 +32,54 @@ from __future__ import annotations
 import re
 
 from extractors.text.flags import canonical_method
+from extractors.text.lazyre import lazy
 from extractors.text.scan import Scan
 from extractors.text.units import NUM, parse_int, parse_positive
 
 __all__ = ["read_spec_after", "read_spec_words"]
 
-_NEG = re.compile(r"(?i)\b(?:no|without(?:\s(?:a|any))?)\s(?:draft(?:er)?(?:\smodel)?|SD|"
+_NEG = lazy(r"(?i)\b(?:no|without(?:\s(?:a|any))?)\s(?:draft(?:er)?(?:\smodel)?|SD|"
                   r"speculation|spec(?:ulative)?[\s-]decod(?:e|ing))\b")
-_POS = re.compile(r"(?i)\bwith\s(?:an?\s)?(?:[\w.-]{1,40}\s){0,3}(?:as\s)?draft\b|\+\s?[\w.-]{1,40}"
+_POS = lazy(r"(?i)\bwith\s(?:an?\s)?(?:[\w.-]{1,40}\s){0,3}(?:as\s)?draft\b|\+\s?[\w.-]{1,40}"
                   r"(?:\s[\w.-]{1,20}){0,2}\sdraft\b|\bas\s(?:the\s)?draft\b|\bdraft(?:er|\smodel)\b|"
                   r"\bspec(?:ulative)?[- ]decod\w*|\b(?:EAGLE|DFlash|MTP|Medusa|n-?gram)")
-_SPEC_TYPE = re.compile(r"(?i)(?<![\w-])(?:--spec-type[ =])?(?P<t>ngram-(?:mod|cache|simple|map\w*)|"
+_SPEC_TYPE = lazy(r"(?i)(?<![\w-])(?:--spec-type[ =])?(?P<t>ngram-(?:mod|cache|simple|map\w*)|"
                         r"draft-mtp|draft-eagle3?)(?![\w-])")
 _SPEC_TYPES = {"draft-mtp": "MTP", "draft-eagle": "EAGLE", "draft-eagle3": "EAGLE-3"}
 _WINDOWS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"(?i)(?<![\w-])k\s?=\s?(\d{1,3})(?![\d.])"),
+    (lazy(r"(?i)(?<![\w-])k\s?=\s?(\d{1,3})(?![\d.])"),
      "k={n} drafted tokens + 1 bonus token = window {w}"),
-    (re.compile(r"(?:γ|(?i:\bgamma))\s?=\s?(\d{1,3})(?![\d.])"),
+    (lazy(r"(?:γ|(?i:\bgamma))\s?=\s?(\d{1,3})(?![\d.])"),
      "γ={n} drafted tokens + 1 bonus token = window {w}"),
-    (re.compile(r"(?i)(?<![\w.])(\d{1,3})\s(?:speculative|draft(?:ed)?)\stokens\b"),
+    (lazy(r"(?i)(?<![\w.])(\d{1,3})\s(?:speculative|draft(?:ed)?)\stokens\b"),
      "{n} speculative tokens + 1 bonus token = window {w}"),
-    (re.compile(r"(?i)\bdraft\s(?:length|len)\s?(?:[:=]|of|is)?\s?(\d{1,3})(?![\d.])"),
+    (lazy(r"(?i)\bdraft\s(?:length|len)\s?(?:[:=]|of|is)?\s?(\d{1,3})(?![\d.])"),
      "draft length {n} + 1 bonus token = window {w}"),
-    (re.compile(r"(?i)(?<![\w-])--draft(?:-max|-n)?[ =](\d{1,3})\b"),
+    (lazy(r"(?i)(?<![\w-])--draft(?:-max|-n)?[ =](\d{1,3})\b"),
      "llama.cpp --draft {n} + 1 bonus token = window {w}"),
-    (re.compile(r"(?i)\bn_max\s?=\s?(\d{1,3})\b"),
+    (lazy(r"(?i)\bn_max\s?=\s?(\d{1,3})\b"),
      "n_max={n} drafted tokens + 1 bonus token = window {w}"),
-    (re.compile(r"(?i)\bMTP\s?=\s?(\d{1,2})\b"),
+    (lazy(r"(?i)\bMTP\s?=\s?(\d{1,2})\b"),
      "TensorRT-LLM MTP={n} next-n tokens + 1 = window {w}"),
 ]
-_BATCH = re.compile(r"(?i)\bbsz\s?[:=]?\s?(\d{1,5})(?![\d.])|\bsingle[- ]batch\b")
-_CONC = re.compile(r"(?i)(?<![\w.])(\d{1,5})\sconcurrency\b")
-_NGL = re.compile(r"(?i)(?<![\w-])(?:-ngl|--n-gpu-layers|--gpu-layers|ngl)[ =](\d{1,4})\b")
-_OFFLOAD = re.compile(r"(?i)\b(?:partial(?:ly)?\s(?:GPU\s)?offload\w*|(?:CPU|RAM)\soffload\w*|"
+_BATCH = lazy(r"(?i)\bbsz\s?[:=]?\s?(\d{1,5})(?![\d.])|\bsingle[- ]batch\b")
+_CONC = lazy(r"(?i)(?<![\w.])(\d{1,5})\sconcurrency\b")
+_NGL = lazy(r"(?i)(?<![\w-])(?:-ngl|--n-gpu-layers|--gpu-layers|ngl)[ =](\d{1,4})\b")
+_OFFLOAD = lazy(r"(?i)\b(?:partial(?:ly)?\s(?:GPU\s)?offload\w*|(?:CPU|RAM)\soffload\w*|"
                       r"offload\w*\sto\s(?:the\s)?(?:CPU|system\sRAM|RAM)|spill\w*\sto\s(?:system\s)?"
                       r"RAM|hybrid\s(?:CPU|GPU)[/+ ](?:CPU|GPU))|(?<![\w-])--(?:n-)?cpu-moe\b|"
                       r"\+\s?\d{1,4}\s?GB\s(?:of\s)?(?:system\s)?RAM\b")
 # A tensor override to the CPU (any "…=CPU" after -ot), an expert-tensor name sent to the CPU
 # without the flag ("exps=CPU" in a heading), or the MoE-on-CPU switches (N > 0).
-_EXPERT_OFFLOAD = re.compile(r"(?i)(?<![\w-])(?:-ot|--override-tensor)[ =][\"']?[^\s\"']{0,120}=CPU\b|"
+_EXPERT_OFFLOAD = lazy(r"(?i)(?<![\w-])(?:-ot|--override-tensor)[ =][\"']?[^\s\"']{0,120}=CPU\b|"
                              r"\bexps[^\s=,]{0,40}=CPU\b|(?<![\w-])(?:--cpu-moe|-cmoe)(?![\w-])|"
                              r"(?<![\w-])(?:--n-cpu-moe|-ncmoe)[ =]0{0,3}[1-9]")
 # Memory used on the card and in system RAM, side by side: "VRAM: 17.5G, RAM: 228G".
-_SPLIT_USE = re.compile(rf"(?i)\bVRAM:?\s?{NUM}\s?Gi?B?,?\s{{1,3}}(?:system\s)?RAM:?\s?{NUM}\s?Gi?B?\b")
-_NO_OFFLOAD = re.compile(r"(?i)\b(?:no\s(?:CPU\s)?offload\w*|fully\son\s(?:the\s)?GPU|fits\sfully|"
+_SPLIT_USE = lazy(rf"(?i)\bVRAM:?\s?{NUM}\s?Gi?B?,?\s{{1,3}}(?:system\s)?RAM:?\s?{NUM}\s?Gi?B?\b")
+_NO_OFFLOAD = lazy(r"(?i)\b(?:no\s(?:CPU\s)?offload\w*|fully\son\s(?:the\s)?GPU|fits\sfully|"
                          r"full\sGPU\soffload)\b")
-_RAM = re.compile(r"(?i)(?<![\w.])(\d{1,4})\s?GB\s(?:of\s)?(?:system\s)?(?:RAM|DDR\d\w*|memory)\b")
-_SYS_BW = re.compile(rf"(?i)(?P<v>{NUM})\s?GB/s\b(?=[^.\n]{{0,40}}(?:RAM|DDR|system\smemory))|"
+_RAM = lazy(r"(?i)(?<![\w.])(\d{1,4})\s?GB\s(?:of\s)?(?:system\s)?(?:RAM|DDR\d\w*|memory)\b")
+_SYS_BW = lazy(rf"(?i)(?P<v>{NUM})\s?GB/s\b(?=[^.\n]{{0,40}}(?:RAM|DDR|system\smemory))|"
                      rf"(?:RAM|DDR\d?|system\smemory)[^.\n]{{0,40}}?(?P<v2>{NUM})\s?GB/s\b")
 
 

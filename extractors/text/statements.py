@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from extractors.text.flags import canonical_method
+from extractors.text.lazyre import lazy
 from extractors.text.names import finder
 from extractors.text.scan import Scan
 from extractors.text.units import (
@@ -40,43 +41,43 @@ def read_statements(s: Scan) -> None:
 
 _COUNT = rf"(?:\d{{1,6}}|{WORD_NUM})"
 _CELL: list[tuple[str, re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
-    ("batch", re.compile(r"(?i)\b(?:batch(?:[\s_-]?size)?|bs)\s*+(?:[:=]|of|is)?\s*+-?\s*+"
+    ("batch", lazy(r"(?i)\b(?:batch(?:[\s_-]?size)?|bs)\s*+(?:[:=]|of|is)?\s*+-?\s*+"
                          r"(\d{1,6})(?![\d.])"), lambda m: parse_int(m.group(1)) or None),
-    ("concurrency", re.compile(r"(?i)\b(?:concurrency|conc\.?)\s*+(?:[:=]|of|is|at)?\s*+"
+    ("concurrency", lazy(r"(?i)\b(?:concurrency|conc\.?)\s*+(?:[:=]|of|is|at)?\s*+"
                                r"(\d{1,6})(?![\d.])|\bc\s*+=\s*+(\d{1,6})\b|(?<![\w.])(\d{1,6})"
                                r"\s++concurrent\s++(?:users|requests|streams|sessions|clients)"),
      lambda m: parse_int(next(g for g in m.groups() if g)) or None),
-    ("concurrency", re.compile(r"(?i)\bsingle[- ](?:stream|user|request)\b"), lambda m: 1),
-    ("serving_claim", re.compile(r"(?i)\bmulti[- ]?(?:user|tenant)\s++serving\b|\bproduction\s++"
+    ("concurrency", lazy(r"(?i)\bsingle[- ](?:stream|user|request)\b"), lambda m: 1),
+    ("serving_claim", lazy(r"(?i)\bmulti[- ]?(?:user|tenant)\s++serving\b|\bproduction\s++"
                                  r"serving\b|\bserv(?:e|es|ing)\s++\d[\d,]*\+?\s++(?:concurrent\s++)?"
                                  r"(?:users|requests|clients|customers)\b|\bmulti[- ]tenant\b"),
      lambda m: True),
-    ("ttft_empty", re.compile(r"(?i)\bTTFT\b[^.\n]{0,30}?\b(?:empty|blank|missing|null)\b|"
+    ("ttft_empty", lazy(r"(?i)\bTTFT\b[^.\n]{0,30}?\b(?:empty|blank|missing|null)\b|"
                               r"\bempty\s++(?:TTFT|time[- ]to[- ]first[- ]token)\b"),
      lambda m: True),
-    ("prefill_cached", re.compile(r"(?i)\bprefill\s++(?:(?:came|comes|was|is|served|read)\s++)?"
+    ("prefill_cached", lazy(r"(?i)\bprefill\s++(?:(?:came|comes|was|is|served|read)\s++)?"
                                   r"from\s++(?:the\s++)?(?:prefix\s++|KV\s++)?cache\b|\bprefill\s++"
                                   r"(?:was\s++|is\s++)?cached\b|\bcached\s++prefill\b"),
      lambda m: True),
-    ("ttft_ms", re.compile(rf"(?i)\bTTFT\s*+(?:(?:[:=~≈]|of|is|was|median|mean|avg)\s*+)*(?P<v>{NUM})"
+    ("ttft_ms", lazy(rf"(?i)\bTTFT\s*+(?:(?:[:=~≈]|of|is|was|median|mean|avg)\s*+)*(?P<v>{NUM})"
                            r"\s*+(?P<u>ms|s|sec|seconds?)\b|(?P<v2>" + NUM + r")\s*+(?P<u2>ms|s)\s++"
                            r"(?:median\s++|mean\s++|avg\s++|average\s++)?TTFT\b"), lambda m: _ttft(m)),
     # Sampling temperatures stay within 0-5; "GPU temp 65°C" is the card's, not the sampler's.
-    ("temperature", re.compile(rf"(?i)\b(?:temperature|temp)\s*+(?:(?:[:=]|of|at|is|was|set\s++to)"
+    ("temperature", lazy(rf"(?i)\b(?:temperature|temp)\s*+(?:(?:[:=]|of|at|is|was|set\s++to)"
                                rf"\s*+)*(?P<v>{NUM})(?!\s*+(?:°|º|C\b|F\b|deg))"),
      lambda m: _bounded(m.group("v"), 0, 5)),
-    ("repeats", re.compile(rf"(?i)\bbest\s++of\s++({_COUNT})\b|\b(?:median|mean|average|avg)\s++of"
+    ("repeats", lazy(rf"(?i)\bbest\s++of\s++({_COUNT})\b|\b(?:median|mean|average|avg)\s++of"
                            rf"\s++({_COUNT})\s++runs\b|\b({_COUNT})\s++(?:runs|repeats|repetitions|"
                            rf"trials)\b|\brepeated\s++({_COUNT})\s++times\b"),
      lambda m: parse_count(next(g for g in m.groups() if g))),
-    ("cooldown_s", re.compile(rf"(?i)(?P<v>{NUM}|{WORD_NUM})[\s-]*+(?P<u>ms|s|secs?|seconds?|mins?|"
+    ("cooldown_s", lazy(rf"(?i)(?P<v>{NUM}|{WORD_NUM})[\s-]*+(?P<u>ms|s|secs?|seconds?|mins?|"
                               rf"minutes?)[\s-]++cool[- ]?downs?\b|\bcool[- ]?downs?\s*+(?:(?:of|:|="
                               rf"|between\s++runs\s++of)\s*+)?(?P<v2>{NUM})\s*+(?P<u2>ms|s|secs?|"
                               r"seconds?|mins?|minutes?)\b"), lambda m: _cooldown(m)),
-    ("prefix_caching", re.compile(r"(?i)\bprefix[- ]cach(?:e|ing)\s*+(?:[:=]|is|was)?\s*+(?:on|"
+    ("prefix_caching", lazy(r"(?i)\bprefix[- ]cach(?:e|ing)\s*+(?:[:=]|is|was)?\s*+(?:on|"
                                   r"enabled|true|yes)\b|\b(?:with|enabled?)\s++prefix[- ]caching\b"),
      lambda m: True),
-    ("prefix_caching", re.compile(r"(?i)\bprefix[- ]cach(?:e|ing)\s*+(?:[:=]|is|was)?\s*+(?:off|"
+    ("prefix_caching", lazy(r"(?i)\bprefix[- ]cach(?:e|ing)\s*+(?:[:=]|is|was)?\s*+(?:off|"
                                   r"disabled|false|no)\b|\b(?:no|without|disabled?)\s++prefix[- ]"
                                   r"caching\b|\bradix[- ]cache\s++(?:disabled|off)\b"),
      lambda m: False),
@@ -101,7 +102,7 @@ def _cooldown(m: re.Match[str]) -> float | None:
     return seconds(float(value), m.group("u") or m.group("u2")) if value else None
 
 
-_NEGATED = re.compile(r"(?i)\b(?:not|cannot|can't|no|never|nothing|isn't|doesn't|without)\b")
+_NEGATED = lazy(r"(?i)\b(?:not|cannot|can't|no|never|nothing|isn't|doesn't|without)\b")
 
 
 # How far back in its clause a negation is looked for: bounded, so many matches in one long
@@ -144,11 +145,11 @@ def _cell(s: Scan) -> None:
         s.set("temperature", 0.0, greedy.group(0))
 
 
-_MOE = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+B[-\s]?A(?P<a>\d{1,4}(?:\.\d+)?)B\b")
-_DENSE = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+B[\s-]++dense\b")
-_PARAMS = re.compile(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+(?:B|billion)[\s-]++"
+_MOE = lazy(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+B[-\s]?A(?P<a>\d{1,4}(?:\.\d+)?)B\b")
+_DENSE = lazy(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+B[\s-]++dense\b")
+_PARAMS = lazy(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+(?:B|billion)[\s-]++"
                      r"(?:(?P<act>active)\s++)?param(?:eter)?s?\b")
-_BITS = re.compile(rf"(?i)(?P<v>{NUM})\s*+(?:(?P<bits>bpw|bits?\s*+(?:per|/)\s*+(?:weight|param\w*))|"
+_BITS = lazy(rf"(?i)(?P<v>{NUM})\s*+(?:(?P<bits>bpw|bits?\s*+(?:per|/)\s*+(?:weight|param\w*))|"
                    r"(?:B|bytes?)\s*+(?:per|/)\s*+param\w*)\b")
 
 
@@ -172,7 +173,7 @@ def _params(s: Scan) -> None:
               m.group(0))
 
 
-_ENGINE = re.compile(
+_ENGINE = lazy(
     r"(?i)(?<![\w.-])(?P<e>BeeLlama\.cpp|ik_llama\.cpp|llama\.cpp|llama-cpp|SGLang|vLLM|"
     r"TensorRT-LLM|TRT-LLM|trtllm|ExLlamaV[23]|MLX-LM|MLX|Ollama|LM\s++Studio|LMDeploy|TGI|"
     r"KTransformers)(?![\w-])(?:\s*+(?:\(|version\s*+|ver\.?\s*+|build\s*+)?\s*+"
@@ -195,11 +196,11 @@ def _engine(s: Scan) -> None:
         s.set("engine", "atom", m.group(0))
 
 
-_NOT_SPEC = re.compile(r"(?i)\b(?:auto-?regressive|no[- ]spec(?:ulative)?(?:[- ]decod(?:e|ing))?|"
+_NOT_SPEC = lazy(r"(?i)\b(?:auto-?regressive|no[- ]spec(?:ulative)?(?:[- ]decod(?:e|ing))?|"
                        r"without\s++spec(?:ulative)?(?:[- ]decod(?:e|ing))?|spec(?:ulative)?[- ]"
                        r"decod(?:e|ing)\s*+[:=]?\s*+(?:none|off|disabled|no)\b|(?:plain|vanilla)"
                        r"\s++decod(?:e|ing))")
-_SPEC = re.compile(r"(?i)\bspec(?:ulative)?[- ](?:decod(?:e|ing)|window|draft)|\bspeculative\b|"
+_SPEC = lazy(r"(?i)\bspec(?:ulative)?[- ](?:decod(?:e|ing)|window|draft)|\bspeculative\b|"
                    r"\bdraft(?:er|\s++model)\b")
 _METHOD = (r"EAGLE[- ]?[123]?|DFlash\d?|MTP\d*|Medusa|N-?gram|prompt[- ]lookup|"
            r"lookahead\s++decoding|"
@@ -217,7 +218,7 @@ def _speculative(s: Scan) -> None:
         s.set("speculative", False, negatives[0].group(0))
 
 
-_SPEC_CONTEXT = re.compile(r"(?i)decod|speculat|draft")
+_SPEC_CONTEXT = lazy(r"(?i)decod|speculat|draft")
 
 
 def _method(s: Scan) -> None:
@@ -241,24 +242,24 @@ def _method(s: Scan) -> None:
 
 
 _WINDOWS: list[tuple[re.Pattern[str], int, str]] = [
-    (re.compile(r"(?i)\bblock[\s_-]?size\s*+(?:[:=]|of|is)?\s*+(\d{1,6})(?![\d.])"), 0,
+    (lazy(r"(?i)\bblock[\s_-]?size\s*+(?:[:=]|of|is)?\s*+(\d{1,6})(?![\d.])"), 0,
      "DFlash block size '{span}' = window {n}"),
-    (re.compile(r"(?i)\bnum[_\s-]draft[_\s-]tokens\s*+[:=]?\s*+(\d{1,6})(?![\d.])"), 0,
+    (lazy(r"(?i)\bnum[_\s-]draft[_\s-]tokens\s*+[:=]?\s*+(\d{1,6})(?![\d.])"), 0,
      "SGLang num_draft_tokens '{span}' = window {n}"),
-    (re.compile(r"(?i)\bnum[_\s-]spec(?:ulative)?[_\s-]tokens\s*+[:=]?\s*+(\d{1,6})(?![\d.])"), 1,
+    (lazy(r"(?i)\bnum[_\s-]spec(?:ulative)?[_\s-]tokens\s*+[:=]?\s*+(\d{1,6})(?![\d.])"), 1,
      "vLLM num_speculative_tokens '{span}' + 1 = window {n}"),
-    (re.compile(r"(?i)\bdraft[\s_-]max\s*+[:=]?\s*+(\d{1,6})(?![\d.])"), 1,
+    (lazy(r"(?i)\bdraft[\s_-]max\s*+[:=]?\s*+(\d{1,6})(?![\d.])"), 1,
      "llama.cpp draft max '{span}' + 1 = window {n}"),
-    (re.compile(r"(?i)(?<![\w-])(?:(?:spec(?:ulative)?|draft|verify|speculation)\s++)?window"
+    (lazy(r"(?i)(?<![\w-])(?:(?:spec(?:ulative)?|draft|verify|speculation)\s++)?window"
                 r"(?:\s++(?:size|width))?\s*+(?:[:=]|of|is)?\s*+-?\s*+(\d{1,6})(?![\d.])"), 0,
      "stated window '{span}' = window {n}"),
-    (re.compile(r"(?i)(?<![\w.])(?:width\s++)?(\d{1,6})[\s-]*+(?:token[\s-]++)?(?:wide\s++)?"
+    (lazy(r"(?i)(?<![\w.])(?:width\s++)?(\d{1,6})[\s-]*+(?:token[\s-]++)?(?:wide\s++)?"
                 r"(?:(?:spec(?:ulative)?|draft|verify)\s++)window\b"), 0,
      "stated window '{span}' = window {n}"),
 ]
 # What each _WINDOWS pattern cannot match without (casefolded), in its order.
 _WINDOW_WORDS = [("block",), ("draft",), ("spec",), ("draft",), ("window",), ("window",)]
-_NOT_WINDOW = re.compile(r"(?i)\b(?:context|sliding|attention|rolling|time|moving)\s*+$")
+_NOT_WINDOW = lazy(r"(?i)\b(?:context|sliding|attention|rolling|time|moving)\s*+$")
 
 
 def _window(s: Scan) -> None:
@@ -294,12 +295,12 @@ def _flags_in_prose(s: Scan) -> None:
 
 
 _CONTEXT = [
-    re.compile(rf"(?i)(?P<v>{NUM})\s*+(?P<k>[kKmM])?\s*+(?:-?\s*+tokens?\s++)?(?:context|ctx)\b"),
-    re.compile(rf"(?i)\b(?:context(?:\s++(?:length|size|window))?|ctx(?:[-_ ]?size)?|n_ctx|"
+    lazy(rf"(?i)(?P<v>{NUM})\s*+(?P<k>[kKmM])?\s*+(?:-?\s*+tokens?\s++)?(?:context|ctx)\b"),
+    lazy(rf"(?i)\b(?:context(?:\s++(?:length|size|window))?|ctx(?:[-_ ]?size)?|n_ctx|"
                rf"max[-_ ]model[-_ ]len)\s*+(?:[:=]|of|is)?\s*+(?P<v>{NUM})\s*+(?P<k>[kKmM])?\b"),
 ]
-_IO = [("input_tokens", re.compile(rf"(?i)\b(?:ISL|input[\s_-]++len(?:gth)?)\s*+[:=]?\s*+({NUM})")),
-       ("output_tokens", re.compile(rf"(?i)\b(?:OSL|output[\s_-]++len(?:gth)?)\s*+[:=]?\s*+({NUM})"))]
+_IO = [("input_tokens", lazy(rf"(?i)\b(?:ISL|input[\s_-]++len(?:gth)?)\s*+[:=]?\s*+({NUM})")),
+       ("output_tokens", lazy(rf"(?i)\b(?:OSL|output[\s_-]++len(?:gth)?)\s*+[:=]?\s*+({NUM})"))]
 
 
 _CONTEXT_WORDS = [("context", "ctx"), ("context", "ctx", "max")]
@@ -325,7 +326,7 @@ def _context(s: Scan) -> None:
 _IO_WORDS = (r"(?:ISL\s*+/\s*+OSL|input\s*+/\s*+output(?:\s++(?:lengths?|tokens))?|in\s*+/\s*+out|"
              r"I\s*+/\s*+O|prompt\s*+/\s*+(?:gen(?:eration)?|output|completion)|"
              r"(?:input|output|seq(?:uence)?)\s++len(?:gth)?s?)")
-IO_PAIR = re.compile(
+IO_PAIR = lazy(
     rf"(?i)\b{_IO_WORDS}\s*+(?:[:=(]|of|is)?\s*+(?P<i>\d{{1,6}})\s*+/\s*+(?P<o>\d{{1,6}})(?![\d./])|"
     rf"(?<![\d./])(?P<i2>\d{{1,6}})\s*+/\s*+(?P<o2>\d{{1,6}})\s*+(?:tokens?\s++)?\(?{_IO_WORDS}\b|"
     r"\binput\s*+(?:len(?:gth)?\s*+)?[:=]?\s*+(?P<i3>\d{1,6})\s*+(?:tokens?\s*+)?[/,]\s*+output\s*+"
@@ -333,7 +334,7 @@ IO_PAIR = re.compile(
 # Serving-benchmark wording: the figure counts every stream of a loaded server (trtllm-bench
 # `throughput`, vLLM `bench throughput` / `benchmark_throughput`, SGLang `bench_offline_throughput`,
 # MLPerf Offline / Server, "max load", "infinite request rate", request rates and counts).
-_SERVING = re.compile(
+_SERVING = lazy(
     r"(?i)\btrtllm-bench\b[^\n]{0,60}?\bthroughput\b|\bbench(?:mark)?[_ ]throughput\b|"
     r"\bbench\s++throughput\b|\b(?:bench_)?offline[_ ]throughput\b|\bmax(?:imum)?\s++load\b|"
     r"\binfinite\s++(?:request\s++)?rate\b|\brequest[_ ]rate\s*+[:=]?\s*+inf\b|"
@@ -344,7 +345,7 @@ _SERVING = re.compile(
 
 # Tensor-parallel degree as serving tables write it: "TP (1): 4" (a footnote mark), "tp size: 8",
 # "tensor parallel size 2": that many cards, when no card count was read.
-_TP = re.compile(r"(?i)\b(?:tp|tensor[\s_-]parallel(?:ism)?)(?:[\s_-]size)?\s*+(?:\(\d\)\s*+)?"
+_TP = lazy(r"(?i)\b(?:tp|tensor[\s_-]parallel(?:ism)?)(?:[\s_-]size)?\s*+(?:\(\d\)\s*+)?"
                  r"[:=]\s*+(\d{1,3})(?![\d.])|\btensor[\s_-]parallel(?:[\s_-]size)?\s++(\d{1,3})(?![\d.])")
 
 
@@ -365,7 +366,7 @@ def _serving(s: Scan) -> None:
         s.set("tok_s_kind", "aggregate", marker.group(0))
 
 
-_SPEEDUP = re.compile(rf"(?i)(?P<v>{NUM})\s*+[x×]\s*+(?:(?:lossless\s++)?speed-?up|faster|"
+_SPEEDUP = lazy(rf"(?i)(?P<v>{NUM})\s*+[x×]\s*+(?:(?:lossless\s++)?speed-?up|faster|"
                       rf"acceleration)\b|\bspeed-?up\s*+(?:(?:[:=≈~]|of|is|was|up\s++to)\s*+)*"
                       rf"(?P<v2>{NUM})\s*+[x×]?")
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 import re
 
+from extractors.text.lazyre import lazy
+
 __all__ = [
     "GGUF_QUANT",
     "NOT_SPEED",
@@ -143,7 +145,7 @@ SPEED_QUALIFIER = (r"(?:eval|output|decode|decoding|gen|generation|code|prompt|p
                    r"average|avg|median|mean|peak|sustained|narr\.?|text\s+gen)")
 # A figure with its speed unit: "2,103.6 tok/s", "3800+ tokens/s", "~17 tk/s", "91.5–98.5 gen
 # tok/s", "4.23 tokens/second", "60 to 80+ tokens per second", "2.1k t/s".
-SPEED_FIGURE = re.compile(
+SPEED_FIGURE = lazy(
     rf"(?:(?P<lo>{NUM})(?P<lok>[kK])?{RANGE_SEP}(?P<hi>{NUM_BODY})|(?P<num>{NUM}))\+?"
     r"(?:\s{0,3}(?P<k>[kK])(?![a-zA-Z]))?\s{0,3}(?:(?P<q>" + SPEED_QUALIFIER + r"(?:\s{1,3}"
     + SPEED_QUALIFIER + r")?)\s{1,3})?"
@@ -152,11 +154,11 @@ SPEED_FIGURE = re.compile(
     r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", re.IGNORECASE)
 # A table or printout label with the unit before the figure: "Output token throughput (tok/s): 7.27".
 # TensorRT-LLM's tables: "Throughput (out tok/s/GPU): 5,885" (a per-GPU output figure).
-SPEED_LABEL = re.compile(rf"(?i)\((?P<lq>(?:out(?:put)?|total|gen(?:eration)?)\s)?(?:tokens?|toks?|tk|t)"
+SPEED_LABEL = lazy(rf"(?i)\((?P<lq>(?:out(?:put)?|total|gen(?:eration)?)\s)?(?:tokens?|toks?|tk|t)"
                          rf"\s?/\s?s(?:ec)?(?P<ltail>\s?/\s?(?:gpu|card|user|stream))?\)\s{{0,3}}[:=]"
                          rf"\s{{0,3}}(?P<num>{NUM})")
 # "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
-NOT_SPEED = re.compile(r"(?i)\s?(?:/|per)\s?(?:\$|dollars?|usd|€|eur|cents?|watts?|W\b|kW\b|joules?|J\b)")
+NOT_SPEED = lazy(r"(?i)\s?(?:/|per)\s?(?:\$|dollars?|usd|€|eur|cents?|watts?|W\b|kW\b|joules?|J\b)")
 
 
 def states_speed(text: str) -> bool:
