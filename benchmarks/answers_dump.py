@@ -42,8 +42,10 @@ def dump(folder: Path, out: Path) -> int:
     ref = load_reference()
     lines: list[str] = []
 
-    def recording(ev: Evidence, r: Reference) -> Report:
-        report = audit(ev, r)
+    def recording(ev: Evidence, r: Reference, **options: Any) -> Report:
+        # calibrate passes the record's peers (and may pass more options): keep them, or the
+        # dump would record audits that differ from calibrate's own.
+        report = audit(ev, r, **options)
         lines.append(json.dumps(summary_of(report), sort_keys=True))
         return report
 

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from benchmarks.answers_dump import diff, summary_of
+from benchmarks.answers_dump import diff, dump, summary_of
 from checks.reference import Reference
 from checks.runner import audit
 from tests.seed_claims import headline_evidence
@@ -32,3 +32,20 @@ def test_the_diff_names_each_changed_verdict_status_and_figure(tmp_path: Path) -
     assert diff(left, right) == ["#1 verdict: consistent -> suspicious", "#1 power status: ok -> flag",
                                  "#1 power.ratio: 0.5 -> 0.3"]
     assert diff(left, _write(tmp_path / "c.jsonl", a)) == ["audits: 2 vs 1"]
+
+
+def test_the_dump_records_the_audits_calibrate_makes_with_their_peers(tmp_path: Path) -> None:
+    # Four LocalScore rows of one setup far below their ceiling: only peers catch a planted x10,
+    # so a dump that dropped calibrate's peers would record "consistent" for the fakes.
+    head = ("id\tgen_tps\tprompt_tps\tttft_ms\tmodel_name\tmodel_params\tmodel_params_unit\t"
+            "model_quant\taccel_name\taccel_type\taccel_ram\taccel_ram_unit\n")
+    rows = "".join(f"{i}\t{tok}\t21876.4\t61.2\tLlama 3.2 1B Instruct\t1200\tM\tQ4_K - Medium\t"
+                   "NVIDIA GeForce RTX 4090\tGPU\t23.99\tGB\n"
+                   for i, tok in ((1, 41.0), (2, 44.5), (3, 38.0), (4, 43.0)))
+    board = tmp_path / "board"
+    board.mkdir()
+    (board / "export.tsv").write_text(head + rows)
+    out = tmp_path / "dump.jsonl"
+    assert dump(board, out) == 12  # four honest audits, then a x3 and a x10 of each
+    verdicts = [json.loads(line)["verdict"] for line in out.read_text().splitlines()]
+    assert verdicts.count("consistent") == 4 and verdicts.count("suspicious") == 8

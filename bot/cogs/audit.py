@@ -19,7 +19,6 @@ from bot.cogs.feedback import FeedbackCog
 from bot.core import Request
 from bot.facts import parse_facts, split_facts
 from bot.render.compare import render_comparison
-from bot.store.audits import AuditPlace
 from extractors.document import RawDocument
 from extractors.errors import UsageError
 
@@ -75,13 +74,8 @@ class AuditCog(commands.Cog):
         if not request.docs and not request.urls:
             await interaction.followup.send("Give me a link, the claim's text, or a file to audit.")
             return
-        place = AuditPlace(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                           asked_by=interaction.user.id, subject=request.subject())
-        try:
-            outcome = await self.bot.auditor.audit(f"interaction:{interaction.id}", request,
-                                                   place)
-        except Exception as exc:
-            await interaction.followup.send(error_sentence(exc))
+        outcome = await self.feedback.audit_for(interaction, f"interaction:{interaction.id}", request)
+        if outcome is None:
             return
         note = None
         if outcome.reused and outcome.record.jump_url():

@@ -532,15 +532,23 @@ class FeedbackCog(commands.Cog):
         if not request.docs and not request.urls:
             await interaction.followup.send("That message has no text, link or file to audit.")
             return
+        outcome = await self.audit_for(interaction, f"menu:{interaction.id}", request)
+        if outcome is not None:
+            await self.answer_interaction(interaction, outcome, request, note=None,
+                                          message_id=message.id)
+
+    async def audit_for(self, interaction: discord.Interaction, key: str,
+                        request: Request) -> AuditOutcome | None:
+        """The audit a member asked for by command or menu, placed in the interaction's channel;
+        None once a failure has been told as the followup (the command and the menu must fail
+        with the same sentence)."""
         place = AuditPlace(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                            asked_by=interaction.user.id, subject=request.subject())
         try:
-            outcome = await self.bot.auditor.audit(f"menu:{interaction.id}", request, place)
+            return await self.bot.auditor.audit(key, request, place)
         except Exception as exc:
             await interaction.followup.send(error_sentence(exc))
-            return
-        await self.answer_interaction(interaction, outcome, request, note=None,
-                                      message_id=message.id)
+            return None
 
     async def _message_request(self, message: discord.Message) -> Request:
         """A whole message as "Audit this message" reads it: its text, links and files."""
