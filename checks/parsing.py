@@ -20,7 +20,8 @@ from functools import lru_cache
 from checks.models import Claim, Evidence, ParsedConfig
 from checks.switches import forced_hits, lossy_mentions, prefill_phrases
 
-__all__ = ["accept_ratios", "join_words", "parse_config", "parsed", "version_in_text", "with_parsed"]
+__all__ = ["accept_ratios", "join_words", "parse_config", "parsed", "shell_words", "version_in_text",
+           "with_parsed"]
 
 _MEMO_ENTRIES = 4096  # distinct (command, env, notes) combinations kept; a few KB each
 
@@ -72,13 +73,20 @@ def version_in_text(text: str | None) -> str | None:
     return m.group(2).rstrip(".,;)") if m else None
 
 
-def _words(cmd: str | None) -> tuple[str, ...] | None:
-    if not cmd:
-        return None
+@lru_cache(maxsize=_MEMO_ENTRIES)
+def shell_words(command: str) -> tuple[str, ...] | None:
+    """A command's shell words as POSIX shlex splits them, or None when its quotes do not
+    balance (a stranger's command: no words, not a crash). The project's one tokenizer of launch
+    commands: the extractors' launch reader calls it too. Memoised by content, as boards and
+    sweeps repeat the same launch templates and shlex tokenises character by character."""
     try:
-        return tuple(shlex.split(cmd))
-    except ValueError:  # unbalanced quotes in a stranger's command: no words, not a crash
+        return tuple(shlex.split(command))
+    except ValueError:
         return None
+
+
+def _words(cmd: str | None) -> tuple[str, ...] | None:
+    return shell_words(cmd) if cmd else None
 
 
 @lru_cache(maxsize=_MEMO_ENTRIES)

@@ -23,10 +23,10 @@ Quirks, each for a reason:
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 
 from checks.models import Claim
+from checks.parsing import shell_words
 from checks.reference import Reference
 from checks.text import sanitise
 from extractors.builder import ClaimBuilder
@@ -100,19 +100,16 @@ class LaunchReading:
 
 
 def split_command(command: str) -> tuple[list[str], bool]:
-    """Shell words of a command; (tokens, lenient). Never raises on unbalanced quotes."""
+    """Shell words of a command; (tokens, lenient). Never raises on unbalanced quotes: a quote
+    left open is closed at the end (lenient), else the words are taken as written. The words come
+    from the project's one tokenizer, checks.parsing.shell_words (memoised by content)."""
     text = command.replace("\\\r\n", " ").replace("\\\n", " ")
-    try:
-        return _drop_comment(shlex.split(text)), False
-    except ValueError:
-        pass
-    for closing in ('"', "'"):
-        try:
-            return _drop_comment(shlex.split(text + closing)), True
-        except ValueError:
-            continue
-    words = re.findall(r"'[^']*'?|\"[^\"]*\"?|\S+", text)
-    return _drop_comment([w.strip("'\"") for w in words]), True
+    for closing, lenient in (("", False), ('"', True), ("'", True)):
+        words = shell_words(text + closing)
+        if words is not None:
+            return _drop_comment(list(words)), lenient
+    written = re.findall(r"'[^']*'?|\"[^\"]*\"?|\S+", text)
+    return _drop_comment([w.strip("'\"") for w in written]), True
 
 
 def _drop_comment(tokens: list[str]) -> list[str]:
