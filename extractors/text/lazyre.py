@@ -1,15 +1,85 @@
-"""Patterns compiled on first use. The readers hold a few hundred module-level patterns; compiling
-them all when `extractors` is imported was most of its import time, though a CLI run or one audit
-uses a handful of readers. `lazy` returns a stand-in that compiles on its first attribute access
-and then keeps the compiled pattern's methods on itself, so later calls cost a plain attribute
-lookup."""
+"""Patterns compiled on first use, with a keyword gate derived from the pattern itself.
+
+The readers hold a few hundred module-level patterns; compiling them all when `extractors` is
+imported was most of its import time, though a CLI run or one audit uses a handful of readers.
+`lazy` returns a stand-in that compiles on its first attribute access and then keeps the compiled
+pattern's methods on itself, so later calls cost a plain attribute lookup.
+
+The gate: from the pattern's parse tree, a set of literal strings one of which every match must
+contain (a run of literal characters, a branch's alternatives each with one, a repeat taken at
+least once). `search`, `finditer` and `findall` over a whole text whose casefolded copy holds none
+of them return no match without running the pattern; the Python regex engine tries a pattern at
+every position, and most patterns of most texts cannot match at all. Lookarounds count for
+nothing and a search from a position is never gated, so the gate only skips searches that could
+not have matched: every character an ASCII literal matches, in either case, casefolds to that
+literal's lower case (checked over all of Unicode, with the folding `Scan` uses for its gates)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from re import _constants as sre  # type: ignore[attr-defined]
+from re import _parser  # type: ignore[attr-defined]
 from typing import Any, cast
 
-__all__ = ["lazy"]
+__all__ = ["fold", "lazy", "required_literals"]
+
+# A gate's casefolding costs a pass over the text: below this size that is far cheaper than the
+# patterns it spares; a longer text is folded once and kept (the last one only).
+_FOLD_KEPT: list[tuple[str, str]] = []
+
+
+def fold(text: str) -> str:
+    """Casefolded as IGNORECASE compares (dotless i and a dotted capital I as i)."""
+    return text.casefold().replace("ı", "i").replace("\u0307", "")
+
+
+def _folded(text: str) -> str:
+    if len(text) < 4096:
+        return fold(text)
+    kept = _FOLD_KEPT[0] if _FOLD_KEPT else None  # one read: the pair cannot be torn
+    if kept is not None and kept[0] is text:
+        return kept[1]
+    folded = fold(text)
+    _FOLD_KEPT[:] = [(text, folded)]
+    return folded
+
+
+def _best(options: list[frozenset[str]]) -> frozenset[str] | None:
+    """The most selective requirement: the one whose shortest string is longest."""
+    useful = [o for o in options if o and all(o)]
+    return max(useful, key=lambda o: min(len(s) for s in o)) if useful else None
+
+
+def required_literals(items: Any) -> frozenset[str] | None:
+    """Strings (lower case) one of which every match of the parsed sequence contains, or None."""
+    options: list[frozenset[str]] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            options.append(frozenset(["".join(run)]))
+            run.clear()
+
+    for op, av in items:
+        if op is sre.LITERAL and chr(av).isascii():
+            run.append(chr(av).lower())
+            continue
+        flush()
+        found: frozenset[str] | None = None
+        if op is sre.SUBPATTERN:
+            found = required_literals(av[3])
+        elif op is sre.ATOMIC_GROUP:
+            found = required_literals(av)
+        elif op is sre.BRANCH:
+            alts = [required_literals(p) for p in av[1]]
+            found = None if any(a is None for a in alts) else frozenset().union(*alts)  # type: ignore[arg-type]
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and av[0] >= 1:
+            found = required_literals(av[2])
+        if found is not None:
+            options.append(found)
+    flush()
+    return _best(options)
 
 
 class _Lazy:
@@ -20,15 +90,39 @@ class _Lazy:
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for attributes not yet on the instance: compile once, then keep the bound
-        # method (or attribute) here so the next lookup does not come back through this hook.
+        # methods here so the next lookup does not come back through this hook.
         if name.startswith("__"):
             raise AttributeError(name)
-        value = getattr(re.compile(self._source, self._flags), name)
-        setattr(self, name, value)
-        return value
+        compiled = re.compile(self._source, self._flags)
+        for attr in ("match", "fullmatch", "sub", "subn", "split", "pattern", "flags", "groups",
+                     "groupindex", "scanner"):
+            setattr(self, attr, getattr(compiled, attr))
+        need = required_literals(_parser.parse(self._source, self._flags))
+        if need is None:
+            self.search, self.finditer, self.findall = compiled.search, compiled.finditer, compiled.findall
+        else:
+            self.search, self.finditer, self.findall = _gated(compiled, tuple(sorted(need)))
+        return getattr(self, name) if name in vars(self) else getattr(compiled, name)
 
     def __repr__(self) -> str:
         return f"lazy({self._source!r})"
+
+
+def _gated(compiled: re.Pattern[str], need: tuple[str, ...]) -> tuple[Any, Any, Any]:
+    def absent(text: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+        return (not args and not kwargs and isinstance(text, str)
+                and not any(w in _folded(text) for w in need))
+
+    def search(text: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
+        return None if absent(text, args, kwargs) else compiled.search(text, *args, **kwargs)
+
+    def finditer(text: str, *args: Any, **kwargs: Any) -> Iterator[re.Match[str]]:
+        return iter(()) if absent(text, args, kwargs) else compiled.finditer(text, *args, **kwargs)
+
+    def findall(text: str, *args: Any, **kwargs: Any) -> list[Any]:
+        return [] if absent(text, args, kwargs) else compiled.findall(text, *args, **kwargs)
+
+    return search, finditer, findall
 
 
 def lazy(source: str, flags: int = 0) -> re.Pattern[str]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from re import _parser  # type: ignore[attr-defined]
 
 import pytest
 
-from extractors.text.lazyre import lazy
+from extractors.text.lazyre import lazy, required_literals
 
 
 @pytest.mark.parametrize(("source", "flags", "text"), [
@@ -54,3 +55,37 @@ def test_importing_the_readers_compiles_no_pattern_of_theirs() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert int(out.stdout) <= 10  # five today: links, text sanitising, a board's mapping
+
+
+@pytest.mark.parametrize(("source", "needed"), [
+    (r"(?i)\bbatch(?:[\s_-]?size)?|bs", {"batch", "bs"}),
+    (r"(?i)(?<![\w-])(?:-ngl|--gpu-layers)[ =](\d{1,4})\b", {"ngl", "-gpu-layers"}),  # "-" factored out
+    (r"x(?:ab|cd)+y", {"ab", "cd"}),  # the most selective of x, (ab|cd) and y
+    (r"ab?c", {"a"}),  # b may be absent, so "abc" is not required
+    (r"\d+(?:\.\d+)?", None),  # no literal: never gated
+    (r"(?i)foo|\d+", None),  # one branch needs nothing
+    (r"(?=speed)\w+", None),  # lookarounds count for nothing
+])
+def test_required_literals(source: str, needed: set[str] | None) -> None:
+    found = required_literals(_parser.parse(source, 0))
+    assert (set(found) if found is not None else None) == needed
+
+
+_TEXTS = [
+    "Batch 8 on an H100", "BATCH-SIZE: 4", "bs=2", "no figure", "", "İSL ıs Kelvin \u212a8",
+    "ſpeed-up 2x", "x" * 5000 + " batch 3", "-NGL 99 --gpu-layers 40", "Straße ß SS",
+]
+
+
+@pytest.mark.parametrize("source", [
+    r"(?i)\bbatch(?:[\s_-]?size)?\s*[:=]?\s*(\d+)|\bbs\s*=\s*(\d+)",
+    r"(?i)(?<![\w-])(?:-ngl|--gpu-layers)[ =](\d{1,4})\b",
+    r"(?i)\bisl\b", r"(?i)k8", r"(?i)speed-?up", r"(?i)strasse|ss", r"(?i)\bh100\b",
+])
+@pytest.mark.parametrize("text", _TEXTS)
+def test_gated_answers_equal_the_patterns(source: str, text: str) -> None:
+    pattern, compiled = lazy(source), re.compile(source)
+    assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in compiled.finditer(text)]
+    assert pattern.findall(text) == compiled.findall(text)
+    got, want = pattern.search(text), compiled.search(text)
+    assert (got.span() if got else None) == (want.span() if want else None)
