@@ -24,9 +24,9 @@ from typing import Any, cast
 
 __all__ = ["fold", "lazy", "required_literals"]
 
-# A gate's casefolding costs a pass over the text: below this size that is far cheaper than the
-# patterns it spares; a longer text is folded once and kept (the last one only).
-_FOLD_KEPT: list[tuple[str, str]] = []
+# A gate's casefolding costs a pass over the text: the last short and the last long text folded
+# are kept (by identity), as a reader runs many patterns over the same text.
+_FOLD_KEPT: list[tuple[str, str]] = [("", ""), ("", "")]
 
 
 def fold(text: str) -> str:
@@ -35,13 +35,12 @@ def fold(text: str) -> str:
 
 
 def _folded(text: str) -> str:
-    if len(text) < 4096:
-        return fold(text)
-    kept = _FOLD_KEPT[0] if _FOLD_KEPT else None  # one read: the pair cannot be torn
-    if kept is not None and kept[0] is text:
+    slot = 0 if len(text) < 4096 else 1  # a short line between searches of a long text keeps it
+    kept = _FOLD_KEPT[slot]  # one read: the pair cannot be torn
+    if kept[0] is text:
         return kept[1]
     folded = fold(text)
-    _FOLD_KEPT[:] = [(text, folded)]
+    _FOLD_KEPT[slot] = (text, folded)
     return folded
 
 
@@ -110,8 +109,10 @@ class _Lazy:
 
 def _gated(compiled: re.Pattern[str], need: tuple[str, ...]) -> tuple[Any, Any, Any]:
     def absent(text: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
-        return (not args and not kwargs and isinstance(text, str)
-                and not any(w in _folded(text) for w in need))
+        if args or kwargs or not isinstance(text, str):
+            return False
+        folded = _folded(text)
+        return not any(w in folded for w in need)
 
     def search(text: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
         return None if absent(text, args, kwargs) else compiled.search(text, *args, **kwargs)
