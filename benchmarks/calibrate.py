@@ -32,9 +32,11 @@ Peers: the records of the run are indexed by setup once (`checks.peers.PeerIndex
 row and count, model, format, kind of figure, batch), and every record, honest or planted, is
 audited against the others of its setup, leave-one-out (a record is never its own peer), so the
 `peer_outlier` finding catches a fake below the ceiling that is far above every other run of the
-same setup. Per source the honest records with enough peers are counted with the highest ratio
-of an honest figure to its best peer (what `OUTLIER_FACTOR` is picked from), and the fakes caught
-by their peers.
+same setup. A pasted table row that names no hardware is keyed by its table instead
+(`assign_machines`: the rows of one table of one post ran on one machine), so a fake in a post
+that never names its rig is still compared with the other rows of the same run. Per source the
+honest records with enough peers are counted with the highest ratio of an honest figure to its
+best peer (what `OUTLIER_FACTOR` is picked from), and the fakes caught by their peers.
 
 The pipeline's own functions do the work (`extractors.evidence.read_document`,
 `evidence_per_record`, `checks.runner.audit`): what this prints is what `sweep` would say.
