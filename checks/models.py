@@ -226,6 +226,10 @@ class Claim(BaseModel):
     # where the record's structured fields and its own text disagree (the structured value wins)
     conflicts: list[FieldConflict] = Field(default_factory=list)
     provenance: dict[str, Provenance] = Field(default_factory=dict)
+    # the unnamed machine the record ran on, as an id: records naming no hardware whose `machine`
+    # is equal ran on one machine (one table of one post: one command's output), so they may be
+    # each other's peers (checks/peers.py); never a hardware row, never a ceiling
+    machine: str | None = None
 
     def source_of(self, name: str) -> str:
         """A short phrase naming where a field came from, for a report's basis."""
