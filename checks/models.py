@@ -400,7 +400,7 @@ FIGURE_KINDS: dict[str, Literal["count", "flag"]] = {
         "suspect_fields", "differing_knobs", "unknown_knobs", "screenshots_with_figures",
         "screenshots_without_figures", "hardware_count", "tokens_generated", "siblings",
         "input_tokens", "output_tokens", "context_length", "required_batch", "peers")},
-    **{name: "flag" for name in ("serving", "rigorous_is_slowest", "compute_roof")},
+    **{name: "flag" for name in ("serving", "rigorous_is_slowest", "compute_roof", "layer_split")},
 }
 
 # A figure's unit, from the suffix of its name (the checks name every figure this way).

@@ -185,6 +185,7 @@ class Ceilings:
     kv_gb: float = 0.0  # generous KV GB per sequence (batch > 1 only)
     model: ModelRow | None = field(default=None)
     offload: OffloadSplit | None = None  # part of the weights read from system memory
+    layer_split: bool = False  # the cards are read one after another: bandwidth is one card's
 
 
 def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
@@ -250,7 +251,7 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
     realistic = Derived(real_value, "tok/s", (*b, f"{formula} = {num(real_value)} tok/s"), (_A_BW, *a), n)
     return Ceilings(generous=generous, realistic=realistic, bandwidth=bw, weights_gb=weights,
                     batch=batch, fmt=fmt, cards=claim.hardware_count or 1, kv_gb=kv.value, model=model,
-                    offload=split)
+                    offload=split, layer_split=layer_split(claim, hw))
 
 
 def _generous(weights: Derived, bw: Derived, kv: Derived, batch: int, split: OffloadSplit | None,

@@ -79,3 +79,14 @@ def test_an_honest_sixteen_card_moe_row_stays_under_the_tighter_ceiling(ref: Ref
     q7 = report.question("roofline")
     assert q7.figures["bandwidth_gbs"] == 936.0
     assert q7.status == "ok" and q7.figures["ratio"] < 1
+
+
+def test_the_sentence_and_headline_say_the_cards_take_turns(ref: Reference) -> None:
+    # One story per report: the ceiling is one card's bandwidth, so neither may print "8 × 126 GB/s"
+    # (one card's 1008 GB/s split eight ways) or read as if the eight cards' bandwidth were summed.
+    report = audit(Evidence(claim=_row(1150.0)), ref)
+    q7 = report.question("roofline")
+    assert q7.figures["layer_split"] is True
+    assert "(one card's 1008 GB/s, the 8 cards taking turns, ÷ 4.01 GB of Q4_K_M weights" in q7.summary
+    assert report.headline.startswith("implausible — 1150.0 tok/s is 4.6× the batch-1 ceiling of "
+                                      "8× RTX 4090 read one after another (4.0 GB of Q4_K_M weights)")
