@@ -32,9 +32,11 @@ Peers: the records of the run are indexed by setup once (`checks.peers.PeerIndex
 row and count, model, format, kind of figure, batch), and every record, honest or planted, is
 audited against the others of its setup, leave-one-out (a record is never its own peer), so the
 `peer_outlier` finding catches a fake below the ceiling that is far above every other run of the
-same setup. Per source the honest records with enough peers are counted with the highest ratio
-of an honest figure to its best peer (what `OUTLIER_FACTOR` is picked from), and the fakes caught
-by their peers.
+same setup. A pasted table row that names no hardware is keyed by its table instead
+(`assign_machines`: the rows of one table of one post ran on one machine), so a fake in a post
+that never names its rig is still compared with the other rows of the same run. Per source the
+honest records with enough peers are counted with the highest ratio of an honest figure to its
+best peer (what `OUTLIER_FACTOR` is picked from), and the fakes caught by their peers.
 
 The pipeline's own functions do the work (`extractors.evidence.read_document`,
 `evidence_per_record`, `checks.runner.audit`): what this prints is what `sweep` would say.
@@ -44,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -60,8 +63,8 @@ from extractors.errors import ExtractError, UnrecognisedInput
 from extractors.evidence import build_evidence, evidence_per_record, read_document
 from extractors.inputs import InputSpec, read_local
 
-__all__ = ["FACTORS", "Calibration", "Planted", "SourceTally", "as_json", "calibrate",
-           "is_plain_decode", "is_stream", "main", "planted", "render"]
+__all__ = ["FACTORS", "Calibration", "Planted", "SourceTally", "as_json", "assign_machines",
+           "calibrate", "is_plain_decode", "is_stream", "main", "planted", "render", "table_row"]
 
 ANSWERED = ("ok", "flag", "stop")
 CAUGHT = ("implausible", "suspicious")
@@ -75,6 +78,10 @@ _NOT_STREAM = ("aggregate", "per_gpu", "prefill", "total")
 # draft option in its README; LocalScore runs llamafile's own benchmark; Ollama exposes none).
 _PLAIN_FORMATS = ("llama_bench", "localscore")
 _PLAIN_ENGINES = ("llama-bench", "llamafile", "localscore", "ollama", "llama.cpp")
+# A pasted table row's id: `source:path:L<line>` (a split cell adds `:<column>` and is left out).
+_ROW_ID = re.compile(r"(?P<path>.+):L(?P<line>\d+)")
+# Lines between two rows of one table: 1, or 2 where a row without a number was skipped between.
+_ROW_GAP = 2
 
 
 @dataclass
@@ -139,6 +146,7 @@ class _Pending:
     ev: Evidence
     fmt: str | None
     plain: bool
+    table: tuple[str, int] | None = None  # (file and table shape, line) of a pasted table row
 
 
 def _why_unanswered(report: Report) -> str:
@@ -283,9 +291,49 @@ def _read_one(out: Calibration, pending: list[_Pending], t_for: Any, path: Path,
     fmt = reading.source.format
     t = t_for(fmt)
     t.files += 1
+    table = table_row(rel, path.read_text(encoding="utf-8")) if pasted else None
     for i, ev in enumerate(evidence):
         cell = f" [{ev.claim.cell}]" if ev.claim.cell else ""
-        pending.append(_Pending(t, f"{rel}#{i}{cell}", ev, fmt, plain))
+        pending.append(_Pending(t, f"{rel}#{i}{cell}", ev, fmt, plain, table))
+
+
+def table_row(record_id: str, text: str) -> tuple[str, int] | None:
+    """Where a pasted table row sits: (its file, the table's lead and column names; its line), or
+    None for an id that is no whole row of a table (`…:L26` is; a split cell `…:L26:3` is not,
+    its columns may be different cards).
+
+    The corpus writes a Markdown table row as `lead: header: cell; header: cell; …`
+    (benchmarks/corpus/build.py `_markdown_tables`), the lead being the table's heading, caption
+    and the post's rig and model sentences."""
+    m = _ROW_ID.fullmatch(record_id)
+    if m is None:
+        return None
+    pairs = text.strip().split("; ")
+    head = pairs[0].rsplit(": ", 2)
+    if len(head) < 2:
+        return None
+    lead = head[0] if len(head) == 3 else ""
+    columns = [head[-2], *(p.split(": ", 1)[0] for p in pairs[1:])]
+    return f"{m.group('path')} | {lead} | {' / '.join(columns)}", int(m.group("line"))
+
+
+def assign_machines(pending: list[_Pending]) -> None:
+    """Give every pasted table row that names no hardware the id of its table (`Claim.machine`):
+    the rows of one table ran on one machine — one command's output in one post, the same rule
+    extractors/post_rig.py applies to a post (one machine or none) — so they may be each other's
+    peers. One table is the rows of one file with the same lead and columns on lines at most
+    `_ROW_GAP` apart: a second table under the same heading needs its own header and separator
+    lines, so it starts further down and is another machine as far as anyone can tell."""
+    rows = sorted((p.table, k) for k, p in enumerate(pending) if p.table is not None
+                  and not p.ev.claim.hardware)
+    machine = ""
+    last: tuple[str, int] | None = None
+    for (shape, line), k in rows:
+        if last is None or shape != last[0] or line - last[1] > _ROW_GAP:
+            machine = f"{shape} | from line {line}"
+        last = (shape, line)
+        p = pending[k]
+        p.ev = p.ev.model_copy(update={"claim": p.ev.claim.model_copy(update={"machine": machine})})
 
 
 def calibrate(folder: Path, ref: Reference) -> Calibration:
@@ -319,6 +367,7 @@ def calibrate(folder: Path, ref: Reference) -> Calibration:
             return t
 
         _read_one(out, pending, by_format, path, rel, ref)
+    assign_machines(pending)
     # Every record of the run is a peer of the others of its setup; each is left out of its own.
     peer_index = PeerIndex.build(((p.where, p.ev.claim) for p in pending), ref)
     for p in pending:

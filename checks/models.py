@@ -226,6 +226,10 @@ class Claim(BaseModel):
     # where the record's structured fields and its own text disagree (the structured value wins)
     conflicts: list[FieldConflict] = Field(default_factory=list)
     provenance: dict[str, Provenance] = Field(default_factory=dict)
+    # the unnamed machine the record ran on, as an id: records naming no hardware whose `machine`
+    # is equal ran on one machine (one table of one post: one command's output), so they may be
+    # each other's peers (checks/peers.py); never a hardware row, never a ceiling
+    machine: str | None = None
 
     def source_of(self, name: str) -> str:
         """A short phrase naming where a field came from, for a report's basis."""
@@ -396,7 +400,7 @@ FIGURE_KINDS: dict[str, Literal["count", "flag"]] = {
         "suspect_fields", "differing_knobs", "unknown_knobs", "screenshots_with_figures",
         "screenshots_without_figures", "hardware_count", "tokens_generated", "siblings",
         "input_tokens", "output_tokens", "context_length", "required_batch", "peers")},
-    **{name: "flag" for name in ("serving", "rigorous_is_slowest", "compute_roof")},
+    **{name: "flag" for name in ("serving", "rigorous_is_slowest", "compute_roof", "layer_split")},
 }
 
 # A figure's unit, from the suffix of its name (the checks name every figure this way).

@@ -10,7 +10,10 @@ condemns.
 The setup key (`peer_key`), each part with its reason:
 - the hardware's reference row and the card count (a CPU or SoC platform row covers a family of
   parts, from 8 to 64 cores: there the record's own name is kept, so an EPYC 7352 is no peer of an
-  EPYC 7763);
+  EPYC 7763); where the record names no hardware, the unnamed machine it ran on (`Claim.machine`:
+  one table of one post, one command's output, the rule extractors/post_rig.py applies to a post:
+  one machine or none), and then only for a figure of a stated kind — an unnamed machine is never
+  compared with another, nor with a named one;
 - the model's reference row, else the parameter count (the runner's sourced values:
   checks/physics/model_size.sourced_claim), else nothing to key on;
 - the weight format (its reference row, else the name as written) and a stated bits per weight;
@@ -32,7 +35,11 @@ from checks.models import Claim, PeerFigure, PeerGroup
 from checks.physics.model_size import sourced_claim
 from checks.reference import Reference
 
-__all__ = ["PeerIndex", "PeerKey", "peer_figure", "peer_key"]
+__all__ = ["UNNAMED_MACHINE", "PeerIndex", "PeerKey", "peer_figure", "peer_key"]
+
+_UNSTATED = "unstated kind"
+# How a key names a machine the record does not: its id (`Claim.machine`) after these words.
+UNNAMED_MACHINE = "the unnamed machine of"
 
 
 @dataclass(frozen=True)
@@ -62,7 +69,7 @@ class PeerKey:
 def peer_figure(claim: Claim) -> tuple[float, str] | None:
     """The figure peers compare and its kind: the headline tok/s, else a per-request rate."""
     if claim.tok_s is not None and claim.tok_s > 0:
-        return claim.tok_s, claim.tok_s_kind or "unstated kind"
+        return claim.tok_s, claim.tok_s_kind or _UNSTATED
     if claim.per_user_tok_s is not None and claim.per_user_tok_s > 0:
         return claim.per_user_tok_s, "per_user"
     return None
@@ -71,13 +78,20 @@ def peer_figure(claim: Claim) -> tuple[float, str] | None:
 def peer_key(claim: Claim, ref: Reference) -> PeerKey | None:
     """The setup of a claim, or None when the hardware, the model or the figure is unknown."""
     figure = peer_figure(claim)
-    if figure is None or not claim.hardware:
+    if figure is None:
         return None
-    hw = ref.gpu(claim.hardware)
-    if hw is None:
-        return None
-    # A platform row spans a family's parts; the record's own name tells them apart.
-    hardware = " ".join(claim.hardware.lower().split()) if hw.kind == "cpu" else hw.name
+    if not claim.hardware:
+        # No hardware named: only the records of the same unnamed machine compare, and only a
+        # figure of a stated kind (an unstated one may be a prompt-processing rate beside a decode).
+        if not claim.machine or figure[1] == _UNSTATED:
+            return None
+        hardware = f"{UNNAMED_MACHINE} {claim.machine}"
+    else:
+        hw = ref.gpu(claim.hardware)
+        if hw is None:
+            return None
+        # A platform row spans a family's parts; the record's own name tells them apart.
+        hardware = " ".join(claim.hardware.lower().split()) if hw.kind == "cpu" else hw.name
     c = sourced_claim(claim, ref)
     row = ref.model(c.model)
     if row is not None:

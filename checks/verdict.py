@@ -134,6 +134,8 @@ def _setup(ev: Evidence, roof: Answer | None, card_name: str | None) -> str:
     name = card_name or c.hardware
     # A rig or system row names its cards already ("RTX 4090 + RTX 3090 Ti", "p5.48xlarge (8× H100 SXM)").
     card = f"one {name}" if count == 1 else name if ("×" in name or " + " in name) else f"{count}× {name}"
+    if roof is not None and roof.figures.get("layer_split"):
+        card += " read one after another"  # the ceiling is one card's bandwidth, not their sum
     gb = roof.figures.get("weights_gb") if roof is not None else None
     if gb:
         return f" of {card} ({gb:.1f} GB of {c.weight_format or 'assumed 4-bit'} weights)"

@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 
-from benchmarks.calibrate import calibrate, is_plain_decode, is_stream, main, planted, render
+from benchmarks.calibrate import (
+    calibrate,
+    is_plain_decode,
+    is_stream,
+    main,
+    planted,
+    render,
+    table_row,
+)
 from benchmarks.corpus.build import is_heldout
 from benchmarks.corpus.build import main as build_main
 from checks.models import Claim, Evidence
@@ -374,3 +382,62 @@ def test_with_two_peers_nothing_is_judged_by_them(slow_board: Path) -> None:
     (slow_board / "export.tsv").write_text("\n".join(text[:4]) + "\n")  # three rows: two peers each
     t = calibrate(slow_board, load_reference()).tallies["tsv_board"]
     assert (t.planted[10].n, t.planted[10].caught, t.planted[10].by_peers, t.peer_ratios) == (3, 0, 0, [])
+
+
+# --- peers of one unnamed machine: the rows of one table that name no hardware -----------------
+
+_SWEEP_LEAD = ("ik_llama.cpp, 🗣️ #491 - -rtr actually hurts prompt t/s for large ubatch? / Description "
+               "(model named in the post: Qwen 235b command line.)")
+
+
+def _sweep_row(n_kv: int, s_tg: float) -> str:
+    """A sweep-bench row as the corpus writes it (ikawrakow/ik_llama.cpp discussion 491's shape):
+    no hardware in the row, its heading or its post."""
+    return (f"{_SWEEP_LEAD}: PP: 1024; TG: 256; N_KV: {n_kv}; T_PP s: 5.432; S_PP t/s: 188.50; "
+            f"T_TG s: {256 / s_tg:.3f}; S_TG t/s: {s_tg}\n")
+
+
+@pytest.fixture()
+def unnamed_rig(tmp_path: Path) -> Path:
+    """One post's two sweep-bench tables under one heading, no hardware named anywhere: the first
+    table (4 rows, lines 10-13) and a second one further down (3 rows, lines 20-22, slower)."""
+    src = tmp_path / "ik"
+    (src / "files" / "text").mkdir(parents=True)
+    path = "github-data/discussions/491 - rtr.md"
+    rows = [(10, 0, 18.45), (11, 1024, 18.20), (12, 3072, 17.66), (13, 4096, 17.47),
+            (20, 0, 6.10), (21, 1024, 6.02), (22, 2048, 5.95)]
+    index = []
+    for line, n_kv, s_tg in rows:
+        name = f"text/L{line}.txt"
+        (src / "files" / name).write_text(_sweep_row(n_kv, s_tg), encoding="utf-8")
+        index.append(json.dumps({"id": f"ik_llama.cpp:{path}:L{line}", "source": "ik_llama.cpp",
+                                 "url": f"https://example.invalid/{line}", "file": name}))
+    (src / "index.ndjson").write_text("\n".join(index) + "\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("factor", [3, 10])
+def test_rows_of_one_unnamed_machine_catch_a_fake_as_suspicious(unnamed_rig: Path, factor: int) -> None:
+    t = calibrate(unnamed_rig, load_reference()).tallies["ik_llama.cpp"]
+    assert dict(t.verdicts) == {"insufficient": 7}  # no hardware: no ceiling, honest rows untouched
+    assert t.no_hardware == 7
+    p = t.planted[factor]
+    # the first table's four rows have three peers each and every fake is above 2.5x the best;
+    # the second table's three rows have two (never the first table's: another machine as far as
+    # anyone can tell), too few to judge by; nothing is `implausible` without hardware
+    assert (p.n, p.caught, p.by_peers, p.implausible) == (7, 4, 4, 0)
+    # leave-one-out: 18.45 against 18.20, the best of the other three
+    assert max(t.peer_ratios) == (pytest.approx(18.45 / 18.20), "ik_llama.cpp:github-data/discussions/491 - rtr.md:L10#0")
+    assert len(t.peer_ratios) == 4
+
+
+@pytest.mark.parametrize(("record_id", "text", "row"), [
+    ("ik:a.md:L12", "lead (main: n_ctx = 4096): PP: 512; TG: 128; S_TG t/s: 7.29",
+     ("ik:a.md | lead (main: n_ctx = 4096) | PP / TG / S_TG t/s", 12)),
+    ("ik:a.md:L7", "model: 8B Q8_0; test: tg128; t/s: 4.95", ("ik:a.md |  | model / test / t/s", 7)),
+    ("gpu:README.md:L40:3", "Rigs, 4090 24GB, 8B Q4_K_M: 127.74 tokens/s", None),  # a split cell
+    ("localscore:assets/localscore_results.tsv:1211", "1211\t103.2", None),  # no table row
+])
+def test_a_pasted_table_row_names_its_table(record_id: str, text: str,
+                                            row: tuple[str, int] | None) -> None:
+    assert table_row(record_id, text) == row

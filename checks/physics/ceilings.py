@@ -9,6 +9,7 @@ system-memory share at system-memory bandwidth: time per step is the sum of the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from checks.basis import field as claim_field
@@ -33,6 +34,7 @@ __all__ = [
     "bandwidth",
     "batch_size",
     "hardware_row",
+    "layer_split",
     "official_bandwidth_gbs",
     "peak_tflops",
     "required_tflops",
@@ -44,6 +46,14 @@ __all__ = [
 # issue #6). The top of what a decode kernel can stream, so the realistic ceiling is still an upper
 # bound (ai-dynamo/aiconfigurator's 0.8 would be a typical, not a best, figure).
 ACHIEVABLE_BANDWIDTH_FRACTION = 0.90
+
+# llama.cpp and the tools built on it (llama-bench, ik_llama.cpp, llamafile) share its default split.
+_LAYER_SPLIT_ENGINES = ("llama.cpp", "llama-bench", "llamafile")
+# A split other than the default, stated: row (tensor) split, ik_llama.cpp's graph split, tensor parallel.
+_OTHER_SPLIT = re.compile(r"(?i)(?:-sm|--split-mode|split[_ -]?mode)\s{0,3}[=:]?\s{0,3}(?:row|tensor|graph)\b"
+                          r"|tensor[ -]parallel|\btp\s{0,3}[=:]?\s{0,3}[2-9]")
+_LAYER_SPLIT_SOURCE = ("ggml-org/llama.cpp@a5410f046c01d01330c8a42f13b64a211fedf2c3 src/llama-model.cpp: "
+                       "split_mode = LLAMA_SPLIT_MODE_LAYER by default")
 
 _A_BW = Assumption(
     name="achievable bandwidth fraction", value=ACHIEVABLE_BANDWIDTH_FRACTION, unit="of spec",
@@ -64,12 +74,44 @@ def hardware_row(claim: Claim, ref: Reference) -> HardwareRow | Missing:
     return row
 
 
+def layer_split(claim: Claim, hw: HardwareRow) -> bool:
+    """One stream on several identical cards under llama.cpp's default layer split: each layer's
+    weights live on one card and a token passes the cards one after another.
+
+    llama.cpp's `llama_model_default_params` sets `split_mode = LLAMA_SPLIT_MODE_LAYER`, and
+    `make_gpu_buft_list` splits a tensor across devices only under `LLAMA_SPLIT_MODE_ROW`
+    (ggml-org/llama.cpp@a5410f046c01d01330c8a42f13b64a211fedf2c3 src/llama-model.cpp;
+    include/llama.h: "LLAMA_SPLIT_MODE_LAYER = 1, // split layers and KV across GPUs"). Per token
+    the time is Σ shareᵢ ÷ bwᵢ, which for identical cards is weights ÷ one card's bandwidth
+    whatever the shares. Only where all of it is known: a llama.cpp-family tool, no other split
+    stated (`-sm row`, `--split-mode tensor|graph`, tensor parallel), one stream (decode or output
+    at batch 1), identical discrete cards (a mixed rig's shares are unknown), no offload."""
+    count = claim.hardware_count or 1
+    if count < 2 or hw.kind in ("cpu", "unified") or len(set(hw.parts)) > 1 or claim.offload:
+        return False
+    engine = (claim.engine or "").lower()
+    if not any(e in engine for e in _LAYER_SPLIT_ENGINES):
+        return False
+    if claim.tok_s_kind not in ("decode", "output") or claim.serving_claim:
+        return False
+    if claim.batch not in (None, 1) or claim.concurrency not in (None, 1):
+        return False
+    said = " ".join(x for x in (claim.launch_command, claim.notes, claim.cell, *claim.env.values()) if x)
+    return _OTHER_SPLIT.search(said) is None
+
+
 def bandwidth(claim: Claim, hw: HardwareRow) -> Derived:
-    """Theoretical memory bandwidth, × card count (tensor parallel: each card streams its share)."""
+    """Theoretical memory bandwidth, × card count (tensor parallel: each card streams its share);
+    one card's under llama.cpp's default layer split of one stream (`layer_split`)."""
     count = claim.hardware_count or 1
     how = f" = {hw.bandwidth_derivation}" if hw.bandwidth_derivation else ""
     basis: list[Basis | str] = [row(hw, f"{num(hw.bandwidth_gbs)} GB/s{how}")]
     per = hw.bandwidth_gbs
+    if layer_split(claim, hw):
+        basis.append(f"{num(per)} GB/s, one card's: {count} cards under llama.cpp's default layer "
+                     "split, one stream reads them one after another (time per token = Σ share ÷ "
+                     f"card bandwidth = weights ÷ {num(per)} GB/s; {_LAYER_SPLIT_SOURCE})")
+        return Derived(per, "GB/s", tuple(basis))
     if hw.overclock_bandwidth_gbs and hw.overclock_bandwidth_gbs > hw.bandwidth_gbs:
         # A socketed desktop's DIMMs are unknown and commonly run XMP/EXPO profiles above the
         # official rate: the generous bound reads the fastest common kit, the realistic one
@@ -94,8 +136,9 @@ def bandwidth(claim: Claim, hw: HardwareRow) -> Derived:
 
 
 def official_bandwidth_gbs(claim: Claim, hw: HardwareRow) -> float:
-    """The bandwidth at the vendor's official memory rate, × card count (the realistic basis)."""
-    return hw.bandwidth_gbs * (claim.hardware_count or 1)
+    """The bandwidth at the vendor's official memory rate, × card count (the realistic basis);
+    one card's under the default layer split of one stream (`layer_split`)."""
+    return hw.bandwidth_gbs * (1 if layer_split(claim, hw) else claim.hardware_count or 1)
 
 
 def batch_size(claim: Claim) -> int | None:
@@ -142,6 +185,7 @@ class Ceilings:
     kv_gb: float = 0.0  # generous KV GB per sequence (batch > 1 only)
     model: ModelRow | None = field(default=None)
     offload: OffloadSplit | None = None  # part of the weights read from system memory
+    layer_split: bool = False  # the cards are read one after another: bandwidth is one card's
 
 
 def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
@@ -207,7 +251,7 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
     realistic = Derived(real_value, "tok/s", (*b, f"{formula} = {num(real_value)} tok/s"), (_A_BW, *a), n)
     return Ceilings(generous=generous, realistic=realistic, bandwidth=bw, weights_gb=weights,
                     batch=batch, fmt=fmt, cards=claim.hardware_count or 1, kv_gb=kv.value, model=model,
-                    offload=split)
+                    offload=split, layer_split=layer_split(claim, hw))
 
 
 def _generous(weights: Derived, bw: Derived, kv: Derived, batch: int, split: OffloadSplit | None,

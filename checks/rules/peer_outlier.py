@@ -42,8 +42,10 @@ def peer_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
     Peers are given by the caller (`checks.runner.audit(peers=...)`): a board's other records
     (`sweep`), the other records of a calibration run, earlier stored audits. The setup is
     `checks.peers.peer_key`: hardware row and card count, model row (or parameter count), weight
-    format, kind of figure, and batch, concurrency, offload and GPU layers where stated. The record
-    itself is never its own peer.
+    format, kind of figure, and batch, concurrency, offload and GPU layers where stated. A record
+    naming no hardware keys by the unnamed machine it ran on where that is known (`Claim.machine`:
+    the rows of one table of one post), never by another machine. The record itself is never its
+    own peer.
 
     Statuses:
     - `flag`: at least `MIN_PEERS` peers and the figure above `OUTLIER_FACTOR` × the highest of

@@ -336,8 +336,11 @@ def _kv_note(note: str) -> bool:
 
 def _how(ceil: Ceilings) -> str:
     """'1792 GB/s ÷ 13.9 GB of NVFP4 weights', with the card count, batch and offload when they apply."""
-    per_card = ceil.bandwidth.value / ceil.cards
-    bw = f"{ceil.cards} × {num(per_card)} GB/s" if ceil.cards > 1 else f"{num(per_card)} GB/s"
+    if ceil.layer_split:  # the bandwidth is one card's already: the cards take turns
+        bw = f"one card's {num(ceil.bandwidth.value)} GB/s, the {ceil.cards} cards taking turns,"
+    else:
+        per_card = ceil.bandwidth.value / ceil.cards
+        bw = f"{ceil.cards} × {num(per_card)} GB/s" if ceil.cards > 1 else f"{num(per_card)} GB/s"
     weights = f"{num(ceil.weights_gb.value)} GB of {ceil.fmt.name} weights"
     if ceil.offload is not None:
         off = ceil.offload
@@ -359,6 +362,8 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
         "realistic_ceiling_tok_s": ceil.realistic.value, "ratio": ratio,
         "bandwidth_gbs": ceil.bandwidth.value, "weights_gb": ceil.weights_gb.value,
     }
+    if ceil.layer_split:
+        figures["layer_split"] = True
     if ceil.offload is not None:
         figures["system_fraction"] = ceil.offload.system_fraction
         figures["system_bandwidth_gbs"] = ceil.offload.system_bandwidth.value

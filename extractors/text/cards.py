@@ -21,6 +21,8 @@ read card by card: the hardware names every card ("RTX 3090 + 2x RTX 3060", whic
 resolves to the rig's summed bandwidth and memory) and the count is their sum. A named system
 ("p5.48xlarge", "OCI BM.GPU.MI300X.8", "DGX H100") holds its own count of cards (× the number of
 systems when one is given).
+A run said to use no card ("CPU-only performance", "CPU only:") before its figure ran on the CPU
+the text names, unless the figure's own clause names a card.
 """
 
 from __future__ import annotations
@@ -51,6 +53,10 @@ _HOST_AFTER = lazy(r"(?i)[\s-]{0,3}(?:based\s+)?(?:box|rig|host|pc|server|workst
 # Between two cards of one rig: "+", then perhaps the second card's count.
 # "and" is left out: "on a 3090 and a 4090" more often compares two runs than names one rig.
 _RIG_JOIN = lazy(r"s?\s{0,3}\+\s{0,3}(?:(\d{1,2})\s?[x×*]\s?)?")
+# A run stated to use no card: "CPU-only performance", "CPU only:", "pure CPU inference".
+_CPU_ONLY = lazy(r"(?i)\b(?:CPU[\s-]only|only\s+(?:on\s+)?(?:the\s+)?CPU|pure\s+CPU)\b")
+# Where one statement ends: a sentence, a "; " item, a bracket closing before another, a line.
+_CLAUSE_END = lazy(r"[.!?;]\)?\s|\)\s?[(:]|\n")
 
 
 def _is_cpu(card: Name, ref: Reference | None) -> bool:
@@ -143,10 +149,29 @@ def _count_near(card: Name, text: str) -> tuple[int | None, str] | None:
     return None
 
 
+def _cpu_only(found: list[Name], text: str, at: int | None, ref: Reference | None) -> list[Name]:
+    """The named CPU where the text says, before the headline figure, that the run used no card
+    ("CPU-only performance" over a table whose post names "a Ryzen-7950X system with an RTX-4080
+    GPU"): then the CPU decoded, and the card is only the machine's. Never where the figure's own
+    clause names a card ("CPU-only it was 10 t/s, but my 4090 does 120 t/s"), and never on a
+    statement after the figure ("4080: 120 t/s, CPU only: 25 t/s"): [] in those cases."""
+    # No figure found in the prose (a table row's "S_TG t/s: 25.26", read later): its figure is
+    # the row's last item, so the clause to check is the text's last.
+    at = len(text) if at is None else at
+    if not (m := _CPU_ONLY.search(text, 0, at)):
+        return []
+    cpus = [c for c in found if _is_cpu(c, ref)]
+    cards = [c for c in found if not _is_cpu(c, ref)]
+    clause = max((e.end() for e in _CLAUSE_END.finditer(text, m.end(), at)), default=m.end())
+    if not cpus or any(clause <= c.start < at for c in cards) or len({c.name for c in cpus}) > 1:
+        return []
+    return cpus
+
+
 def read_cards(s: Scan, at: int | None = None) -> None:
     """Set hardware and hardware_count; `at` is where the headline figure is, if any."""
     found = find_gpus(s.text, s.ref)
-    devices = [c for c in found if not _is_host(c, s.text, s.ref)]
+    devices = _cpu_only(found, s.text, at, s.ref) or [c for c in found if not _is_host(c, s.text, s.ref)]
     # A lone CPU is the device of a CPU run; one that hosts a bracketed card never is.
     found = [c for c in found if not _hosts_bracketed_card(c, s.text, s.ref)]
     card = choose_card(devices or found, s, at)

@@ -127,3 +127,49 @@ def test_an_outlier_below_the_ceiling_makes_the_report_suspicious_never_implausi
     assert report.verdict == verdict
     assert report.question("roofline").status == "ok"  # below the ceiling: only the peers catch it
     assert report.finding("peer_outlier").status == ("flag" if verdict == "suspicious" else "ok")
+
+
+def _unnamed(tok_s: float, record_id: str, **kw: object) -> Claim:
+    """A sweep-bench decode row of an ik_llama.cpp discussion that names no hardware."""
+    base: dict[str, object] = {"model": "Qwen3 235B-A22B", "weight_format": "IQ4_XS",
+                               "tok_s": tok_s, "tok_s_kind": "decode", "batch": 1,
+                               "engine": "ik_llama.cpp", "record_id": record_id,
+                               "machine": "491.md | sweep-bench | from line 10"}
+    base.update(kw)
+    return Claim(**base)
+
+
+@pytest.mark.parametrize(("other", "same"), [
+    ({}, True),
+    ({"machine": "491.md | sweep-bench | from line 20"}, False),  # another table: another machine
+    ({"tok_s_kind": "prefill"}, False),
+])
+def test_rows_of_one_unnamed_machine_are_peers(ref: Reference, other: dict[str, object],
+                                               same: bool) -> None:
+    key = peer_key(_unnamed(18.4, "a"), ref)
+    assert key is not None and key.hardware == "the unnamed machine of 491.md | sweep-bench | from line 10"
+    assert (peer_key(_unnamed(18.4, "b", **other), ref) == key) is same
+
+
+@pytest.mark.parametrize("kw", [
+    {"machine": None},  # no machine known: no key, as before
+    {"tok_s_kind": None},  # an unstated kind may be a prompt-processing rate beside the decode
+])
+def test_an_unnamed_machine_needs_its_id_and_a_stated_kind(ref: Reference, kw: dict[str, object]) -> None:
+    assert peer_key(_unnamed(18.4, "a", **kw), ref) is None
+
+
+def test_a_named_card_keeps_its_own_key_whatever_the_machine(ref: Reference) -> None:
+    """`machine` only stands in for hardware nobody named; a named card keys by its row."""
+    assert peer_key(_row(40.0, "a", machine="t1"), ref) == peer_key(_row(40.0, "a"), ref)
+
+
+@pytest.mark.parametrize(("tok_s", "status"), [(184.5, "flag"), (18.9, "ok")])
+def test_an_outlier_of_an_unnamed_machine_is_flagged_never_stopped(ref: Reference, tok_s: float,
+                                                                   status: str) -> None:
+    peers = [_unnamed(18.20, "1"), _unnamed(17.66, "2"), _unnamed(17.47, "3")]
+    claim = _unnamed(tok_s, "me")
+    index = PeerIndex.build(((c.record_id or "", c) for c in peers), ref)
+    report = audit(Evidence(claim=claim), ref, peers=index.peers_of("me", claim, ref))
+    assert report.finding("peer_outlier").status == status
+    assert report.verdict == ("suspicious" if status == "flag" else "insufficient")

@@ -15,7 +15,7 @@ from extractors.formats.records import map_record
 from extractors.formats.vllm_bench import VllmBench
 from tests.seed_claims import LAUNCH
 
-NOT_INPUT = {"provenance", "conflicts", "suspect_fields"}  # what claimcheck itself records, never a board's field
+NOT_INPUT = {"provenance", "conflicts", "suspect_fields", "machine"}  # what claimcheck itself records, never a board's field
 
 # One value for every claim field, spelled with claimcheck's own field names.
 OWN_NAMES: dict[str, object] = {

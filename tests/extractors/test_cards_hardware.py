@@ -79,3 +79,30 @@ def test_weights_that_do_not_fit_one_named_card_are_judged_offloaded(
     assert roof.figures["ceiling_tok_s"] == pytest.approx(ceiling, abs=0.01)
     assert fit.status == "ok" and "do not fit one RTX" in fit.summary
     assert "the roofline judges the offloaded ceiling" in fit.summary
+
+
+# The shape of a discussion table row as the corpus converter writes it (ikawrakow/ik_llama.cpp
+# discussion 357): the section heading, then the rig the post names, then the sweep-bench cells.
+_CPU_ONLY_ROW = ("ik_llama.cpp, CPU-only performance (rig named in the post: Benchmarks are run on a "
+                 "Ryzen-7950X system with an RTX-4080 GPU.) (model named in the post: Qwen3-30B-A3B, "
+                 "the 30B total, 3B active parameter MoE model.): PP: 512; TG: 128; N_KV: 0; "
+                 "T_PP s: 3.610; S_PP t/s: 141.84; T_TG s: 5.067; S_TG t/s: {tg}")
+
+
+@pytest.mark.parametrize(("text", "card"), [
+    (_CPU_ONLY_ROW.format(tg="25.26"), "Ryzen 9 7950X"),
+    ("Ryzen 9 7950X + RTX 4080. CPU only: Llama 3 8B Q4_K_M 25 t/s", "Ryzen 9 7950X"),
+    # the figure's own clause names the card, or the statement comes after the figure: the card
+    ("CPU-only it was 10 t/s, but my 4090 does 120 t/s on Llama 3 8B Q4_K_M", "RTX 4090"),
+    ("4080: 120 t/s, CPU only: 25 t/s, Ryzen 9 7950X, Llama 3 8B Q4_K_M", "RTX 4080"),
+    # two CPUs named: which one ran is not said, so the card rule stands
+    ("CPU only. EPYC 9654 vs Ryzen 9 7950X with an RTX 4090: Llama 3 8B Q4_K_M 25 t/s", "RTX 4090"),
+])
+def test_a_run_said_to_use_no_card_ran_on_the_named_cpu(ref: Reference, text: str, card: str) -> None:
+    assert claim(text, ref).hardware == card
+
+
+@pytest.mark.parametrize(("tg", "status"), [("25.26", "ok"), ("252.6", "stop")])
+def test_a_cpu_only_row_is_judged_against_the_cpu(ref: Reference, tg: str, status: str) -> None:
+    q7 = next(q for q in report(_CPU_ONLY_ROW.format(tg=tg), ref).questions if q.key == "roofline")
+    assert q7.status == status
