@@ -26,6 +26,9 @@ __all__ = ["fold", "lazy", "required_literals"]
 
 # A gate's casefolding costs a pass over the text: the last short and the last long text folded
 # are kept (by identity), as a reader runs many patterns over the same text.
+# Shorter texts (a clause, a few words around a figure) go straight to the pattern: folding them
+# afresh each call costs about what the pattern does.
+_GATE_MIN = 128
 _FOLD_KEPT: list[tuple[str, str]] = [("", ""), ("", "")]
 
 
@@ -109,7 +112,7 @@ class _Lazy:
 
 def _gated(compiled: re.Pattern[str], need: tuple[str, ...]) -> tuple[Any, Any, Any]:
     def absent(text: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
-        if args or kwargs or not isinstance(text, str):
+        if args or kwargs or not isinstance(text, str) or len(text) < _GATE_MIN:
             return False
         folded = _folded(text)
         return not any(w in folded for w in need)

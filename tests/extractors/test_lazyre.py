@@ -73,7 +73,7 @@ def test_required_literals(source: str, needed: set[str] | None) -> None:
 
 _TEXTS = [
     "Batch 8 on an H100", "BATCH-SIZE: 4", "bs=2", "no figure", "", "İSL ıs Kelvin \u212a8",
-    "ſpeed-up 2x", "x" * 5000 + " batch 3", "-NGL 99 --gpu-layers 40", "Straße ß SS",
+    "ſpeed-up 2x", "x" * 5000 + " batch 3", "filler " * 40 + "Batch 8 on an H100", "filler " * 40, "-NGL 99 --gpu-layers 40", "Straße ß SS",
 ]
 
 
