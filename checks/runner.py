@@ -6,7 +6,17 @@ status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
 
 from __future__ import annotations
 
-from checks.models import Answer, Assumption, Basis, Cited, Evidence, PeerGroup, Question, Report, built
+from checks.models import (
+    Answer,
+    Assumption,
+    Basis,
+    Cited,
+    Evidence,
+    PeerGroup,
+    Question,
+    Report,
+    built,
+)
 from checks.parsing import with_parsed
 from checks.physics.model_size import sourced_claim
 from checks.reference import Reference, with_system_cards
@@ -50,7 +60,7 @@ def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str
     moved = {old: new for old, new in renamed.items() if old != new}
     for a in answers.values():  # this audit's own answers, built by the checks just now
         if any(b.source in moved for b in a.basis):
-            a.basis = [b if b.source not in moved else built(Basis, 
+            a.basis = [b if b.source not in moved else built(Basis,
                 kind=b.kind, states=b.states, source=moved[b.source], field=b.field, at=b.at,
                 cite=references[moved[b.source]]) for b in a.basis]
     return answers, references
