@@ -16,6 +16,7 @@ rest)`, arithmetic becomes `formula(text)`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
 from typing import Any, Protocol
 
 from checks.models import Answer, Assumption, Basis, Cited, Claim, FigureValue, Status, built
@@ -38,7 +39,12 @@ class _Row(Protocol):
 
 def _table(r: _Row) -> str:
     """'hardware' for a HardwareRow, 'models' for a ModelRow: the id's namespace."""
-    kind = type(r).__name__.removesuffix("Row").lower()
+    return _namespace(type(r))
+
+
+@cache  # per row class: a handful of constants
+def _namespace(row_type: type) -> str:
+    kind = row_type.__name__.removesuffix("Row").lower()
     return {"hardware": "hardware", "model": "models", "format": "formats", "method": "methods",
             "family": "families", "platform": "platforms", "system": "systems",
             "powerband": "power_bands", "publishedal": "published_als", "recipe": "recipes"}.get(kind, kind)
@@ -55,6 +61,7 @@ def row(r: _Row, states: str = "") -> Basis:
     return built(Basis, kind="reference-row", states=states, source=c.id, cite=c)
 
 
+@lru_cache(maxsize=1024)  # a Cited is immutable; one audit cites its record a dozen times
 def record_source(source: str) -> Cited:
     """A record, file or page the claim was read from, as a report-level source."""
     url = source if source.startswith(("http://", "https://")) else None

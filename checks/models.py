@@ -580,7 +580,7 @@ class Answer(BaseModel):
         if isinstance(basis, (list, tuple)):
             # model_construct: a str is already a valid `states`, and answers are built by the
             # thousand in a sweep
-            return [Basis.model_construct(kind="note", states=b) if type(b) is str else b for b in basis]
+            return [built(Basis, kind="note", states=b) if type(b) is str else b for b in basis]
         return basis
 
     def units(self) -> dict[str, str]:
