@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import benchmarks.calibrate as calibrate_module
-from checks.models import Evidence, Report
+from checks.models import Evidence, PeerGroup, Report
 from checks.reference import Reference, load_reference
 from checks.runner import audit
 
@@ -42,8 +42,8 @@ def dump(folder: Path, out: Path) -> int:
     ref = load_reference()
     lines: list[str] = []
 
-    def recording(ev: Evidence, r: Reference) -> Report:
-        report = audit(ev, r)
+    def recording(ev: Evidence, r: Reference, peers: PeerGroup | None = None) -> Report:
+        report = audit(ev, r, peers=peers)
         lines.append(json.dumps(summary_of(report), sort_keys=True))
         return report
 
