@@ -16,18 +16,19 @@ rest)`, arithmetic becomes `formula(text)`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
 from typing import Any, Protocol
 
-from checks.models import Answer, Assumption, Basis, Cited, Claim, FigureValue, Status
+from checks.models import Answer, Assumption, Basis, Cited, Claim, FigureValue, Status, built
 
 __all__ = ["USER", "answer", "cited_row", "doc", "field", "formula", "note", "other_record", "record_source", "row"]
 
 # The one source every "stated by the user" entry points at.
 USER = Cited(id="user", kind="stated-by-user", citation="stated by the user")
 
-# The builders use `model_construct`: every argument is a str this module chose or a rule passed,
-# already valid, and a sweep builds a hundred entries per record (validation would cost a third
-# of an audit).
+# The builders use `built` (model_construct without pydantic's per-field default resolution):
+# every argument is a str this module chose or a rule passed, already valid, and a sweep builds a
+# hundred entries per record (validation would cost a third of an audit).
 
 
 class _Row(Protocol):
@@ -38,7 +39,12 @@ class _Row(Protocol):
 
 def _table(r: _Row) -> str:
     """'hardware' for a HardwareRow, 'models' for a ModelRow: the id's namespace."""
-    kind = type(r).__name__.removesuffix("Row").lower()
+    return _namespace(type(r))
+
+
+@cache  # per row class: a handful of constants
+def _namespace(row_type: type) -> str:
+    kind = row_type.__name__.removesuffix("Row").lower()
     return {"hardware": "hardware", "model": "models", "format": "formats", "method": "methods",
             "family": "families", "platform": "platforms", "system": "systems",
             "powerband": "power_bands", "publishedal": "published_als", "recipe": "recipes"}.get(kind, kind)
@@ -46,19 +52,20 @@ def _table(r: _Row) -> str:
 
 def cited_row(r: _Row) -> Cited:
     """The reference row as a report-level source: id 'hardware/RTX 5090', its full citation."""
-    return Cited.model_construct(id=f"{_table(r)}/{r.name}", kind="reference-row", citation=r.cite())
+    return built(Cited, id=f"{_table(r)}/{r.name}", kind="reference-row", citation=r.cite())
 
 
 def row(r: _Row, states: str = "") -> Basis:
     """What a reference row says ('board power 575 W'), citing the row once per report."""
     c = cited_row(r)
-    return Basis.model_construct(kind="reference-row", states=states, source=c.id, cite=c)
+    return built(Basis, kind="reference-row", states=states, source=c.id, cite=c)
 
 
+@lru_cache(maxsize=1024)  # a Cited is immutable; one audit cites its record a dozen times
 def record_source(source: str) -> Cited:
     """A record, file or page the claim was read from, as a report-level source."""
     url = source if source.startswith(("http://", "https://")) else None
-    return Cited.model_construct(id=f"record:{source}", kind="record", citation=source, url=url)
+    return built(Cited, id=f"record:{source}", kind="record", citation=source, url=url)
 
 
 def field(claim: Claim, name: str, states: str = "") -> Basis:
@@ -66,13 +73,13 @@ def field(claim: Claim, name: str, states: str = "") -> Basis:
     read from, or at the user who stated it."""
     p = claim.provenance.get(name)
     if p is None:
-        return Basis.model_construct(kind="record-field", states=states, field=name)
+        return built(Basis, kind="record-field", states=states, field=name)
     if p.kind == "user":
-        return Basis.model_construct(kind="stated-by-user", states=states, field=name, source=USER.id,
+        return built(Basis, kind="stated-by-user", states=states, field=name, source=USER.id,
                                      cite=USER, at=p.field)
     at = p.field or (f'"{p.span}"' if p.span else None)
     c = record_source(p.source)
-    return Basis.model_construct(kind="record-field", states=states, field=name, source=c.id, at=at, cite=c)
+    return built(Basis, kind="record-field", states=states, field=name, source=c.id, at=at, cite=c)
 
 
 def other_record(record: str, source: str | None, states: str) -> Basis:
@@ -86,18 +93,18 @@ def other_record(record: str, source: str | None, states: str) -> Basis:
 
 def formula(text: str) -> Basis:
     """A formula written out with its numbers ('ratio = 99.6 W ÷ 575 W = 0.17')."""
-    return Basis.model_construct(kind="formula", states=text)
+    return built(Basis, kind="formula", states=text)
 
 
 def note(text: str) -> Basis:
     """A statement of the check's own reasoning ('dense: every weight is read per token')."""
-    return Basis.model_construct(kind="note", states=text)
+    return built(Basis, kind="note", states=text)
 
 
 def doc(citation: str, states: str = "", url: str | None = None) -> Basis:
     """What a public document says (a paper, a README), cited once per report."""
-    c = Cited.model_construct(id=f"doc:{citation}", kind="document", citation=citation, url=url)
-    return Basis.model_construct(kind="document", states=states, source=c.id, cite=c)
+    c = built(Cited, id=f"doc:{citation}", kind="document", citation=citation, url=url)
+    return built(Basis, kind="document", states=states, source=c.id, cite=c)
 
 
 def answer(key: str, status: Status, summary: str, *, reason: str = "",

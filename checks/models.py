@@ -3,7 +3,7 @@
 `Claim` is one measured or asserted result; every field is optional and unknown stays `None`.
 Each filled field keeps its `Provenance` (which source, which record field or text span).
 `Evidence` is a claim plus everything the extractors followed to find it. `Report` is what the
-checks say about it; its JSON form (`schema` = `claimcheck.report/2`) is a public interface.
+checks say about it; its JSON form (`schema` = `claimcheck.report/3`) is a public interface.
 
 An `Answer` is data: a status, a short `reason` code, typed `figures` (a flag is a bool, a count an
 int, a quantity a float; `FIGURE_KINDS` declares them and `figure_unit` names each one's unit) and
@@ -15,8 +15,10 @@ still loads: `Report` upgrades it on reading (docs/report-schema.md has the fiel
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Literal
+from functools import cache
+from typing import Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -24,7 +26,6 @@ from pydantic import (
     Field,
     SerializerFunctionWrapHandler,
     computed_field,
-    field_serializer,
     field_validator,
     model_serializer,
     model_validator,
@@ -35,6 +36,7 @@ __all__ = [
     "FIGURE_KINDS",
     "REPORT_SCHEMA",
     "REPORT_SCHEMA_V1",
+    "REPORT_SCHEMA_V2",
     "Answer",
     "Assumption",
     "Basis",
@@ -62,10 +64,14 @@ __all__ = [
     "SwitchHit",
     "TokSKind",
     "Verdict",
+    "built",
     "figure_unit",
 ]
 
-REPORT_SCHEMA = "claimcheck.report/2"
+REPORT_SCHEMA = "claimcheck.report/3"
+# Typed figures, basis entries by source id, reason codes; every default member written out.
+REPORT_SCHEMA_V2 = "claimcheck.report/2"
+_M = TypeVar("_M", bound=BaseModel)
 # The first version: figures all floats, basis prose lines with their citations inline.
 REPORT_SCHEMA_V1 = "claimcheck.report/1"
 
@@ -429,8 +435,45 @@ def _typed(name: str, value: FigureValue) -> FigureValue:
     return value
 
 
-# Answer fields added in /2 that the JSON leaves out when empty.
-_OPTIONAL_EMPTY = frozenset({"reason", "label", "differences", "steps"})
+# Answer fields the JSON leaves out when empty (/2: the ones it added; /3: every defaulted one).
+_OPTIONAL_EMPTY = frozenset({"reason", "label", "differences", "steps", "figures", "missing", "basis",
+                             "assumptions"})
+
+def built(cls: type[_M], /, **values: Any) -> _M:
+    """`cls.model_construct(**values)` for values already valid, without pydantic's per-field
+    default resolution (model_construct costs three times a validation; an audit builds ~150
+    entries). Fields in declared order (the JSON's order), defaults from the class's declared ones,
+    a `default_factory` called per instance."""
+    data: dict[str, Any] = {}
+    for name, default, make in _defaults_of(cls):
+        if name in values:
+            data[name] = values[name]
+        elif make is not None:
+            data[name] = make()
+        elif default is not _REQUIRED:
+            data[name] = default
+    obj = object.__new__(cls)
+    _set = object.__setattr__
+    _set(obj, "__dict__", data)
+    _set(obj, "__pydantic_fields_set__", set(values))
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
+
+
+_REQUIRED = object()
+
+
+@cache  # per model class (a fixed, small set): its fields and declared defaults, constants
+def _defaults_of(cls: type[BaseModel]) -> tuple[tuple[str, Any, Callable[[], Any] | None], ...]:
+    out: list[tuple[str, Any, Callable[[], Any] | None]] = []
+    for name, info in cls.model_fields.items():
+        if info.default_factory is not None:
+            out.append((name, None, info.default_factory))  # type: ignore[arg-type]
+        else:
+            out.append((name, _REQUIRED if info.is_required() else info.default, None))
+    return tuple(out)
+
 
 CitedKind = Literal["reference-row", "record", "stated-by-user", "document"]
 BasisKind = Literal["record-field", "reference-row", "formula", "stated-by-user", "document", "note"]
@@ -533,9 +576,9 @@ class Answer(BaseModel):
     steps: list[Step] = Field(default_factory=list)
 
     @model_serializer(mode="wrap")
-    def _without_empty_extras(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # The fields /2 added are left out where empty (most answers have no plan, many no
-        # reason): every /1 field is always written.
+    def _without_empty(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # /3: a member that is empty is left out (most answers have no plan, many no reason, no
+        # assumptions, nothing missing); the loader fills the defaults back in.
         out: dict[str, Any] = handler(self)
         return {k: v for k, v in out.items() if k not in _OPTIONAL_EMPTY or v}
 
@@ -550,7 +593,7 @@ class Answer(BaseModel):
         if isinstance(basis, (list, tuple)):
             # model_construct: a str is already a valid `states`, and answers are built by the
             # thousand in a sweep
-            return [Basis.model_construct(kind="note", states=b) if type(b) is str else b for b in basis]
+            return [built(Basis, kind="note", states=b) if type(b) is str else b for b in basis]
         return basis
 
     def units(self) -> dict[str, str]:
@@ -571,6 +614,83 @@ class Question(Answer):
     n: int
 
 
+_FIELD_KINDS = ("record-field", "stated-by-user")
+
+
+def _at(p: dict[str, Any]) -> str | None:
+    """Where in its source a provenance says the field was read: what `checks.basis.field` writes
+    as a basis entry's `at`."""
+    if p.get("kind") == "user":
+        return p.get("field")
+    return p.get("field") or (f'"{p["span"]}"' if p.get("span") else None)
+
+
+def _answer_without_provenance(a: Any, where: dict[str, tuple[Any, str | None]]) -> Any:
+    """A record-field entry's source and place are the claim's provenance of that field: /3
+    leaves them out of the entry. An entry with no source for a field that has a provenance
+    says `"source": null`, so reading it back does not give it one."""
+    if not isinstance(a, dict) or not a.get("basis"):
+        return a
+    basis = []
+    for b in a["basis"]:
+        if b.get("kind") in _FIELD_KINDS and (name := b.get("field")) in where:
+            if (b.get("source"), b.get("at")) == where[name]:
+                b = {k: v for k, v in b.items() if k not in ("source", "at")}
+            elif "source" not in b:
+                b = {**b, "source": None}
+        basis.append(b)
+    return {**a, "basis": basis}
+
+
+def _answer_with_provenance(a: Any, where: dict[str, tuple[Any, str | None]]) -> Any:
+    if not isinstance(a, dict) or not isinstance(a.get("basis"), list):
+        return a
+    basis = []
+    for b in a["basis"]:
+        if isinstance(b, dict) and b.get("kind") in _FIELD_KINDS and "source" not in b \
+                and (name := b.get("field")) in where:
+            source, at = where[name]
+            b = {**b, "source": source, "at": at}
+        basis.append(b)
+    return {**a, "basis": basis}
+
+
+def _by_name(assumptions: list[Any]) -> dict[str, Any]:
+    """The report's assumptions by name, for the names only one of them has."""
+    names = [a.get("name") for a in assumptions if isinstance(a, dict)]
+    return {a["name"]: a for a in assumptions if isinstance(a, dict) and names.count(a.get("name")) == 1}
+
+
+def _assumptions_by_name(a: Any, named: dict[str, Any]) -> Any:
+    """An answer's assumption is written as its name when the report's list holds it under that
+    name (the report carries each constant once: its value, unit and source)."""
+    if not isinstance(a, dict) or not a.get("assumptions"):
+        return a
+    return {**a, "assumptions": [x["name"] if named.get(x.get("name")) == x else x for x in a["assumptions"]]}
+
+
+def _assumptions_in_full(a: Any, named: dict[str, Any]) -> Any:
+    if not isinstance(a, dict) or not isinstance(a.get("assumptions"), list):
+        return a
+    return {**a, "assumptions": [named.get(x, x) if isinstance(x, str) else x for x in a["assumptions"]]}
+
+
+def _compact_provenance(p: dict[str, Any], by_citation: dict[str, str]) -> dict[str, Any]:
+    out = {k: v for k, v in p.items() if v is not None and not (k == "kind" and v == "read")}
+    out["source"] = by_citation.get(p["source"], p["source"])
+    return out
+
+
+# The members of a Source and of a Report that /3 leaves out at these values.
+_EMPTY_SOURCE: dict[str, tuple[Any, ...]] = {
+    "final_url": (None,), "redirects": ([],), "fetched_at": (None,), "status": (None,),
+    "content_type": (None,), "sha256": (None,), "format": (None,), "note": (None,), "screenshot": (None,),
+}
+_REPORT_DEFAULTS: dict[str, Any] = {
+    "assumptions": [], "siblings": 0, "hardware_name": None, "not_found": [], "warnings": [], "references": [],
+}
+
+
 class Report(BaseModel):
     """What claimcheck says about one claim. Its JSON is a public, versioned interface."""
 
@@ -583,7 +703,7 @@ class Report(BaseModel):
     findings: list[Answer]
     claim: Claim
     sources: list[Source]
-    assumptions: list[Assumption]
+    assumptions: list[Assumption] = Field(default_factory=list)  # /3 leaves an empty list out
     siblings: int = 0
     # the reference row's name for the claim's hardware ("RTX 5090" for "NVIDIA GeForce RTX 5090")
     hardware_name: str | None = None
@@ -601,20 +721,52 @@ class Report(BaseModel):
         once per report: a unit belongs to the figure's name, not to one answer."""
         return {name: unit for a in [*self.questions, *self.findings] for name, unit in a.units().items()}
 
-    @field_serializer("claim")
-    def _claim_without_nulls(self, claim: Claim) -> dict[str, Any]:
-        # Unknown stays None in the model; the JSON leaves unknown fields out (sixty nulls a report).
-        return {k: v for k, v in claim.model_dump(mode="json").items() if v is not None}
+    @model_serializer(mode="wrap")
+    def _compact(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """/3: each source once, empty and default members left out (the loader fills them in).
+        A claim field's provenance names its source by its `references` id when the report cites
+        that source ("record-1"), not by repeating the path or URL per field."""
+        out: dict[str, Any] = handler(self)
+        by_citation = {c.citation: c.id for c in self.references if c.kind in ("record", "document")}
+        claim = {k: v for k, v in out["claim"].items() if v is not None and v != [] and v != {}}
+        if provenance := claim.get("provenance"):
+            claim["provenance"] = {name: _compact_provenance(p, by_citation) for name, p in provenance.items()}
+        out["claim"] = claim
+        where = {name: (p.get("source"), _at(p)) for name, p in claim.get("provenance", {}).items()}
+        named = _by_name(out["assumptions"])
+        for group in ("questions", "findings"):
+            out[group] = [_assumptions_by_name(_answer_without_provenance(a, where), named)
+                          for a in out[group]]
+        out["sources"] = [{k: v for k, v in src.items() if k == "url" or v not in _EMPTY_SOURCE.get(k, ())}
+                          for src in out["sources"]]
+        out["references"] = [{k: v for k, v in c.items() if v is not None} for c in out["references"]]
+        return {k: v for k, v in out.items() if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]}
 
     @model_validator(mode="before")
     @classmethod
     def _read_v1(cls, data: Any) -> Any:
-        """A `claimcheck.report/1` document (stored audits) reads as /2: its prose basis lines become
-        `note` entries (the Answer validator), its float counts and flags take their declared types,
-        it has no reason codes and no references; the schema field says /2 from then on."""
+        """Every schema version reads as /3. A `claimcheck.report/1` document (stored audits): its
+        prose basis lines become `note` entries (the Answer validator), its float counts and flags
+        take their declared types, it has no reason codes and no references. /2 carries every
+        member and each provenance's source in full. /3 names a provenance's source by its
+        reference id: the citation is put back. The schema field says /3 from then on."""
         if isinstance(data, dict):
             data = {k: v for k, v in data.items() if k != "units"}  # computed, not read
-            if data.get("schema") == REPORT_SCHEMA_V1:
+            schema = data.get("schema")
+            if schema == REPORT_SCHEMA and isinstance(claim := data.get("claim"), dict) \
+                    and isinstance(provenance := claim.get("provenance"), dict):
+                where = {name: (p.get("source"), _at(p)) for name, p in provenance.items() if isinstance(p, dict)}
+                named = _by_name(data.get("assumptions") or [])
+                for group in ("questions", "findings"):
+                    if isinstance(answers := data.get(group), list):
+                        data[group] = [_assumptions_in_full(_answer_with_provenance(a, where), named)
+                                       for a in answers]
+                cited = {c.get("id"): c.get("citation") for c in data.get("references") or []
+                         if isinstance(c, dict) and c.get("kind") in ("record", "document")}
+                data["claim"] = {**claim, "provenance": {
+                    name: {**p, "source": cited.get(p.get("source"), p.get("source"))}
+                    if isinstance(p, dict) else p for name, p in provenance.items()}}
+            if schema in (REPORT_SCHEMA_V1, REPORT_SCHEMA_V2):
                 data["schema"] = REPORT_SCHEMA
         return data
 

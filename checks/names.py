@@ -119,6 +119,9 @@ def _memory_fits(row: Any, stated: float | None) -> bool:
     return bool(row.memory_gb * lo <= stated <= row.memory_gb * hi)
 
 
+_FOUND_MAX = 4096
+
+
 class NameIndex:
     """One table's rows by their names and aliases, normalised once when the table is loaded.
 
@@ -131,6 +134,7 @@ class NameIndex:
         self._normalise = normalise
         self._fold = fold
         self.exact: dict[str, Any] = {}
+        self._found: dict[str, Any] = {}
         self.folded: dict[str, list[tuple[Any, float | None]]] = {}
         for row in rows:
             for name in (row.name, *row.aliases):
@@ -146,7 +150,19 @@ class NameIndex:
         return (fold_model(name), None) if self._fold == "model" else ("", None)
 
     def find(self, name: str) -> Any:
-        """The row for a spelling: exact (normalised) name or alias first, then the folded key."""
+        """The row for a spelling: exact (normalised) name or alias first, then the folded key.
+        Remembered per spelling (the rows never change; one audit asks for the same name a dozen
+        times), up to a bound so a sweep of a huge dump does not grow it without end."""
+        try:
+            return self._found[name]
+        except KeyError:
+            pass
+        row = self._find(name)
+        if len(self._found) < _FOUND_MAX and len(name) <= MAX_NAME:  # bounded in count and size
+            self._found[name] = row
+        return row
+
+    def _find(self, name: str) -> Any:
         key = self._normalise(name)
         if key and (row := self.exact.get(key)) is not None:
             return row

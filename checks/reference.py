@@ -305,7 +305,10 @@ class Reference(BaseModel):
         """Exact (normalised) name or alias first; then the folded spelling (hardware, models)."""
         if not name:
             return None
-        return self._index[table].find(name)
+        # Straight from the private dict: pydantic's __getattr__ for a private attribute costs a
+        # microsecond per read, and an audit makes dozens of look-ups.
+        private: dict[str, Any] = self.__pydantic_private__  # type: ignore[assignment]
+        return private["_index"][table].find(name)
 
     def gpu(self, name: str | None) -> HardwareRow | None:
         """The curated row first; then a named system, a rig of several cards, a system name that
@@ -313,12 +316,13 @@ class Reference(BaseModel):
         if not name:
             return None
         key = name[:MAX_NAME]
-        if key in self._resolved:  # one audit asks for the same card many times
-            return self._resolved[key]
+        resolved: dict[str, HardwareRow | None] = self.__pydantic_private__["_resolved"]  # type: ignore[index]
+        if key in resolved:  # one audit asks for the same card many times
+            return resolved[key]
         row = self._find("hardware", name)
         found = row if row is not None else self._resolve(key)
-        if len(self._resolved) < _RESOLVED_MAX:  # a sweep of a huge dump must not grow it unbounded
-            self._resolved[key] = found
+        if len(resolved) < _RESOLVED_MAX:  # a sweep of a huge dump must not grow it unbounded
+            resolved[key] = found
         return found
 
     def _resolve(self, name: str) -> HardwareRow | None:

@@ -6,7 +6,17 @@ status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
 
 from __future__ import annotations
 
-from checks.models import Answer, Assumption, Basis, Cited, Evidence, PeerGroup, Question, Report
+from checks.models import (
+    Answer,
+    Assumption,
+    Basis,
+    Cited,
+    Evidence,
+    PeerGroup,
+    Question,
+    Report,
+    built,
+)
 from checks.parsing import with_parsed
 from checks.physics.model_size import sourced_claim
 from checks.reference import Reference, with_system_cards
@@ -45,11 +55,12 @@ def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str
             if b.cite.kind == "record":
                 new_id = f"record-{sum(c.kind == 'record' for c in references.values()) + 1}"
             renamed[b.cite.id] = new_id
-            references[new_id] = b.cite.model_copy(update={"id": new_id})
+            references[new_id] = b.cite if new_id == b.cite.id else built(
+                Cited, id=new_id, kind=b.cite.kind, citation=b.cite.citation, url=b.cite.url)
     moved = {old: new for old, new in renamed.items() if old != new}
     for a in answers.values():  # this audit's own answers, built by the checks just now
         if any(b.source in moved for b in a.basis):
-            a.basis = [b if b.source not in moved else Basis.model_construct(
+            a.basis = [b if b.source not in moved else built(Basis,
                 kind=b.kind, states=b.states, source=moved[b.source], field=b.field, at=b.at,
                 cite=references[moved[b.source]]) for b in a.basis]
     return answers, references
@@ -82,7 +93,7 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
     answers, references = _references(answers)
     # The answers were validated when the checks built them: a Question is the same fields and n.
     questions = sorted(
-        (Question.model_construct(n=numbers[k], **{name: getattr(a, name) for name in Answer.model_fields})
+        (built(Question, n=numbers[k], **a.__dict__)
          for k, a in answers.items() if k in numbers),
         key=lambda q: q.n,
     )

@@ -318,8 +318,12 @@ def _combine(judged: list[tuple[str, Judged]], unbounded: list[Answer]) -> Answe
         if other is not top:
             summary += f" Also: {other.summary[0].lower()}{other.summary[1:]}"
     basis = list(top.basis)
+    seen = set(basis)  # entries hash by what they state: a set, not a list scan per entry
     for _, other in judged:
-        basis += [b for b in other.basis if b not in basis]
+        for b in other.basis:
+            if b not in seen:
+                seen.add(b)
+                basis.append(b)
     for a in unbounded:
         summary += f" Also: {a.summary[0].lower()}{a.summary[1:]}"
     assumptions = list(top.assumptions)

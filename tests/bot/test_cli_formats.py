@@ -98,14 +98,14 @@ def test_format_audits_end_to_end(case: tuple[str, list[str], str, dict[str, str
     args = [str(FIX / i) if (FIX / i).is_file() else i for i in inputs]
     r = audit(*args)
     assert r["sources"][0]["format"] == adapter
-    assert r["sources"][0]["sha256"] is None or len(r["sources"][0]["sha256"]) == 64
+    assert r["sources"][0].get("sha256") is None or len(r["sources"][0]["sha256"]) == 64
     for key, want in statuses.items():
         assert status(r, key) == want, (key, r["headline"])
     for (key, name), figure_want in figures.items():
         assert figure(r, key, name) == pytest.approx(figure_want, rel=0.01), (key, name)
     for a in [*r["questions"], *r["findings"]]:
         assert a["status"] != "error", a["summary"]
-        if a["figures"]:
+        if a.get("figures"):  # /3 leaves an empty member out
             assert a["basis"], a["key"]
 
 
@@ -167,6 +167,6 @@ def test_arbitrary_stdin_is_a_report_or_exit_2(data: bytes) -> None:
     assert code in (0, 2)
     assert "Traceback" not in err.getvalue()
     if code == 0:
-        assert json.loads(out.getvalue())["schema"] == "claimcheck.report/2"
+        assert json.loads(out.getvalue())["schema"] == "claimcheck.report/3"
     else:
         assert err.getvalue().startswith("claimcheck: ") and err.getvalue().count("\n") == 1

@@ -1,5 +1,5 @@
 """Stored reports of every schema version load: a claimcheck.report/1 document saved in the SQLite
-store reads back as a /2 Report with the same answers, and renders."""
+store reads back as a /3 Report with the same answers, and renders; so does a /2 document."""
 
 from __future__ import annotations
 
@@ -70,3 +70,47 @@ async def test_a_stored_v2_report_round_trips_and_renders_the_same(store: Store,
     assert back.to_json() == report.to_json()
     assert render_terminal(back) == render_terminal(report)
     assert render_markdown(back) == render_markdown(report)
+
+
+# Real /2 documents: the same two audits as main wrote them before /3 (paths made relative).
+V2_DOCUMENTS = ["example-v2.json", "llama-h100-v2.json"]
+
+
+@pytest.mark.parametrize("name", V2_DOCUMENTS)
+async def test_a_stored_v2_report_reads_back_as_v3_and_its_v3_json_is_smaller(store: Store, name: str) -> None:
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    old = json.loads(text)
+    assert old["schema"] == "claimcheck.report/2"
+    await save_audit(store, f"discord:{name}", text, old["verdict"], old["headline"])
+    row = await get_audit(store, f"discord:{name}")
+    assert row is not None
+    report = Report.model_validate_json(row.report_json)
+    assert report.schema_ == REPORT_SCHEMA == "claimcheck.report/3"
+    for new, was in zip([*report.questions, *report.findings], [*old["questions"], *old["findings"]], strict=True):
+        assert (new.key, new.status, new.summary, new.figures) == (was["key"], was["status"], was["summary"],
+                                                                   was["figures"])
+        assert [(b.states, b.source, b.field, b.at) for b in new.basis] == [
+            (b.get("states", ""), b.get("source"), b.get("field"), b.get("at")) for b in was["basis"]]
+        assert [a.model_dump() for a in new.assumptions] == was["assumptions"]
+    assert {k: p.model_dump() for k, p in report.claim.provenance.items()} == old["claim"]["provenance"]
+    v3 = report.to_json()
+    back = Report.model_validate_json(v3)
+    assert back == report and back.to_json() == v3
+    assert render_terminal(back) == render_terminal(report) and render_markdown(back) == render_markdown(report)
+    assert len(v3) < len(text)
+
+
+def test_v3_names_each_source_once() -> None:
+    """A provenance names the record by its reference id, a record-field entry leaves the source and
+    place its field's provenance gives, an answer names an assumption the report carries."""
+    report = Report.model_validate_json((FIXTURES / "example-v2.json").read_text(encoding="utf-8"))
+    doc = json.loads(report.to_json())
+    record = next(c for c in doc["references"] if c["kind"] == "record")
+    assert record["citation"] == "bot/examples/headline_board.json"
+    assert doc["claim"]["provenance"]["tok_s"] == {"source": record["id"], "field": "records[2].tok_s",
+                                                   "span": "2103.6"}
+    power = next(q for q in doc["questions"] if q["key"] == "power")
+    assert power["basis"][0] == {"kind": "record-field", "states": "= 99.6 W", "field": "power_w"}
+    names = {a["name"] for a in doc["assumptions"]}
+    assert all(isinstance(a, str) and a in names for q in doc["questions"] for a in q.get("assumptions", []))
+    assert "bot/examples/headline_board.json" not in json.dumps(doc["claim"])
