@@ -360,6 +360,23 @@ def _check_config(args: argparse.Namespace, settings: Settings) -> None:
         raise UsageError(f"--cache {cache} is a directory; give the SQLite file to use inside it")
 
 
+def _start_sweep_workers_early(args: argparse.Namespace) -> None:
+    """A sweep of a file big enough for workers (`extractors.offloop.PARALLEL_BYTES`) starts the fork
+    server now, before this process imports the checks and readers: the server loads the same
+    modules on the other core meanwhile, instead of after them (about 0.7 s of a sweep's wall
+    time). A small file, stdin or a URL, or `--jobs 1`, starts nothing."""
+    if args.command != "sweep" or (args.jobs is not None and args.jobs < 2):
+        return
+    from extractors.offloop import PARALLEL_BYTES, warm_up
+
+    try:
+        big = os.stat(args.source).st_size >= PARALLEL_BYTES
+    except (OSError, ValueError):
+        return  # not a local file: the sweep says why, in its own words
+    if big:
+        warm_up()
+
+
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None,
          network: Network | None = None) -> int:
     """Run one command. Every failure ends in one line on `err` and exit 2 (unusable input or
@@ -373,6 +390,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
     if not args.command:
         parser.print_help(out)
         return EXIT_UNUSABLE
+    _start_sweep_workers_early(args)
     from checks.reference import ReferenceError, load_reference
     from checks.text import one_line
 
