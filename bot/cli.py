@@ -153,16 +153,17 @@ def options_from_args(args: argparse.Namespace, settings: Settings) -> PipelineO
 
 
 def _run(args: argparse.Namespace, ref: Reference,
-         call: Callable[[App], Awaitable[Any]]) -> Any:
-    """`asyncio.run` of one call on an app opened for this command."""
+         call: Callable[[App], Awaitable[Any]], readers: int = 1) -> Any:
+    """`asyncio.run` of one call on an app opened for this command, with `readers` workers."""
     import asyncio
 
     from bot.core import App
 
     async def run() -> Any:
-        # One command reads one document at a time: one reading worker.
+        # A worker for each file the command reads at once, at most two (forked while this
+        # process has one thread, so each costs a fork, not an interpreter's start).
         async with App.open(args.settings, ref=ref, options=args.options,
-                            network=args.network, readers=1,
+                            network=args.network, readers=readers,
                             fork_while_single_threaded=True) as app:
             return await call(app)
 
@@ -180,7 +181,8 @@ def _cmd_audit(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     if not inputs:
         raise UsageError("nothing to audit: give a URL, a file, - for stdin or the claim's text (or --example)")
     request = Request.from_args(inputs, facts=facts)
-    result: AuditResult = _run(args, ref, lambda app: app.audit(request))
+    result: AuditResult = _run(args, ref, lambda app: app.audit(request),
+                               readers=max(1, min(2, len(request.docs))))
     if args.chart:
         from bot.render.chart import render_chart
 
