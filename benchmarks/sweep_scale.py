@@ -75,9 +75,17 @@ def _rows(name: str, n: int, family: str, sweep: Run | None, base: Run,
         Row(name, "records/s", n / secs if secs else None, "rec/s", "json.load rows/s",
             n / base.seconds, target="≥ 2,000" if rate else "",
             met=(secs is not None and n / secs >= 2000) if rate else None),
-        # CPU time is what a busy shared machine cannot inflate the way it inflates wall time.
+        # CPU time is what a busy shared machine cannot inflate the way it inflates wall time:
+        # the whole process tree's, the fork server's workers included (benchmarks.measure).
         Row(name, "CPU time (all processes)", ok.cpu_s if ok else None, "s",
             "json.load of the same bytes", base.cpu_s),
+        # What a record costs, whatever the machine's load, and how much of the cores the sweep
+        # kept busy (CPU ÷ wall; the cores' count is the ceiling): a figure well below it says
+        # the pipeline waits (a serial phase, workers idle), not the audit.
+        Row(name, "CPU per record", 1000 * ok.cpu_s / n if ok else None, "ms",
+            "json.load of the same bytes, per record", 1000 * base.cpu_s / n),
+        Row(name, "cores kept busy (CPU ÷ wall)", ok.cpu_s / ok.seconds if ok else None, "×",
+            "cores", float(os.cpu_count() or 1)),
         Row(name, "peak RSS", ok.peak_rss_mb if ok else None, "MB",
             "json.load of the same bytes", base.peak_rss_mb,
             target=f"< {_RSS_TARGET_MB:g} MB" if rss else "",

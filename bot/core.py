@@ -274,9 +274,12 @@ class App:
         """The evidence behind one request: documents read in the workers under the fetch
         deadline, URLs fetched and followed, then the user's facts filled in."""
         opts = self.options
-        readings = [await read_document_async(doc, self.ref, boards=list(opts.boards),
-                                              deadline_s=opts.fetch_deadline_s, pool=self.pool)
-                    for doc in request.docs]
+        # Side by side: a pool of more than one worker reads a request's files at once (the
+        # CLI's `--example` is two); the results keep the request's order.
+        readings = list(await asyncio.gather(*(
+            read_document_async(doc, self.ref, boards=list(opts.boards),
+                                deadline_s=opts.fetch_deadline_s, pool=self.pool)
+            for doc in request.docs)))
         fetched: list[Reading] = []
         not_found: list[str] = []
         if request.urls:

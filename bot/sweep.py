@@ -55,7 +55,7 @@ from extractors.errors import InvalidInput, UsageError
 from extractors.evidence import Reading, record_evidence
 from extractors.formats.record_text import TextMemo, current_memo, text_memo
 from extractors.inputs import classify_input, read_local
-from extractors.offloop import worker_context
+from extractors.offloop import PARALLEL_BYTES, worker_context
 from extractors.select import SetupKey, SiblingIndex, setup_key
 
 __all__ = [
@@ -74,7 +74,6 @@ MIN_PART = 50
 # Distinct record texts (launch command + notes combinations) remembered per process: a board's
 # templates repeat, its one-off notes need not all be kept. A few KB each.
 MEMO_SIZE = 4096
-PARALLEL_BYTES = 256 * 1024  # below this, the first pass is quicker than starting workers
 SEVERITY: dict[str, int] = {"implausible": 0, "suspicious": 1, "insufficient": 2, "consistent": 3}
 _VERDICTS = list(SEVERITY)
 

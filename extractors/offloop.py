@@ -46,10 +46,13 @@ if TYPE_CHECKING:
     from extractors.evidence import Reading
     from extractors.web import PageReading
 
-__all__ = ["ReadingPool", "default_size", "read_document_async", "read_page_async",
+__all__ = ["PARALLEL_BYTES", "ReadingPool", "default_size", "read_document_async", "read_page_async",
            "run_off_loop", "start_method", "warm_up", "worker_context"]
 
 T = TypeVar("T")
+# A sweep's dump below this size is read in the calling process: its first pass is quicker than
+# starting workers (`bot.sweep`); the CLI starts the fork server early for one above it.
+PARALLEL_BYTES = 256 * 1024
 # What a fork server loads once, so that each worker forked from it starts warm ("__main__":
 # the caller's main module, which each worker would otherwise import again).
 _PRELOAD = ["checks.runner", "extractors.evidence", "extractors.web"]

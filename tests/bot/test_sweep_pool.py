@@ -14,6 +14,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from bot.sweep import MIN_PART, _pool
 from extractors.offloop import start_method
 
@@ -72,3 +74,40 @@ def test_a_parallel_sweep_from_the_cli_forks_no_process_that_has_threads() -> No
     # fork its worker then); with a `fork` pool the sweep's two workers were forked from the
     # sweep's thread, with the loop's thread beside it: [2, 2].
     assert all(n == 1 for n in probe["forks"]), probe["forks"]
+
+
+# Which of `claimcheck sweep`'s arguments start the fork server before the CLI imports the checks
+# (so the server's preload of them overlaps the CLI's own), in a fresh interpreter each.
+_EARLY_PROBE = """
+import argparse, json, sys, tempfile
+from multiprocessing import forkserver
+from pathlib import Path
+
+from bot.cli import _start_sweep_workers_early
+from extractors.offloop import PARALLEL_BYTES
+
+with tempfile.TemporaryDirectory() as tmp:
+    board = Path(tmp) / "board.json"
+    board.write_bytes(b" " * int(sys.argv[1]))
+    _start_sweep_workers_early(argparse.Namespace(command=sys.argv[2], source=str(board),
+                                                  jobs=json.loads(sys.argv[3])))
+    started = forkserver._forkserver._forkserver_pid is not None
+print(json.dumps({"started": started, "checks_loaded": "checks.runner" in sys.modules}))
+"""
+
+
+@pytest.mark.parametrize(("size", "command", "jobs", "started"), [
+    (256 * 1024, "sweep", "null", True),  # the default jobs, a file big enough for workers
+    (256 * 1024, "sweep", "2", True),
+    (256 * 1024, "sweep", "1", False),  # one job: no workers at all
+    (256 * 1024 - 1, "sweep", "2", False),  # read in the calling process
+    (256 * 1024, "audit", "null", False),  # the reading pool forks its worker instead
+])
+def test_a_big_sweep_starts_its_fork_server_before_the_checks_load(
+        size: int, command: str, jobs: str, started: bool) -> None:
+    if start_method() != "forkserver":
+        started = False
+    done = subprocess.run([sys.executable, "-c", _EARLY_PROBE, str(size), command, jobs],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"started": started, "checks_loaded": False}
