@@ -51,11 +51,11 @@ _SPEED = re.compile(r"(?i)(?:\b(?:t|toks?|tokens?)\s?/\s?s(?:ec)?\b|tokens? per 
 _FLAGS = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]{0,30}(?:[ =]\S{1,60})?\s{1,3}--?[A-Za-z]")
 _BULLET = re.compile(r"^(?:[*+-]|\d{1,3}[.)])\s")
 _MARKUP = re.compile(r"<[^<>\n]{0,80}>|\*\*|`|!?\[([^\]\n]{0,200})\]\([^)\n]{0,300}\)")
-# Between two cards of one rig: "3090 + 2x 3060", "RTX 4090 + RTX 3090 Ti".
 # The model file a pasted command loads: "-m /models/Qwen3-235B-A22B-Q8_0.gguf", "--model x.gguf",
 # "model=/mnt/.../DeepSeek-V3-0324-IQ2_K_R4.gguf" (a shell variable the command then uses).
 _MODEL_FILE = re.compile(r"(?:(?<![\w-])(?:-m|--model)[ =]|(?<![\w-])model=)[\"']?(?:[^\s\"']{0,300}/)?"
                          r"(?P<f>[^\s\"'/]{1,200}\.gguf)\b")
+# Between two cards of one rig: "3090 + 2x 3060", "RTX 4090 + RTX 3090 Ti".
 _RIG_JOIN = re.compile(r"\s{0,3}\+\s{0,3}(?:\d{1,2}\s?[x×]\s?)?(?:(?:NVIDIA|AMD|RTX|GeForce)\s)?")
 
 
