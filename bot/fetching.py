@@ -28,6 +28,7 @@ def policy_for(opts: PipelineOptions) -> FetchPolicy:
             total_timeout=total,
             read_timeout=min(10.0, total),
             connect_timeout=min(5.0, total),
+            keepalive_timeout=opts.fetch.keepalive_s,
             image_cap=image_cap(opts.fetch.post_images, opts.fetch.image_max_bytes),
         )
     except ValidationError as exc:

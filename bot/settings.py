@@ -40,6 +40,10 @@ class FetchSettings(BaseModel):
     fetch_budget: int = 12  # fetches per audit when following links
     fetch_deadline_s: float = 30.0  # for a whole follow (or a whole board read, or a reading)
     total_timeout_s: float = 15.0  # for one fetch
+    # How long an idle connection is kept for the next fetch from the same host (aiohttp's
+    # default). Tests running under simcord set it beyond any test's length: the connector's
+    # cleanup timer then never fires in the middle of one.
+    keepalive_s: float = Field(default=15.0, gt=0)
     # A followed post's first pictures are read by OCR (its screenshot is often its only
     # evidence): how many (0: none), and the byte cap of each. Only when the OCR extra is
     # installed. The defaults are extractors.web.images' MAX_POST_IMAGES and IMAGE_CAP (not

@@ -36,6 +36,7 @@ class FetchPolicy(BaseModel):
     total_timeout: float = Field(15.0, gt=0)
     connect_timeout: float = Field(5.0, gt=0)
     read_timeout: float = Field(10.0, gt=0)
+    keepalive_timeout: float = Field(15.0, gt=0)  # an idle connection is kept this long
     html_cap: int = Field(2 * MiB, gt=0)
     json_cap: int = Field(8 * MiB, gt=0)
     # text/plain gets the JSON cap: raw.githubusercontent.com and gists serve JSON as text/plain.

@@ -199,6 +199,7 @@ async def open_session(
         limit=20,
         limit_per_host=4,
         ttl_dns_cache=10,
+        keepalive_timeout=policy.keepalive_timeout,
     )
     session = aiohttp.ClientSession(
         connector=connector,

@@ -43,3 +43,29 @@ def test_settings_reference_files_are_merged(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setenv("CLAIMCHECK_REFERENCE_FILES", json.dumps([str(extra)]))
     assert main(["reference", "gpu", "Test Card 9000", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["bandwidth_gbs"] == 1234
+
+
+async def test_the_keepalive_setting_reaches_the_sessions_connector(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """CLAIMCHECK_KEEPALIVE_S sets how long an idle connection is kept: it reaches the policy and
+    the connector of the session opened from it (aiohttp's 15 s when unset)."""
+    from bot.fetching import policy_for
+    from extractors.fetch import open_session
+
+    assert policy_for(PipelineOptions.from_settings(Settings())).keepalive_timeout == 15.0
+    monkeypatch.setenv("CLAIMCHECK_KEEPALIVE_S", "90")
+    policy = policy_for(PipelineOptions.from_settings(Settings()))
+    async with open_session(policy) as session:
+        assert session.connector is not None
+        assert session.connector._keepalive_timeout == 90.0  # aiohttp keeps it private
+
+
+def test_a_keepalive_of_zero_is_refused_naming_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantic import ValidationError
+
+    from bot.settings import flat_name
+
+    monkeypatch.setenv("CLAIMCHECK_KEEPALIVE_S", "0")
+    with pytest.raises(ValidationError) as info:
+        Settings()
+    assert flat_name(info.value.errors()[0]["loc"]) == "CLAIMCHECK_KEEPALIVE_S"

@@ -52,11 +52,14 @@ class World:
 def make_settings(tmp_path: Path, server: Loopback, **over: Any) -> Settings:
     # simcord's settle waits in real time for a timer due before its deadline (12 s here: a
     # reading worker's CPU time on two shared cores, with the suite's other worker busy beside
-    # it, can pass simcord's 5 s default; below aiohttp's 15 s keep-alive timer, which must stay
-    # parked). The fetch timeouts are later than that, so they are parked, never waited out.
+    # it, can pass simcord's 5 s default). The fetch timeouts are later than that, so they are
+    # parked, never waited out. aiohttp's keep-alive cleanup timer is put an hour away: at its
+    # 15 s default, a test that runs longer than that on a loaded machine had it fire in real
+    # time in the middle of a wave of messages, and simcord's advance of the clock to it could
+    # not settle before the wave's deadline ("bot did not settle while advancing time").
     # The reading workers skip the OCR warm-up (about a CPU-second each) unless a test asks.
     given: dict[str, Any] = {"total_timeout_s": 25.0, "fetch_deadline_s": 30.0,
-                             "warm_ocr": False, **over}
+                             "keepalive_s": 3600.0, "warm_ocr": False, **over}
     return Settings(db_path=tmp_path / "bot.sqlite3", allow_hosts=[server.host], **given)
 
 
