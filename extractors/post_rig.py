@@ -44,6 +44,10 @@ MAX_SENTENCE = 300  # a longer "sentence" is a list or a log line, not the post'
 MAX_RIG_SENTENCES = 3
 _POST_START = re.compile(r"^(?P<quote>(?:> ?)*)(?:👤 \*\*[^*\n]{1,80}\*\* replied|#### Description\b)")
 _QUOTE = re.compile(r"^(?:> ?)+")
+MAX_SPEC_LINE = 120  # a spec list's item is one short line; a longer one is a log or a command
+# What a program prints, not what the post says: "llm_load_tensors: ...", "ggml_cuda_init: ...",
+# "Device 0: ...", "INFO [ main] ...", a timestamp.
+_LOG_LINE = re.compile(r"^(?:[\w.]*_[\w.]*\s*:|(?i:device)\s*\d+\s*:|[A-Z]{3,8}\s*\[|\d{2,4}[-:/]\d{2}[-:/])")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(*`])")
 _SPEED = re.compile(r"(?i)(?:\b(?:t|toks?|tokens?)\s?/\s?s(?:ec)?\b|tokens? per second|\btps\b|ms/tok)")
 # Two command-line flags ("-mla 2 -ngl 0", "--ctx-size 8192 --threads 32"): a command pasted inline,
@@ -67,6 +71,15 @@ class Post:
     last: int
     prose: str
     model_files: tuple[str, ...] = ()  # the .gguf files its pasted commands load, in order
+    # The lines of its code blocks that read as a spec list ("56 threads of a AMD EPYC 9355 (64t
+    # total)", "2x 24GB Nvidia 3090"), one per line: the post's own description of its machine,
+    # read for the rig (never for the model: a block listing the quants compared names several)
+    spec: str = ""
+
+    @property
+    def rig_text(self) -> str:
+        """What the rig is read from: the prose, then the spec lines, each its own paragraph."""
+        return f"{self.prose}\n{self.spec}" if self.spec else self.prose
 
 
 def posts(text: str) -> list[Post]:
@@ -77,7 +90,7 @@ def posts(text: str) -> list[Post]:
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
         files = tuple(m.group("f") for line in lines[start:end] for m in _MODEL_FILE.finditer(line))
-        out.append(Post(start + 1, end, _prose(lines[start:end]), files))
+        out.append(Post(start + 1, end, _prose(lines[start:end]), files, _spec(lines[start:end])))
     return out
 
 
@@ -100,6 +113,29 @@ def _prose(lines: list[str]) -> str:
     return "\n".join(" ".join(p.split()) for p in paragraphs.split("\n") if p.strip())
 
 
+def _spec(lines: list[str]) -> str:
+    """The spec-list lines of the post's code blocks, one per line, each ending its sentence."""
+    kept: list[str] = []
+    fenced = False
+    for raw in lines:
+        line = _QUOTE.sub("", raw).strip()
+        if line.startswith("```"):
+            fenced = not fenced
+        elif fenced and _spec_line(line):
+            kept.append(line.rstrip(".") + ".")
+    return "\n".join(kept)
+
+
+def _spec_line(line: str) -> bool:
+    """A line of a code block that reads as a spec list's item, not output or a command: short,
+    no log prefix ("llm_load_tensors:", "ggml_cuda_init:", "Device 0:" — what a program printed
+    about devices it saw, not the machine the post describes), no table cell, assignment, shell
+    prompt or flag, and no speed (only the row's own figure is read)."""
+    return (0 < len(line) <= MAX_SPEC_LINE and not _LOG_LINE.match(line)
+            and not any(c in line for c in "|=\\$<>{}") and not line.startswith(("-", "./", "#", "[", "/"))
+            and not _SPEED.search(line) and not _FLAGS.search(line))
+
+
 def _devices(sentence: str, ref: Reference) -> list[Name]:
     return find_gpus(sentence, ref)
 
@@ -118,10 +154,23 @@ def _sentences(prose: str) -> list[str]:
     for paragraph in prose.split("\n"):
         for sentence in _SENTENCE_END.split(paragraph):
             sentence = sentence.strip()
-            if (sentence and len(sentence) <= MAX_SENTENCE and not _SPEED.search(sentence)
-                    and not _FLAGS.search(sentence)):
+            if flags := _FLAGS.search(sentence):
+                # A command pasted inline ("... via batched bench ( with arguments -pps -fa -t 32
+                # ...)"): the words before it are still the post's prose, the command is not.
+                sentence = sentence[:flags.start()].rstrip(" ([{,;:").strip()
+                sentence = _unclosed_cut(sentence)
+            if sentence and len(sentence) <= MAX_SENTENCE and not _SPEED.search(sentence):
                 out.append(sentence)
     return out
+
+
+def _unclosed_cut(sentence: str) -> str:
+    """The sentence without a bracket left open where a pasted command was cut off ("via batched
+    bench ( with arguments" -> "via batched bench"): a closed bracket is the post's own words."""
+    opened = max(sentence.rfind(c) for c in "([{")
+    if opened < 0 or any(c in sentence[opened:] for c in ")]}"):
+        return sentence
+    return sentence[:opened].rstrip(" ,;:")
 
 
 def _joined(sentences: list[str]) -> str:
@@ -186,7 +235,7 @@ def post_models(text: str, ref: Reference) -> Callable[[int], str]:
 
 def _by_line(text: str, ref: Reference, read: Callable[..., str], files: bool = False) -> Callable[[int], str]:
     found = posts(text)
-    rigs = [read(p.prose, ref, p.model_files) if files else read(p.prose, ref) for p in found]
+    rigs = [read(p.prose, ref, p.model_files) if files else read(p.rig_text, ref) for p in found]
 
     def at(lineno: int) -> str:
         for post, rig in zip(found, rigs, strict=True):

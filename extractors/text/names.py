@@ -56,7 +56,11 @@ GPU_GENERIC = lazy(_START + r"(?:"
     r"AmpereOne(?:\s+A\d{2,3}-\d{2}X)?|(?i:Intel\s+)?N(?:9[57]|1[05]0|200|30[05])|"
     r"(?:Apple\s+)?M[1-5](?:[\s-](?:Max|Ultra|Pro))?(?!\.\d|\s?(?i:SSD|NVMe|slot|drive|screw))|"
     r"(?i:(?:Intel\s+)?(?:Core\s+)?i[3579][-\s]1[0-4]\d00[A-Z]{0,2}|1[0-4]\d00(?:KS|KF|K))|"
-    r"(?i:EPYC\s+\d{4}[A-Z]?|Xeon\s+(?:(?:Gold|Platinum|Silver|w[3579]-)\s?)?[A-Z]?\d{4}\w{0,2}|"
+    # A CPU as the OS prints it keeps its trademark marks ("Intel(R) Xeon(R) Gold 6138 CPU @ 2.00GHz",
+    # /proc/cpuinfo and Windows both): "(R)" and "CPU" are skipped; an E5 names its generation by
+    # its "v" suffix ("Xeon E5-2683 v4").
+    r"(?i:EPYC\s+\d{4}[A-Z]?|Xeon(?:\((?:R|TM)\))?\s+(?:CPU\s+)?(?:(?:Gold|Platinum|Silver|Bronze|w[3579]-)\s?)?"
+    r"(?:E[57]-\d{4}\w?(?:\s?v[2-4])?|[A-Z]?\d{4}\w{0,2})|"
     r"Ryzen[\s-]+(?:Threadripper[\s-]+)?(?:[3579][\s-]+)?\d{4}X?3?D?)|"
     r"(?i:(?:Ryzen\s+)?AI\s+Max\+?\s?(?:PRO\s+)?3[89]\d)|"
     r"(?i:Cerebras(?:\s(?:CS-[23]|WSE-[23]))?|WSE-3|CS-3|Groq(?:\s(?:LPU))?|SambaNova(?:\sSN40L)?|"
@@ -67,7 +71,8 @@ _ACCEL = {"cerebras": "Cerebras CS-3", "groq": "Groq LPU", "sambanova": "SambaNo
 
 def card_name(raw: str) -> str:
     """A card as written, spelled the way the tables spell cards ("2080ti" -> "RTX 2080 Ti")."""
-    s = " ".join(raw.split())
+    s = " ".join(re.sub(r"\((?:R|TM)\)", "", raw).split())
+    s = re.sub(r"(?i)^(Xeon) CPU ", r"\1 ", s)
     low = s.lower()
     if low in _ACCEL:
         return _ACCEL[low]

@@ -117,3 +117,76 @@ def test_a_row_line_with_its_posts_rig_is_read_on_that_machine(ref: Reference) -
 def test_a_table_without_a_model_column_inherits_the_posts_one_model(ref: Reference, prose: str,
                                                                      model: str) -> None:
     assert model_sentences(prose, ref) == model
+
+
+# ik_llama.cpp@8337e4cd3861 discussions/357, a comment's shape: the machine listed in a code block
+# above the runs, then the logs llama.cpp printed (devices it saw, buffers) and the table.
+_SPEC_POST = """👤 **someone** replied the **2025-05-03** at **00:37:46**:<br>
+
+Here are some sweeps for Qwen3-235B-A22B. My homelab has a server with the following allocation:
+```
+56 threads of a AMD EPYC 9355 (64t total)
+512GB of 12 channel DDR5 6000 ECC RAM (768GB total)
+2x 24GB Nvidia 3090
+```
+
+<details>
+<summary>logs</summary>
+
+```
+ggml_cuda_init: found 1 CUDA devices:
+  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes
+llm_load_tensors:  CUDA_Host buffer size = 203017.61 MiB
+./build/bin/llama-sweep-bench -m Qwen3-235B-A22B-mix-IQ6_K-00001-of-00005.gguf -c 16384 -t 48
+```
+</details>
+
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|   512 |    128 |      0 |   32.900 |    15.56 |    8.978 |    14.26 |
+"""
+
+
+def test_a_spec_list_in_a_code_block_is_the_posts_rig_and_a_log_line_is_not() -> None:
+    (post,) = posts(_SPEC_POST)
+    # The spec list's lines are read; the RTX 4090 llama.cpp says it saw, the buffer sizes and the
+    # command are what a program printed or ran, not the post's description of the machine.
+    assert post.spec == ("56 threads of a AMD EPYC 9355 (64t total).\n512GB of 12 channel DDR5 6000 ECC RAM "
+                         "(768GB total).\n2x 24GB Nvidia 3090.")
+    assert "EPYC" not in post.prose  # code blocks stay out of the prose (and its model sentences)
+
+
+def test_a_spec_list_gives_the_rig_its_table_inherits(ref: Reference) -> None:
+    assert post_rigs(_SPEC_POST, ref)(_line_of(_SPEC_POST, "14.26")) == (
+        "56 threads of a AMD EPYC 9355 (64t total). 2x 24GB Nvidia 3090.")
+
+
+@pytest.mark.parametrize(("prose", "rig"), [
+    # ik_llama.cpp discussions/385 and /548: the OS's own spelling of the CPU, trademark marks and all.
+    ("Here are my SystemInfo\n- CPU: Intel(R) Xeon(R) Gold 6138 CPU @ 2.00GHz(20c, 40t) x2\n"
+     "- RAM: RDIMM DDR4 2666 2Rx4 32G x16(12 Channels total)",
+     "- CPU: Intel(R) Xeon(R) Gold 6138 CPU @ 2.00GHz(20c, 40t) x2."),
+    # discussions/164: the machine named before a command pasted inline; the words before the
+    # command are the post's, the command (and its bracket) is not read.
+    ("I ran some benchmarks on an AVX2 machine (Xeon E5-2683 v4, 32 core, quad channel broadwell) on an "
+     "IQ4_XS via batched bench ( with arguments -pps -fa -t 32 -npp 128,256,512 -ntg 128,256 ), build 4404.",
+     "I ran some benchmarks on an AVX2 machine (Xeon E5-2683 v4, 32 core, quad channel broadwell) on an "
+     "IQ4_XS via batched bench."),
+])
+def test_cpus_as_written_in_posts(ref: Reference, prose: str, rig: str) -> None:
+    assert rig_sentences(prose, ref) == rig
+
+
+@pytest.mark.parametrize(("text", "name", "row"), [
+    ("Intel(R) Xeon(R) Gold 6138 CPU @ 2.00GHz", "Xeon Gold 6138", "Intel Xeon Scalable gen 1 (Skylake-SP)"),
+    ("Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz", "Xeon E5-2697 v2", "Intel Xeon E5 v2 (Ivy Bridge-EP)"),
+    ("a Xeon E5-2683 v4, 32 core", "Xeon E5-2683 v4", "Intel Xeon E5 v4 (Broadwell-EP)"),
+    ("Xeon E5-2690 box", "Xeon E5-2690", "Intel Xeon E5 (Sandy Bridge-EP)"),
+])
+def test_xeons_are_found_as_the_os_and_posts_spell_them(ref: Reference, text: str, name: str, row: str) -> None:
+    from extractors.text.names import find_gpus
+
+    (found,) = find_gpus(text, ref)
+    assert found.name == name
+    hw = ref.gpu(found.name)
+    assert hw is not None and hw.name == row
