@@ -236,6 +236,10 @@ class Claim(BaseModel):
     # is equal ran on one machine (one table of one post: one command's output), so they may be
     # each other's peers (checks/peers.py); never a hardware row, never a ceiling
     machine: str | None = None
+    # the CPU of the machine around the card, as named ("Benchmarks are run on a Ryzen-7950X
+    # system with an RTX-4080 GPU"): its platform's most generous bandwidth bounds the share of the
+    # weights an offloaded run reads from system memory (checks/physics/offload.py); never the device
+    host: str | None = None
 
     def source_of(self, name: str) -> str:
         """A short phrase naming where a field came from, for a report's basis."""

@@ -100,6 +100,12 @@ def layer_split(claim: Claim, hw: HardwareRow) -> bool:
     return _OTHER_SPLIT.search(said) is None
 
 
+def host_row(claim: Claim, ref: Reference) -> HardwareRow | None:
+    """The named host CPU's row (`Claim.host`), when it resolves to a CPU platform."""
+    row_ = ref.gpu(claim.host) if claim.host else None
+    return row_ if row_ is not None and row_.kind == "cpu" else None
+
+
 def bandwidth(claim: Claim, hw: HardwareRow) -> Derived:
     """Theoretical memory bandwidth, × card count (tensor parallel: each card streams its share);
     one card's under llama.cpp's default layer split of one stream (`layer_split`)."""
@@ -215,7 +221,7 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
         context = serving_context_tokens(claim)
     kv = (kv_gb_per_sequence(claim, model, generous=True, context=context) if batch > 1
           else Derived(0.0, "GB"))
-    split = offload_split(claim, hw, model, fmt)
+    split = offload_split(claim, hw, model, fmt, host_row(claim, ref))
     off_notes: tuple[str, ...] = ()
     if isinstance(split, Missing):
         off_notes = (f"offload stated but no {split.what[0]}: all weights read at the card's bandwidth",)

@@ -22,6 +22,9 @@ the card's class (each constant names its public source):
   8 channels DDR5-6400: https://www.amd.com/en/products/processors/workstations/ryzen-threadripper.html);
 - datacenter: two sockets of 12-channel DDR5-6400 = 2 × 614.4 = 1228.8 GB/s (AMD EPYC 9005,
   12 channels DDR5-6400 per socket: https://www.amd.com/en/products/processors/server/epyc/9005-series.html).
+A host CPU named beside the card (`Claim.host`) replaces that guess: its platform's most generous
+bandwidth (the fastest common kit where the row has one, × the most sockets it takes) for the
+generous ceiling, its official one-socket rate for the realistic one.
 Unified-memory machines have no separate system memory: offload does not apply there.
 
 The split favours the claim: as much as fits goes in VRAM (KV not counted against it), or the
@@ -94,10 +97,27 @@ class OffloadSplit:
         return self.realistic_bandwidth_gbs or self.system_bandwidth.value
 
 
-def _system_bandwidth(claim: Claim, hw: HardwareRow) -> Derived | None:
+def host_generous_gbs(host: HardwareRow) -> tuple[float, str]:
+    """A host CPU's most generous memory bandwidth when its DIMMs and sockets are unknown: the
+    platform's fastest common kit (XMP/EXPO, where the row has one) × the most sockets it takes."""
+    per = max(host.bandwidth_gbs, host.overclock_bandwidth_gbs or 0.0)
+    how = host.overclock_derivation if per > host.bandwidth_gbs and host.overclock_derivation else (
+        host.bandwidth_derivation or f"{num(per)} GB/s")
+    if host.max_sockets > 1:
+        return per * host.max_sockets, f"({how}) × {host.max_sockets} sockets, the most the platform takes"
+    return per, how
+
+
+def _system_bandwidth(claim: Claim, hw: HardwareRow, host: HardwareRow | None = None) -> Derived | None:
     if claim.system_bandwidth_gbs:
         bw = claim.system_bandwidth_gbs
         return Derived(bw, "GB/s", (f"{claim.source_of('system_bandwidth_gbs')} = {num(bw)} GB/s",))
+    if host is not None:
+        # The host is named: the offloaded share streams from its memory, at most its
+        # platform's most generous bandwidth.
+        bw, how = host_generous_gbs(host)
+        return Derived(bw, "GB/s", (row(host, f"host {claim.source_of('host')}: system memory at most "
+                                              f"{how} = {num(bw)} GB/s"),))
     if hw.kind not in PLATFORM_BANDWIDTH:
         return None
     # The host is not stated: any card can sit in any host (a consumer RTX 3090 in a dual-EPYC
@@ -111,17 +131,21 @@ def _system_bandwidth(claim: Claim, hw: HardwareRow) -> Derived | None:
                                 f"{num(PLATFORM_BANDWIDTH[hw.kind][0])} GB/s",), (a,))
 
 
-def _kind_platform_gbs(claim: Claim, hw: HardwareRow) -> float | None:
-    """The realistic system bandwidth: stated, else the card kind's own platform's best."""
+def _kind_platform_gbs(claim: Claim, hw: HardwareRow, host: HardwareRow | None = None) -> float | None:
+    """The realistic system bandwidth: stated, else the named host's official rate (one socket),
+    else the card kind's own platform's best."""
     if claim.system_bandwidth_gbs:
         return claim.system_bandwidth_gbs
+    if host is not None:
+        return host.bandwidth_gbs
     best = PLATFORM_BANDWIDTH.get(hw.kind)
     return best[0] if best is not None else None
 
 
 def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
-                  fmt: WeightFormat) -> OffloadSplit | Missing | None:
-    """How much of each token's weights an offloaded run reads from system memory.
+                  fmt: WeightFormat, host: HardwareRow | None = None) -> OffloadSplit | Missing | None:
+    """How much of each token's weights an offloaded run reads from system memory (`host`: the
+    named host CPU's row, whose platform bounds that memory).
 
     None when the record says nothing of offload, or everything fits and no layer count puts
     part of it outside the card; Missing when the weights cannot be sized."""
@@ -159,8 +183,8 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
                   row(hw, f"{num(hw.memory_gb)} GB (GiB) × {count} = {num(memory)} GB on the card(s); "
                           f"({num(weights.value)} − {num(memory)}) ÷ {num(weights.value)} = {num(frac)} of the "
                           "weights in system memory (as much as fits on the card, KV not counted)")]
-    bw = _system_bandwidth(claim, hw)
+    bw = _system_bandwidth(claim, hw, host)
     if bw is None:
         return Missing((f"system-memory bandwidth for a {hw.kind} card",))
     return OffloadSplit(frac, bw, (*basis, *bw.basis), bw.assumptions,
-                        realistic_bandwidth_gbs=_kind_platform_gbs(claim, hw))
+                        realistic_bandwidth_gbs=_kind_platform_gbs(claim, hw, host))

@@ -23,6 +23,8 @@ resolves to the rig's summed bandwidth and memory) and the count is their sum. A
 systems when one is given).
 A run said to use no card ("CPU-only performance", "CPU only:") before its figure ran on the CPU
 the text names, unless the figure's own clause names a card.
+The one CPU named beside the card is the card's host (`host`): what an offloaded run reads from
+system memory is bounded by that CPU's platform, not by the most generous host of any card.
 """
 
 from __future__ import annotations
@@ -168,6 +170,16 @@ def _cpu_only(found: list[Name], text: str, at: int | None, ref: Reference | Non
     return cpus
 
 
+def _read_host(found: list[Name], card: Name | None, s: Scan) -> None:
+    """The host CPU of a card run: the one CPU the text names beside the card (two CPUs named, or
+    a CPU run, give none: which machine held the card is then unknown)."""
+    if card is None or _is_cpu(card, s.ref):
+        return
+    cpus = [c for c in found if _is_cpu(c, s.ref)]
+    if cpus and len({c.name for c in cpus}) == 1:
+        s.set("host", cpus[0].name, cpus[0].raw)
+
+
 def read_cards(s: Scan, at: int | None = None) -> None:
     """Set hardware and hardware_count; `at` is where the headline figure is, if any."""
     found = find_gpus(s.text, s.ref)
@@ -175,6 +187,7 @@ def read_cards(s: Scan, at: int | None = None) -> None:
     # A lone CPU is the device of a CPU run; one that hosts a bracketed card never is.
     found = [c for c in found if not _hosts_bracketed_card(c, s.text, s.ref)]
     card = choose_card(devices or found, s, at)
+    _read_host(found, card, s)
     if card is not None:
         rig = _rig(devices or found, card, s.text, s.ref)
         if rig:
