@@ -240,6 +240,9 @@ class Claim(BaseModel):
     # system with an RTX-4080 GPU"): its platform's most generous bandwidth bounds the share of the
     # weights an offloaded run reads from system memory (checks/physics/offload.py); never the device
     host: str | None = None
+    # tokens already in the KV cache when the timed decode starts (llama-sweep-bench `N_KV`,
+    # llama-bench's "tg128 @ d4096"): every token decoded reads at least that many tokens of KV
+    kv_depth: int | None = None
 
     def source_of(self, name: str) -> str:
         """A short phrase naming where a field came from, for a report's basis."""

@@ -16,7 +16,7 @@ from checks.basis import field as claim_field
 from checks.basis import row
 from checks.models import Assumption, Basis, Claim
 from checks.physics.figures import Derived, Missing, gb, join_parts, num
-from checks.physics.kv import kv_gb_per_sequence, serving_context_tokens
+from checks.physics.kv import depth_kv_gb, kv_gb_per_sequence, serving_context_tokens
 from checks.physics.offload import OffloadSplit, card_memory_gb, offload_split, says_offload
 from checks.physics.weights import (
     WeightFormat,
@@ -188,7 +188,7 @@ class Ceilings:
     batch: int
     fmt: WeightFormat
     cards: int = 1  # bandwidth is per card × cards (tensor parallel)
-    kv_gb: float = 0.0  # generous KV GB per sequence (batch > 1 only)
+    kv_gb: float = 0.0  # generous KV GB per sequence (batch > 1; at batch 1 a stated depth's)
     model: ModelRow | None = field(default=None)
     offload: OffloadSplit | None = None  # part of the weights read from system memory
     layer_split: bool = False  # the cards are read one after another: bandwidth is one card's
@@ -219,8 +219,11 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
         # A batch decodes its output at positions input + 1 … input + output: on average each
         # sequence holds input + output ÷ 2 tokens of KV (the final length would overcount).
         context = serving_context_tokens(claim)
+    # At batch 1 the KV of a stated depth (sweep-bench N_KV, llama-bench "@ d4096") is read by
+    # every token too: counted at the smallest cache type, the bound stays true and is tighter.
+    depth = batch == 1 and bool(claim.kv_depth) and not claim.context_length
     kv = (kv_gb_per_sequence(claim, model, generous=True, context=context) if batch > 1
-          else Derived(0.0, "GB"))
+          else depth_kv_gb(claim, model, generous=True) if depth else Derived(0.0, "GB"))
     split = offload_split(claim, hw, model, fmt, host_row(claim, ref))
     off_notes: tuple[str, ...] = ()
     if isinstance(split, Missing):
@@ -231,7 +234,8 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
     real_w = realistic_weight_gb(claim, model, fmt, ref)
     if isinstance(real_w, Missing):  # unreachable in practice: generous found params or a file
         real_w = weights
-    real_kv = kv_gb_per_sequence(claim, model, generous=False, context=context)
+    real_kv = (depth_kv_gb(claim, model, generous=False) if depth
+               else kv_gb_per_sequence(claim, model, generous=False, context=context))
     state = model.state_gb_per_token if model is not None and model.state_gb_per_token else 0.0
     per_seq = state + real_kv.value
     f = split.system_fraction if split is not None else 0.0
@@ -265,7 +269,10 @@ def _generous(weights: Derived, bw: Derived, kv: Derived, batch: int, split: Off
     w = weights.value
     if split is None:
         value = batch * bw.value / (w + batch * kv.value)
-        if batch > 1:
+        if batch == 1 and kv.value:
+            formula = (f"generous ceiling = {num(bw.value)} GB/s ÷ ({num(w)} GB + {gb(kv.value)} KV at the stated "
+                       f"depth) = {num(value)} tok/s (theoretical bandwidth, nominal bits)")
+        elif batch > 1:
             formula = (f"generous ceiling = {batch} × {num(bw.value)} GB/s ÷ ({num(w)} GB + "
                        f"{batch} × {gb(kv.value)} KV) = {num(value)} tok/s")
         else:
@@ -278,7 +285,8 @@ def _generous(weights: Derived, bw: Derived, kv: Derived, batch: int, split: Off
     t_card = (card_gb + batch * kv.value) / bw.value
     t_sys = sys_gb / sbw
     value = batch / (t_card + t_sys)
-    kv_text = f" + {batch} × {gb(kv.value)} KV" if batch > 1 and kv.value else ""
+    kv_text = (f" + {batch} × {gb(kv.value)} KV" if batch > 1 and kv.value
+               else f" + {gb(kv.value)} KV at the stated depth" if kv.value else "")
     formula = (f"offload: time per step = ({num(card_gb)} GB{kv_text}) ÷ {num(bw.value)} GB/s + "
                f"{num(sys_gb)} GB ÷ {num(sbw)} GB/s = {t_card * 1000:.2f} + {t_sys * 1000:.2f} ms; "
                f"generous ceiling = {batch} ÷ {(t_card + t_sys) * 1000:.2f} ms = {num(value)} tok/s")

@@ -14,8 +14,11 @@ from checks.reference import ModelRow
 
 __all__ = [
     "DEFAULT_KV_BYTES",
+    "FULL_ATTENTION",
     "GENEROUS_KV_BYTES",
+    "SMALLEST_KV_BYTES",
     "context_tokens",
+    "depth_kv_gb",
     "kv_bytes_per_token",
     "kv_gb_per_sequence",
     "serving_context_tokens",
@@ -34,6 +37,32 @@ _KV_DTYPE_BYTES = {
     "q40": 18 / 32, "nvfp4": 0.5625, "fp4": 0.5625,
 }
 
+# The smallest KV-cache element any engine in common use stores: llama.cpp's q4_0 / iq4_nl cache
+# types, 18 bytes per block of 32 (ikawrakow/ik_llama.cpp@8337e4cd3861 common/common.cpp
+# kv_cache_type_from_str: f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1, q6_0, q8_KV;
+# block sizes from gguf-py GGML_QUANT_SIZES); NVFP4's 4 bits + an FP8 scale per 16 is the same.
+SMALLEST_KV_BYTES = 18 / 32
+# Models whose every KV layer attends to the whole context (no sliding window, no chunked local
+# attention), so a token decoded after N cached tokens reads all N of them: their configs set no
+# sliding window (Llama 2/3.x, GPT-J, DeepSeek/Kimi/GLM MLA and GQA) or `use_sliding_window: false`
+# (Qwen2.5, Qwen3; Qwen3-Next/3.5 count only their full-attention layers in `kv_layers`). Gemma 2/3
+# and gpt-oss (sliding layers), Llama 4 (chunked attention), Mistral-family and Phi models (sliding
+# windows in some releases) are left out: their long-context reads are smaller than N tokens'.
+FULL_ATTENTION = frozenset({
+    "Llama 2 7B", "Llama 2 13B", "Llama 2 70B", "Llama 3 8B", "Llama 3 70B", "Llama 3.1 8B",
+    "Llama 3.1 70B", "Llama 3.1 405B", "Llama 3.2 1B", "Llama 3.2 3B", "GPT-J 6B",
+    "Qwen2.5 0.5B", "Qwen2.5 1.5B", "Qwen2.5 3B", "Qwen2.5 7B", "Qwen2.5 14B", "Qwen2.5 32B",
+    "Qwen2.5 72B", "Qwen3 0.6B", "Qwen3 1.7B", "Qwen3 4B", "Qwen3 8B", "Qwen3 14B", "Qwen3 32B",
+    "Qwen3 30B-A3B", "Qwen3 235B-A22B", "Qwen3-Coder 480B-A35B", "Qwen3-Next 80B-A3B",
+    "Qwen3.5 35B-A3B", "Qwen3.5 122B-A10B", "Qwen3.5 397B-A17B", "Qwen3.6-27B",
+    "DeepSeek V2 Lite", "DeepSeek V3", "Kimi K2", "GLM-4.5", "GLM-4.5-Air", "GLM-4.7-Flash",
+})
+
+_A_KV_SMALLEST = Assumption(
+    name="KV bytes per element (smallest cache type, dtype unknown)", value=SMALLEST_KV_BYTES, unit="bytes",
+    source="llama.cpp q4_0 / iq4_nl KV cache, 18 B per 32 elements, the smallest any engine stores "
+           "(ikawrakow/ik_llama.cpp@8337e4cd3861 common/common.cpp kv_cache_type_from_str)",
+)
 _A_KV_GENEROUS = Assumption(
     name="KV bytes per element (generous, dtype unknown)", value=GENEROUS_KV_BYTES, unit="bytes",
     source="FP8 KV cache, the smallest in common use (SGLang/vLLM --kv-cache-dtype fp8)",
@@ -111,3 +140,29 @@ def kv_gb_per_sequence(claim: Claim, model: ModelRow | None, *, generous: bool,
     basis, assumptions, notes = join_parts(ctx, per_token)
     return Derived(gb, "GB", (*basis, f"KV = {num(per_token.value)} B × {num(ctx.value)} tokens = {num(gb)} GB"),
                    assumptions, notes)
+
+
+def depth_kv_gb(claim: Claim, model: ModelRow | None, *, generous: bool) -> Derived:
+    """KV GB each decoded token reads at the depth the record states (`kv_depth`: sweep-bench
+    N_KV, llama-bench `@ dN`): at batch 1 every token attends to every cached token, so this adds
+    to the weights in a true bound. 0 (said) where the depth, the geometry or full attention over
+    the whole context is not known. The generous reading stores the cache at the smallest type
+    any engine offers unless the record states its type."""
+    if not claim.kv_depth:
+        return Derived(0.0, "GB")
+    if model is None or model.name not in FULL_ATTENTION:
+        return Derived(0.0, "GB", notes=("KV at the stated depth not counted: the model is not known to "
+                                         "attend to the whole context in every KV layer",))
+    per_token = kv_bytes_per_token(model, claim.kv_dtype, generous=generous)
+    if isinstance(per_token, Missing):
+        return Derived(0.0, "GB", notes=(f"KV reads not counted: no {per_token.what[0]}",))
+    value, assumptions, basis = per_token.value, per_token.assumptions, per_token.basis
+    if generous and claim.kv_dtype is None:
+        value = per_token.value * SMALLEST_KV_BYTES / GENEROUS_KV_BYTES
+        assumptions = (_A_KV_SMALLEST,)
+        basis = (basis[0], f"KV dtype not stated: {num(SMALLEST_KV_BYTES)} byte(s) per element, the smallest "
+                           f"cache type (q4_0 / iq4_nl) = {num(value)} B/token")
+    gb = value * claim.kv_depth / GB
+    return Derived(gb, "GB", (*basis, f"{claim.source_of('kv_depth')} = {claim.kv_depth} tokens cached before "
+                              f"the timed decode: KV read per token ≥ {num(value)} B × {claim.kv_depth} = "
+                              f"{num(gb)} GB"), assumptions)

@@ -351,7 +351,7 @@ def _how(ceil: Ceilings) -> str:
         weights += (f", {num(off.system_fraction)} of them offloaded to system memory at "
                     f"{num(off.system_bandwidth.value)} GB/s")
     if ceil.batch == 1:
-        return f"{bw} ÷ {weights}"
+        return f"{bw} ÷ ({weights} + {gb(ceil.kv_gb)} KV at the stated depth)" if ceil.kv_gb else f"{bw} ÷ {weights}"
     kv = f" + {ceil.batch} × {gb(ceil.kv_gb)} KV" if ceil.kv_gb else ""
     return f"{ceil.batch} × {bw} ÷ ({weights}{kv})"
 

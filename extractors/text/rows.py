@@ -20,7 +20,9 @@ What the headers mean, each with its reason:
   plain decode.
 - `llama-sweep-bench` (ikawrakow/ik_llama.cpp `examples/sweep-bench/README.md`): `PP`, `TG`,
   `N_KV`, `T_PP s`, `S_PP t/s`, `T_TG s`, `S_TG t/s`: S_TG is the decode rate of TG tokens over
-  T_TG seconds, S_PP the prompt-processing rate. Plain decode too (no draft option).
+  T_TG seconds, S_PP the prompt-processing rate. Plain decode too (no draft option). `N_KV` is
+  the tokens already in the KV cache when the PP/TG step runs (`kv_depth`), as is llama-bench's
+  "tg128 @ d4096" (`-d 4096`).
 - `llama-batched-bench` (ggml-org/llama.cpp `tools/batched-bench/README.md`) adds `B`, the
   number of sequences decoded at once, and `T s` / `S t/s`: its S_TG is B × TG / T_TG, every
   sequence counted, so with B > 1 the figure is an aggregate at batch B.
@@ -281,6 +283,11 @@ def _fill(b: ClaimBuilder, r: _Rate) -> None:
     if (r.tool == "llama-bench" and (test := cells.get("test")) and (m := _TEST.match(test.value))
             and m.group("ng")):
         b.set("tokens_generated", parse_int(m.group("ng")), field="test", span=test.value)
+        if m.group("d"):  # "tg128 @ d4096": decoded after 4096 tokens of context (llama-bench -d)
+            b.set("kv_depth", parse_int(m.group("d")), field="test", span=test.value)
+    if r.tool == "llama-sweep-bench" and r.kind == "decode" and (n_kv := cells.get("n_kv")) is not None:
+        # N_KV: the tokens in the KV cache before the TG tokens are decoded (sweep-bench README)
+        b.set("kv_depth", parse_int(n_kv.value), field=n_kv.key, span=f"{n_kv.key}: {n_kv.value}")
     if r.tool in ("llama-sweep-bench", "llama-batched-bench") and r.kind == "decode":
         tg, secs, batch = cells.get("tg"), cells.get("t_tg s"), cells.get("b")
         streams = parse_int(batch.value) if batch else 1
