@@ -480,7 +480,11 @@ class _DatabaseIndex:
         self.index = NameIndex(rows, normalise_name, "hardware")
 
     def find(self, name: str) -> HardwareRow | None:
-        query = _LAPTOP.sub(" mobile", name[:MAX_NAME])
+        # The driver's spelling of a laptop part as the database spells it: "RTX 3500 Ada
+        # Generation Laptop GPU" is its "RTX 3500 Mobile Ada Generation", "GTX 1070 with Max-Q
+        # Design" its "GTX 1070 Max-Q".
+        query = _MAXQ.sub(" Max-Q", _ADA_LAPTOP.sub(" Mobile Ada Generation", name[:MAX_NAME]))
+        query = _LAPTOP.sub(" mobile", query)
         row: HardwareRow | None = self.index.find(query)
         if row is None and " mobile" not in query.lower():
             row = self.index.find(query + " Mobile")  # a part sold only for laptops ("GTX 1650 Ti")
@@ -488,6 +492,8 @@ class _DatabaseIndex:
 
 
 _LAPTOP = re.compile(r"(?i)\s+(?:laptop|notebook)(?:\s+gpu)?\b")
+_ADA_LAPTOP = re.compile(r"(?i)\s+Ada\s+Generation\s+(?:Laptop|Notebook)(?:\s+GPU)?\b")
+_MAXQ = re.compile(r"(?i)\s+with\s+Max-Q\s+Design\b")
 _DATACENTER = re.compile(r"(?i)\b(?:tesla|instinct|a100|h100|h200|h800|a800|l40|a40|a30|a10|l4|t4|"
                          r"mi\d{2,3}|firestream|grid|drive)\b")
 _WORKSTATION = re.compile(r"(?i)\b(?:quadro|rtx a\d|ada generation|radeon pro|firepro|rtx pro|arc pro)\b")
