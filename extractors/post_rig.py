@@ -37,8 +37,8 @@ from checks.reference import Reference
 from extractors.text.models import find_models
 from extractors.text.names import Name, find_gpus
 
-__all__ = ["MAX_RIG_SENTENCES", "MAX_SENTENCE", "Post", "model_sentences", "post_models", "post_rigs", "posts",
-           "rig_sentences"]
+__all__ = ["MAX_HOST_SHARE", "MAX_RIG_SENTENCES", "MAX_SENTENCE", "Post", "log_rig", "model_sentences",
+           "post_models", "post_rigs", "posts", "rig_sentences"]
 
 MAX_SENTENCE = 300  # a longer "sentence" is a list or a log line, not the post's description of its rig
 MAX_RIG_SENTENCES = 3
@@ -223,8 +223,66 @@ def _one_rig(kept: list[tuple[str, list[Name]]], ref: Reference) -> bool:
 
 def post_rigs(text: str, ref: Reference) -> Callable[[int], str]:
     """`line number (1-based) -> the hardware sentences of the post holding that line` ("" for
-    none): what a table starting at that line inherits."""
-    return _by_line(text, ref, rig_sentences)
+    none): what a table starting at that line inherits. A post whose words name no machine gives
+    what llama.cpp's own log above the table says (`log_rig`), when it says the weights sat on
+    its cards."""
+    prose = _by_line(text, ref, rig_sentences)
+    found = posts(text)
+    lines = text.splitlines()
+
+    def at(lineno: int) -> str:
+        rig = prose(lineno)
+        if rig:
+            return rig
+        post = next((p for p in found if p.first <= lineno <= p.last), None)
+        return log_rig(lines[post.first - 1:lineno - 1]) if post is not None else ""
+
+    return at
+
+
+# What llama.cpp prints (ikawrakow/ik_llama.cpp@8337e4cd3861; ggml-org/llama.cpp prints the same
+# lines): ggml/src/ggml-cuda.cu ggml_cuda_init "found %d CUDA devices:" then one "  Device %d: %s,
+# compute capability %d.%d, ..." per device it sees; src/llama.cpp llm_load_tensors "%10s buffer
+# size = %8.2f MiB" per buffer of the model's weights (`model.bufs`; KV and compute buffers are
+# other lines), the buffer named by its backend: CUDA0, CUDA1, ... on the cards, CPU, CPU_Mapped
+# or CUDA_Host in system memory. Mainline llama.cpp writes "load_tensors: CUDA0 model buffer size".
+_CUDA_INIT = re.compile(r"\bggml_cuda_init:\s+found\s+\d{1,2}\s+(?:CUDA|ROCm)\s+devices")
+_DEVICE = re.compile(r"^\s*Device\s+(?P<i>\d{1,2}):\s+(?P<name>[^,\n]{2,80}),\s+compute capability\b")
+_WEIGHTS_BUFFER = re.compile(r"^\s*(?:llm_)?load_tensors:\s+(?P<buf>[A-Za-z_]{2,20}\d{0,2})\s+(?:model\s+)?"
+                             r"buffer size\s*=\s*(?P<mib>\d{1,9}(?:\.\d{1,4})?)\s*MiB")
+_CARD_BUFFER = re.compile(r"(?:CUDA|ROCm)(\d{1,2})")
+# The share of the weights that may sit in system memory for the cards to be where they were
+# read: the input embedding table llama.cpp keeps on the CPU (one row read per token) is about
+# this size for the largest vocabularies; reading it at the cards' speed only favours the claim.
+MAX_HOST_SHARE = 0.05
+
+
+def log_rig(lines: list[str]) -> str:
+    """The cards llama.cpp's log (the last one above a table, in that post) says held the weights:
+    "llama.cpp's log above the table: 2x NVIDIA RTX PRO 6000 Blackwell Workstation Edition hold
+    135608 MiB of the weights, 497 MiB in system memory", or "" where the log lists no devices or
+    buffers, the weights' cards are not all one kind, or more than `MAX_HOST_SHARE` of the weights
+    sat in system memory (then the host, which the log does not name, read them)."""
+    devices: dict[int, str] = {}
+    buffers: dict[str, float] = {}
+    for line in lines:
+        if _CUDA_INIT.search(line):
+            devices, buffers = {}, {}
+        elif m := _DEVICE.match(line):
+            devices[int(m.group("i"))] = " ".join(m.group("name").split())
+        elif m := _WEIGHTS_BUFFER.match(line):
+            buffers[m.group("buf")] = buffers.get(m.group("buf"), 0.0) + float(m.group("mib"))
+    cards = {int(c.group(1)): mib for name, mib in buffers.items() if (c := _CARD_BUFFER.fullmatch(name))}
+    host = sum(mib for name, mib in buffers.items() if not _CARD_BUFFER.fullmatch(name))
+    on_cards = sum(cards.values())
+    names = {devices.get(i) for i, mib in cards.items() if mib > 0}
+    if not on_cards or None in names or len(names) != 1 or host > MAX_HOST_SHARE * (host + on_cards):
+        return ""
+    name = names.pop()
+    n = sum(1 for mib in cards.values() if mib > 0)
+    held = f"{n}x {name}" if n > 1 else f"one {name}"
+    return (f"llama.cpp's log above the table: {held} hold {on_cards:.0f} MiB of the weights, "
+            f"{host:.0f} MiB in system memory.")
 
 
 def post_models(text: str, ref: Reference) -> Callable[[int], str]:

@@ -190,3 +190,46 @@ def test_xeons_are_found_as_the_os_and_posts_spell_them(ref: Reference, text: st
     assert found.name == name
     hw = ref.gpu(found.name)
     assert hw is not None and hw.name == row
+
+
+# ik_llama.cpp@8337e4cd3861 discussions/477, a comment with no words about its machine: llama.cpp's
+# log (the devices ggml_cuda_init saw, the weights' buffers llm_load_tensors printed) and a table.
+_LOG_POST = """👤 **someone** replied the **2025-07-10** at **21:20:45**:<br>
+
+Here is a run.
+
+```
+ggml_cuda_init: GGML_CUDA_FORCE_MMQ:    no
+ggml_cuda_init: found 2 CUDA devices:
+  Device 0: NVIDIA RTX PRO 6000 Blackwell Workstation Edition, compute capability 12.0, VMM: yes
+  Device 1: NVIDIA RTX PRO 6000 Blackwell Workstation Edition, compute capability 12.0, VMM: yes
+llm_load_tensors: offloaded 62/62 layers to GPU
+llm_load_tensors:        CPU buffer size =   497.11 MiB
+llm_load_tensors:      CUDA0 buffer size = {cuda0} MiB
+llm_load_tensors:      CUDA1 buffer size = 70014.23 MiB
+llama_kv_cache_init:      CUDA0 KV buffer size =   697.50 MiB
+```
+
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|  2048 |    512 |      0 |    1.212 |  1689.73 |    7.067 |    72.45 |
+"""
+
+
+@pytest.mark.parametrize(("cuda0", "cpu", "rig"), [
+    # The weights sat on the two cards (the CPU buffer is the input embedding table).
+    ("65593.61", "497.11", "llama.cpp's log above the table: 2x NVIDIA RTX PRO 6000 Blackwell Workstation "
+                           "Edition hold 135608 MiB of the weights, 497 MiB in system memory."),
+    # Most of the weights in system memory (experts kept on the CPU): the host read them, and the
+    # log does not name it.
+    ("17221.25", "167201.25", ""),
+])
+def test_a_post_naming_no_machine_gives_the_cards_llamacpp_says_held_the_weights(
+        ref: Reference, cuda0: str, cpu: str, rig: str) -> None:
+    text = _LOG_POST.replace("{cuda0}", cuda0).replace("497.11", cpu)
+    assert post_rigs(text, ref)(_line_of(text, "72.45")) == rig
+
+
+def test_the_post_words_win_over_its_log(ref: Reference) -> None:
+    text = _LOG_POST.replace("{cuda0}", "65593.61").replace("Here is a run.", "My rig: one RTX 5090.")
+    assert post_rigs(text, ref)(_line_of(text, "72.45")) == "My rig: one RTX 5090."
