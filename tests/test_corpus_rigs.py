@@ -217,3 +217,34 @@ def test_a_shell_comment_is_no_heading_and_a_reply_keeps_only_the_title() -> Non
     assert first.startswith("ik_llama.cpp, Hybrid inference (# Offload 48GB onto single RTX A6000 VRAM ")
     assert reply == ("ik_llama.cpp, 🗣️ #357 - Qwen3 - early performance comparisons: model: qwen3moe 235B.A22B Q8_0; "
                      "test: tg128; t/s: 4.02")
+
+
+# XiongjieDai/GPU-Benchmarks-on-LLM-Inference@aa72e0e README.md: a perplexity table (file sizes and
+# perplexities) under the same context as the speed tables.
+_README = """## Overview
+
+Average speed (tokens/s) of generating 1024 tokens by GPUs on LLaMA 3. Higher speed is better.
+
+| GPU | 8B Q4_K_M |
+|---|---|
+| 3070 8GB | 70.94 |
+
+## Perplexity table on LLaMA 3 70B
+
+Less perplexity is better.
+
+| Quantization | Size (GiB) | Perplexity |
+|---|---|---|
+| IQ1_S | 14.29 | 9.8655 |
+"""
+
+
+def test_a_table_the_manifest_skips_gives_no_rows() -> None:
+    src = Source(name="gpu", repo="o/r", commit="0" * 40, converter="markdown_tables", paths=["README.md"],
+                 licence="none", redistribute=False,
+                 options={"split": "cells", "all_tables": True, "unit": "tokens/s",
+                          "skip_tables": ["*Perplexity table*"], "context": {"*": "llama-bench"}})
+    repo: Any = _Repo({"README.md": _README})
+    texts = [r.text or "" for r in _markdown_tables(repo, src)]
+    assert texts == ["llama-bench, Overview (Average speed (tokens/s) of generating 1024 tokens by GPUs on LLaMA 3. "
+                     "Higher speed is better.), 8B Q4_K_M, 3070 8GB: 70.94 tokens/s"]

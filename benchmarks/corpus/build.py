@@ -305,6 +305,11 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
     unit = src.options.get("unit", "")
     all_tables = bool(src.options.get("all_tables"))
     columns: list[str] = src.options.get("columns", [])  # the value columns, when not all are
+    # Tables that hold no speed although the source's context says every table does (a README's
+    # perplexity table of file sizes and perplexities under "average speed in tokens/s"): their
+    # cells would be written as speeds ("Size (GiB), IQ1_S: 14.29 tokens/s"). Patterns on the
+    # heading or the caption.
+    skip_tables: list[str] = src.options.get("skip_tables", [])
     rigs = _post_rigs_reader() if src.options.get("rig_from_post") else None
     for path in _expand(repo, src):
         context = next((c for p, c in contexts.items() if fnmatch.fnmatchcase(path, p)), "")
@@ -312,6 +317,8 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
         post_rig = rigs[0](text) if rigs is not None else None
         post_model = rigs[1](text) if rigs is not None else None
         for headers, heading, caption, rows in _tables(text):
+            if any(fnmatch.fnmatchcase(heading, p) or fnmatch.fnmatchcase(caption or "", p) for p in skip_tables):
+                continue
             speedy = [k for k, h in enumerate(headers) if _SPEEDISH.search(h)]
             if not speedy and not all_tables:
                 continue
