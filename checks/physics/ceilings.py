@@ -34,6 +34,7 @@ __all__ = [
     "bandwidth",
     "batch_size",
     "hardware_row",
+    "host_row",
     "layer_split",
     "official_bandwidth_gbs",
     "peak_tflops",

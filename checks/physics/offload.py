@@ -47,6 +47,7 @@ __all__ = [
     "PLATFORM_BANDWIDTH",
     "OffloadSplit",
     "card_memory_gb",
+    "host_generous_gbs",
     "offload_split",
     "says_offload",
 ]
