@@ -52,7 +52,12 @@ def _namespace(row_type: type) -> str:
 
 def cited_row(r: _Row) -> Cited:
     """The reference row as a report-level source: id 'hardware/RTX 5090', its full citation."""
-    return built(Cited, id=f"{_table(r)}/{r.name}", kind="reference-row", citation=r.cite())
+    return _cited_row(_table(r), r.name, r.cite())
+
+
+@lru_cache(maxsize=4096)  # a Cited is immutable; an audit cites its card and model rows a dozen times
+def _cited_row(table: str, name: str, citation: str) -> Cited:
+    return built(Cited, id=f"{table}/{name}", kind="reference-row", citation=citation)
 
 
 def row(r: _Row, states: str = "") -> Basis:

@@ -444,14 +444,17 @@ def built(cls: type[_M], /, **values: Any) -> _M:
     default resolution (model_construct costs three times a validation; an audit builds ~150
     entries). Fields in declared order (the JSON's order), defaults from the class's declared ones,
     a `default_factory` called per instance."""
-    data: dict[str, Any] = {}
-    for name, default, make in _defaults_of(cls):
-        if name in values:
-            data[name] = values[name]
-        elif make is not None:
+    template, factories, required = _shape_of(cls)
+    data = template.copy()  # every field in declared order, at its default
+    data.update(values)
+    for name, make in factories:
+        if name not in values:
             data[name] = make()
-        elif default is not _REQUIRED:
-            data[name] = default
+    if len(data) != len(template):  # a name the class does not declare is not kept
+        data = {k: v for k, v in data.items() if k in template}
+    for name in required:
+        if name not in values:
+            del data[name]
     obj = object.__new__(cls)
     _set = object.__setattr__
     _set(obj, "__dict__", data)
@@ -465,14 +468,22 @@ _REQUIRED = object()
 
 
 @cache  # per model class (a fixed, small set): its fields and declared defaults, constants
-def _defaults_of(cls: type[BaseModel]) -> tuple[tuple[str, Any, Callable[[], Any] | None], ...]:
-    out: list[tuple[str, Any, Callable[[], Any] | None]] = []
+def _shape_of(cls: type[BaseModel]) -> tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...],
+                                             tuple[str, ...]]:
+    """The class's fields in declared order at their defaults (a required one at a placeholder),
+    the fields made by a `default_factory`, and the required ones."""
+    template: dict[str, Any] = {}
+    factories: list[tuple[str, Callable[[], Any]]] = []
+    required: list[str] = []
     for name, info in cls.model_fields.items():
+        template[name] = _REQUIRED
         if info.default_factory is not None:
-            out.append((name, None, info.default_factory))  # type: ignore[arg-type]
+            factories.append((name, info.default_factory))  # type: ignore[arg-type]
+        elif info.is_required():
+            required.append(name)
         else:
-            out.append((name, _REQUIRED if info.is_required() else info.default, None))
-    return tuple(out)
+            template[name] = info.default
+    return template, tuple(factories), tuple(required)
 
 
 CitedKind = Literal["reference-row", "record", "stated-by-user", "document"]

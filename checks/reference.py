@@ -14,6 +14,7 @@ import pickle
 import re
 from collections.abc import Callable, Mapping
 from importlib import resources
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Self
 
@@ -241,6 +242,7 @@ _ROW_TYPES: dict[str, type[_Row]] = {
 _NOISE = re.compile(r"\b(nvidia|geforce|amd|radeon|instinct|apple|intel|the)\b")
 
 
+@lru_cache(maxsize=8192)  # str -> str; an audit folds the same few names a dozen times
 def normalise_name(name: str) -> str:
     """Fold a hardware/model/format name so spelling variants meet: 'NVIDIA GeForce RTX-5090' -> 'rtx5090'."""
     s = _NOISE.sub(" ", name.lower())
