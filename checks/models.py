@@ -15,6 +15,8 @@ still loads: `Report` upgrades it on reading (docs/report-schema.md has the fiel
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache
@@ -37,6 +39,7 @@ __all__ = [
     "REPORT_SCHEMA",
     "REPORT_SCHEMA_V1",
     "REPORT_SCHEMA_V2",
+    "REPORT_SCHEMA_V3",
     "Answer",
     "Assumption",
     "Basis",
@@ -68,7 +71,10 @@ __all__ = [
     "figure_unit",
 ]
 
-REPORT_SCHEMA = "claimcheck.report/3"
+REPORT_SCHEMA = "claimcheck.report/4"
+# Each source once, empty and default members left out; a note entry, a provenance's usual source
+# and a span that is its value's own text were still written out in full.
+REPORT_SCHEMA_V3 = "claimcheck.report/3"
 # Typed figures, basis entries by source id, reason codes; every default member written out.
 REPORT_SCHEMA_V2 = "claimcheck.report/2"
 _M = TypeVar("_M", bound=BaseModel)
@@ -692,6 +698,45 @@ def _compact_provenance(p: dict[str, Any], by_citation: dict[str, str]) -> dict[
     return out
 
 
+# /4: the source most provenances name, the claim's first record, is left out of them.
+_FIRST_RECORD = "record-1"
+
+
+def _value_text(value: Any) -> str | None:
+    """A claim value as the text a reader quotes it by ('2103.6', '1', 'sglang'): what /4 leaves a
+    span out for; None for a value with no one text (a flag, a list, a float that is not finite)."""
+    if type(value) is str:
+        return value
+    if type(value) is int or (type(value) is float and math.isfinite(value)):
+        return str(value)
+    return None
+
+
+def _provenance_v4(p: dict[str, Any], value: Any) -> dict[str, Any] | str:
+    """/4 leaves out a provenance's source when it is the claim's first record and its span when
+    it is the value's own text; a value that has a text but no span writes `"span": null`. What
+    is left of the usual one is where in the record the value was read: written as that string."""
+    out = {k: v for k, v in p.items() if not (k == "source" and v == _FIRST_RECORD)}
+    text = _value_text(value) if "kind" not in out else None  # a value the user stated has no span
+    if text is not None:
+        if out.get("span") == text:
+            del out["span"]
+        elif "span" not in out:
+            out["span"] = None
+    return out["field"] if out.keys() == {"field"} else out  # the usual case: where in the record
+
+
+def _provenance_from_v4(p: Any, value: Any) -> Any:
+    if isinstance(p, str):
+        p = {"field": p}
+    if not isinstance(p, dict):
+        return p
+    out = {"source": _FIRST_RECORD, **p}
+    if "span" not in p and "kind" not in p and (text := _value_text(value)) is not None:
+        out["span"] = text
+    return out
+
+
 # The members of a Source and of a Report that /3 leaves out at these values.
 _EMPTY_SOURCE: dict[str, tuple[Any, ...]] = {
     "final_url": (None,), "redirects": ([],), "fetched_at": (None,), "status": (None,),
@@ -700,6 +745,24 @@ _EMPTY_SOURCE: dict[str, tuple[Any, ...]] = {
 _REPORT_DEFAULTS: dict[str, Any] = {
     "assumptions": [], "siblings": 0, "hardware_name": None, "not_found": [], "warnings": [], "references": [],
 }
+
+
+# The width a member of the printed report may take on one line, with its indentation.
+_WIDTH = 120
+
+
+def _dense(value: Any, level: int) -> str:
+    """`value` as indented JSON (two spaces a level), a list or object written on one line when it
+    fits in `_WIDTH` columns: a hundred small entries take a line each, not five."""
+    flat = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    if not isinstance(value, (dict, list)) or not value or len(flat) + 2 * level <= _WIDTH:
+        return flat
+    pad = "\n" + "  " * (level + 1)
+    if isinstance(value, dict):
+        body = ("," + pad).join(f"{json.dumps(k, ensure_ascii=False)}: {_dense(v, level + 1)}"
+                                for k, v in value.items())
+        return "{" + pad + body + "\n" + "  " * level + "}"
+    return "[" + pad + ("," + pad).join(_dense(v, level + 1) for v in value) + "\n" + "  " * level + "]"
 
 
 class Report(BaseModel):
@@ -740,10 +803,11 @@ class Report(BaseModel):
         out: dict[str, Any] = handler(self)
         by_citation = {c.citation: c.id for c in self.references if c.kind in ("record", "document")}
         claim = {k: v for k, v in out["claim"].items() if v is not None and v != [] and v != {}}
-        if provenance := claim.get("provenance"):
-            claim["provenance"] = {name: _compact_provenance(p, by_citation) for name, p in provenance.items()}
+        provenance = {name: _compact_provenance(p, by_citation) for name, p in claim.get("provenance", {}).items()}
+        where = {name: (p.get("source"), _at(p)) for name, p in provenance.items()}
+        if provenance:
+            claim["provenance"] = {name: _provenance_v4(p, claim.get(name)) for name, p in provenance.items()}
         out["claim"] = claim
-        where = {name: (p.get("source"), _at(p)) for name, p in claim.get("provenance", {}).items()}
         named = _by_name(out["assumptions"])
         for group in ("questions", "findings"):
             out[group] = [_assumptions_by_name(_answer_without_provenance(a, where), named)
@@ -756,15 +820,21 @@ class Report(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _read_v1(cls, data: Any) -> Any:
-        """Every schema version reads as /3. A `claimcheck.report/1` document (stored audits): its
+        """Every schema version reads as /4. A `claimcheck.report/1` document (stored audits): its
         prose basis lines become `note` entries (the Answer validator), its float counts and flags
         take their declared types, it has no reason codes and no references. /2 carries every
         member and each provenance's source in full. /3 names a provenance's source by its
-        reference id: the citation is put back. The schema field says /3 from then on."""
+        reference id: the citation is put back. /4 also leaves out a provenance's source when it
+        is `record-1` and its span when it is the value's text: both are put back. The schema
+        field says /4 from then on."""
         if isinstance(data, dict):
             data = {k: v for k, v in data.items() if k != "units"}  # computed, not read
             schema = data.get("schema")
             if schema == REPORT_SCHEMA and isinstance(claim := data.get("claim"), dict) \
+                    and isinstance(provenance := claim.get("provenance"), dict):
+                claim = data["claim"] = {**claim, "provenance": {
+                    name: _provenance_from_v4(p, claim.get(name)) for name, p in provenance.items()}}
+            if schema in (REPORT_SCHEMA, REPORT_SCHEMA_V3) and isinstance(claim := data.get("claim"), dict) \
                     and isinstance(provenance := claim.get("provenance"), dict):
                 where = {name: (p.get("source"), _at(p)) for name, p in provenance.items() if isinstance(p, dict)}
                 named = _by_name(data.get("assumptions") or [])
@@ -777,12 +847,15 @@ class Report(BaseModel):
                 data["claim"] = {**claim, "provenance": {
                     name: {**p, "source": cited.get(p.get("source"), p.get("source"))}
                     if isinstance(p, dict) else p for name, p in provenance.items()}}
-            if schema in (REPORT_SCHEMA_V1, REPORT_SCHEMA_V2):
+            if schema in (REPORT_SCHEMA_V1, REPORT_SCHEMA_V2, REPORT_SCHEMA_V3):
                 data["schema"] = REPORT_SCHEMA
         return data
 
     def to_json(self) -> str:
-        return self.model_dump_json(by_alias=True, indent=2)
+        """The report as `audit --json` prints it and the store keeps it: indented, with every
+        member that fits in `_WIDTH` columns on its one line (a basis entry, a provenance, a
+        reference), as a person reads it. The same JSON values as `model_dump_json`."""
+        return _dense(json.loads(self.model_dump_json(by_alias=True)), 0)
 
     def question(self, key: str) -> Question:
         return next(q for q in self.questions if q.key == key)

@@ -13,8 +13,8 @@ import json
 import pickle
 import re
 from collections.abc import Callable, Mapping
-from importlib import resources
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Self
 
