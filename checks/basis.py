@@ -24,7 +24,7 @@ from checks.models import Answer, Assumption, Basis, Cited, Claim, FigureValue, 
 __all__ = ["USER", "answer", "cited_row", "doc", "field", "formula", "note", "other_record", "record_source", "row"]
 
 # The one source every "stated by the user" entry points at.
-USER = Cited(id="user", kind="stated-by-user", citation="stated by the user")
+USER = built(Cited, id="user", kind="stated-by-user", citation="stated by the user")
 
 # The builders use `built` (model_construct without pydantic's per-field default resolution):
 # every argument is a str this module chose or a rule passed, already valid, and a sweep builds a

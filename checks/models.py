@@ -100,11 +100,16 @@ TokSKind = Literal[
     "prefill",  # prompt processing speed
 ]
 
+# Every model here is `defer_build`: pydantic builds a model's validator and serializer on its
+# first use, not at import (building all of them was ~150 ms of every cold start). An audit builds
+# its answers' entries and its Report with `built`, so a run that prints text never builds the
+# Report's; a run that reads or writes JSON builds what it uses, once.
+
 
 class Provenance(BaseModel):
     """Where one claim field came from."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     source: str  # URL, file path, "text" or "stdin"
     field: str | None = None  # record field path, flag name or env var
@@ -117,7 +122,7 @@ class Provenance(BaseModel):
 class FieldConflict(BaseModel):
     """A record whose structured field and its own free text disagree on one claim field."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     field: str  # the Claim field, e.g. "spec_window"
     structured: str  # the structured value, as text
@@ -132,7 +137,7 @@ class SuspectField(BaseModel):
     The claim the checks read carries the sourced value in the field's place; this keeps the
     record's own value, so the report names both (checks/physics/model_size.sourced_claim)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     field: str  # the Claim field, e.g. "params_total_b"
     record_value: float
@@ -146,7 +151,7 @@ class SuspectField(BaseModel):
 class Claim(BaseModel):
     """One measured (or asserted) result. Unknown stays None, never a guess."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     # model
     model: str | None = None
@@ -267,6 +272,8 @@ SourceKind = Literal["post", "record", "config", "log", "tool-output", "page", "
 class Screenshot(BaseModel):
     """What OCR read from one image (Q1 says what the image was: a printout or a photo)."""
 
+    model_config = ConfigDict(defer_build=True)
+
     name: str  # the image's file name or URL
     lines: int = 0  # lines of text OCR read
     figures: int = 0  # numeric claim fields read from that text (tok/s, W, ms, tokens, ...)
@@ -275,6 +282,8 @@ class Screenshot(BaseModel):
 
 class Source(BaseModel):
     """One place the extractors read: a fetched URL, a file, stdin or pasted text."""
+
+    model_config = ConfigDict(defer_build=True)
 
     url: str
     final_url: str | None = None
@@ -292,6 +301,8 @@ class Source(BaseModel):
 class PostInfo(BaseModel):
     """What the original post itself held (Q1)."""
 
+    model_config = ConfigDict(defer_build=True)
+
     text: str | None = None
     links: list[str] = Field(default_factory=list)
     evidence_links: list[str] = Field(default_factory=list)  # config, record, log, repo, gist
@@ -305,7 +316,7 @@ InputKind = Literal["post", "record", "tool-output", "log", "config"]
 class PeerFigure(BaseModel):
     """One other record's figure for the same setup (checks/peers.py), with where it came from."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     record: str  # the peer's record id (corpus id, dump position, stored audit)
     tok_s: float
@@ -315,14 +326,14 @@ class PeerFigure(BaseModel):
 class PeerGroup(BaseModel):
     """The figures other records report for this record's setup; the record itself is never in it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     setup: str  # the shared setup, readable: "RTX 4090 ×1, Llama 3 8B, Q4_K_M, decode"
     figures: list[PeerFigure] = Field(default_factory=list)
 class SwitchHit(BaseModel):
     """A forced-acceptance switch named in a claim's own words (checks.switches)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     switch: str  # the switch's name in checks.switches.SWITCHES
     where: str  # "launch_command", "env" or "notes"
@@ -335,7 +346,7 @@ class LossyMention(BaseModel):
     """An accept threshold stated (`which`, `value`) or a lossy verification mode in force (`how`)
     in a claim's own words (checks.switches)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     where: str  # "launch_command", "env" or "notes"
     span: str
@@ -349,7 +360,7 @@ class ParsedConfig(BaseModel):
     no check runs its own tokenizer or patterns over the raw text. It keeps the texts it was parsed
     from: a claim changed afterwards (`model_copy`) is parsed again rather than read stale."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     launch_command: str | None = None
     env: dict[str, str] = Field(default_factory=dict)
@@ -373,6 +384,8 @@ class ParsedConfig(BaseModel):
 class Evidence(BaseModel):
     """The primary claim and the chain of sources behind it."""
 
+    model_config = ConfigDict(defer_build=True)
+
     claim: Claim
     kind: InputKind = "post"
     post: PostInfo | None = None
@@ -391,7 +404,7 @@ class Evidence(BaseModel):
 class Assumption(BaseModel):
     """A constant a figure rests on, with its value, unit and source."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     name: str
     value: float | str
@@ -499,7 +512,7 @@ BasisKind = Literal["record-field", "reference-row", "formula", "stated-by-user"
 class Cited(BaseModel):
     """One source a report rests on, carried once in `Report.references`; basis entries name its id."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     id: str  # "hardware/RTX 5090", "record-1", "user", "doc:<citation>"
     kind: CitedKind
@@ -515,7 +528,7 @@ class Basis(BaseModel):
     renders the sentence. `cite` carries the source while the answer is built (the runner lifts it
     into the report's references), so it is not part of the JSON."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     kind: BasisKind = "note"  # left out of the JSON when it is a note
     states: str = ""
@@ -550,7 +563,7 @@ class Difference(BaseModel):
     """One knob where the claim departs from the nearest trusted reference (Q8's difference list):
     the knob's name (`checks.compare` names), the claim's setting and the reference's."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     knob: str  # "spec_window"
     claimed: str  # "56"
@@ -561,7 +574,7 @@ class Step(BaseModel):
     """One single-variable experiment of Q8's plan: the knob it changes (None: the baseline), what
     to run and what to expect."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     knob: str | None
     run: str
@@ -574,6 +587,8 @@ class Answer(BaseModel):
     headline and the experiment plan read `status`, `reason` and `figures`). A basis entry given
     as a plain string is kept as a `note` entry, so a check written before entries existed (and a
     `claimcheck.report/1` document) still builds an answer."""
+
+    model_config = ConfigDict(defer_build=True)
 
     key: str
     status: Status
@@ -768,7 +783,7 @@ def _dense(value: Any, level: int) -> str:
 class Report(BaseModel):
     """What claimcheck says about one claim. Its JSON is a public, versioned interface."""
 
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, populate_by_name=True)
 
     schema_: str = Field(default=REPORT_SCHEMA, alias="schema")
     verdict: Verdict

@@ -56,7 +56,9 @@ class ReferenceError(ValueError):
 
 
 class _Row(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # built on the first load_reference, not at import (a worker given a loaded Reference never
+    # builds them; see checks/models.py)
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     name: str
     aliases: list[str] = Field(default_factory=list)
@@ -151,7 +153,7 @@ class SystemRow(_Row):
 class Recipe(BaseModel):
     """A published quantization recipe's real bytes read per token (mixed precision)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     gb_per_token: float
     source: str
@@ -200,7 +202,7 @@ class FamilyRow(_Row):
 
 
 class PublishedAL(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     task: str
     al: float
@@ -252,7 +254,7 @@ def normalise_name(name: str) -> str:
 class Reference(BaseModel):
     """All tables, with alias lookup. Immutable once loaded; its lookup index is built once."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     hardware: list[HardwareRow]
     models: list[ModelRow]

@@ -105,7 +105,10 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
                 assumptions.append(item)
     v = verdict(questions, findings, ev)
     card = _card_name(ev, ref)
-    return Report(
+    # Every member was built or validated above (the checks' answers, the claim, its sources): the
+    # Report is put together as they are, so a run that prints text never builds its validator.
+    return built(
+        Report,
         verdict=v,
         headline=headline(v, questions, findings, ev, card_name=card),
         questions=questions,
