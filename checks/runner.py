@@ -99,9 +99,11 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
     )
     findings = [a for k, a in answers.items() if k not in numbers]
     assumptions: list[Assumption] = []
+    seen: set[Assumption] = set()  # frozen: hashed by their fields, so a set finds the equal ones
     for a in answers.values():
         for item in a.assumptions:
-            if item not in assumptions:
+            if item not in seen:
+                seen.add(item)
                 assumptions.append(item)
     v = verdict(questions, findings, ev)
     card = _card_name(ev, ref)
