@@ -68,7 +68,9 @@ __all__ = [
     "TokSKind",
     "Verdict",
     "built",
+    "extended",
     "figure_unit",
+    "replaced",
 ]
 
 REPORT_SCHEMA = "claimcheck.report/4"
@@ -481,6 +483,30 @@ def built(cls: type[_M], /, **values: Any) -> _M:
     _set(obj, "__pydantic_extra__", None)
     _set(obj, "__pydantic_private__", None)
     return obj
+
+
+def replaced(obj: _M, /, **changes: Any) -> _M:
+    """`obj.model_copy(update=changes)` for changes already valid, without its per-field work: the
+    other fields copied as they are, in declared order."""
+    return _copied(obj, type(obj), changes)
+
+
+def extended(obj: BaseModel, cls: type[_M], /, **fields: Any) -> _M:
+    """`obj` as an instance of `cls`, a subclass declaring `fields` after the fields it inherits
+    (a Question from its Answer and `n`), the values already valid."""
+    return _copied(obj, cls, fields)
+
+
+def _copied(obj: BaseModel, cls: type[_M], changes: dict[str, Any]) -> _M:
+    data = obj.__dict__.copy()
+    data.update(changes)
+    new = object.__new__(cls)
+    _set = object.__setattr__
+    _set(new, "__dict__", data)
+    _set(new, "__pydantic_fields_set__", obj.__pydantic_fields_set__ | changes.keys())
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
+    return new
 
 
 _REQUIRED = object()
