@@ -643,7 +643,12 @@ class Answer(BaseModel):
     @field_validator("figures", mode="after")
     @classmethod
     def _declared_types(cls, figures: dict[str, FigureValue]) -> dict[str, FigureValue]:
-        return {name: _typed(name, value) for name, value in figures.items()}
+        # a float under a quantity's name (most figures) is already what `_typed` gives: kept as
+        # it is, in the dict validation just made (never the caller's)
+        for name, value in figures.items():
+            if type(value) is not float or name in FIGURE_KINDS:
+                figures[name] = _typed(name, value)
+        return figures
 
     @field_validator("basis", mode="before")
     @classmethod
