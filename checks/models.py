@@ -102,16 +102,17 @@ TokSKind = Literal[
     "prefill",  # prompt processing speed
 ]
 
-# Every model here is `defer_build`: pydantic builds a model's validator and serializer on its
-# first use, not at import (building all of them was ~150 ms of every cold start). An audit builds
-# its answers' entries and its Report with `built`, so a run that prints text never builds the
-# Report's; a run that reads or writes JSON builds what it uses, once.
+# The models an audit only builds with `built` (basis entries, cited sources, Q8's plan, Questions, the
+# Report, the peers) are `defer_build`: pydantic builds their validator and serializer on first
+# use, not at import, so a run that prints text never builds the Report's. The models every audit
+# validates (the claim and its evidence, answers) are built at import, before a CLI forks its
+# readers, so each reader does not build them again.
 
 
 class Provenance(BaseModel):
     """Where one claim field came from."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     source: str  # URL, file path, "text" or "stdin"
     field: str | None = None  # record field path, flag name or env var
@@ -124,7 +125,7 @@ class Provenance(BaseModel):
 class FieldConflict(BaseModel):
     """A record whose structured field and its own free text disagree on one claim field."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     field: str  # the Claim field, e.g. "spec_window"
     structured: str  # the structured value, as text
@@ -139,7 +140,7 @@ class SuspectField(BaseModel):
     The claim the checks read carries the sourced value in the field's place; this keeps the
     record's own value, so the report names both (checks/physics/model_size.sourced_claim)."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     field: str  # the Claim field, e.g. "params_total_b"
     record_value: float
@@ -153,7 +154,7 @@ class SuspectField(BaseModel):
 class Claim(BaseModel):
     """One measured (or asserted) result. Unknown stays None, never a guess."""
 
-    model_config = ConfigDict(defer_build=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     # model
     model: str | None = None
@@ -274,8 +275,6 @@ SourceKind = Literal["post", "record", "config", "log", "tool-output", "page", "
 class Screenshot(BaseModel):
     """What OCR read from one image (Q1 says what the image was: a printout or a photo)."""
 
-    model_config = ConfigDict(defer_build=True)
-
     name: str  # the image's file name or URL
     lines: int = 0  # lines of text OCR read
     figures: int = 0  # numeric claim fields read from that text (tok/s, W, ms, tokens, ...)
@@ -284,8 +283,6 @@ class Screenshot(BaseModel):
 
 class Source(BaseModel):
     """One place the extractors read: a fetched URL, a file, stdin or pasted text."""
-
-    model_config = ConfigDict(defer_build=True)
 
     url: str
     final_url: str | None = None
@@ -302,8 +299,6 @@ class Source(BaseModel):
 
 class PostInfo(BaseModel):
     """What the original post itself held (Q1)."""
-
-    model_config = ConfigDict(defer_build=True)
 
     text: str | None = None
     links: list[str] = Field(default_factory=list)
@@ -335,7 +330,7 @@ class PeerGroup(BaseModel):
 class SwitchHit(BaseModel):
     """A forced-acceptance switch named in a claim's own words (checks.switches)."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     switch: str  # the switch's name in checks.switches.SWITCHES
     where: str  # "launch_command", "env" or "notes"
@@ -348,7 +343,7 @@ class LossyMention(BaseModel):
     """An accept threshold stated (`which`, `value`) or a lossy verification mode in force (`how`)
     in a claim's own words (checks.switches)."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     where: str  # "launch_command", "env" or "notes"
     span: str
@@ -362,7 +357,7 @@ class ParsedConfig(BaseModel):
     no check runs its own tokenizer or patterns over the raw text. It keeps the texts it was parsed
     from: a claim changed afterwards (`model_copy`) is parsed again rather than read stale."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     launch_command: str | None = None
     env: dict[str, str] = Field(default_factory=dict)
@@ -386,8 +381,6 @@ class ParsedConfig(BaseModel):
 class Evidence(BaseModel):
     """The primary claim and the chain of sources behind it."""
 
-    model_config = ConfigDict(defer_build=True)
-
     claim: Claim
     kind: InputKind = "post"
     post: PostInfo | None = None
@@ -406,7 +399,7 @@ class Evidence(BaseModel):
 class Assumption(BaseModel):
     """A constant a figure rests on, with its value, unit and source."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     name: str
     value: float | str
@@ -614,8 +607,6 @@ class Answer(BaseModel):
     as a plain string is kept as a `note` entry, so a check written before entries existed (and a
     `claimcheck.report/1` document) still builds an answer."""
 
-    model_config = ConfigDict(defer_build=True)
-
     key: str
     status: Status
     summary: str
@@ -673,6 +664,8 @@ class Answer(BaseModel):
 
 class Question(Answer):
     """An answer to one of the eight questions."""
+
+    model_config = ConfigDict(defer_build=True)  # validated only when a report is read back
 
     n: int
 
