@@ -1,7 +1,7 @@
 """One audit in-process, from bytes to Report: a pasted text claim and one JSON board record.
 
 Each is run `REPEAT` times after a warm-up; p50 and p99 of the wall time, and of `checks.runner.audit`
-alone on the evidence built once (the checks' share; issue 14 targets 0.5 ms). Baselines in the same
+alone on the evidence built once (the checks' share; issue 14 targets 0.4 ms, the reading the rest). Baselines in the same
 run: for the text, one compiled-regex scan of the same text for numbers (the least any reader
 must do); for the record, `json.loads` of the same bytes. Target (issue 8): p50 < 1 ms.
 """
@@ -78,5 +78,5 @@ def run(budget: Budget) -> list[Row]:
         rows.append(Row(name, "p99", _p(took, 99), "ms", base_name, _p(base, 99)))
         checks_p50 = _p(checks_only, 50)
         rows.append(Row(f"{name}: checks only", "p50", checks_p50, "ms", base_name, _p(base, 50),
-                        target="< 0.5 ms", met=checks_p50 < 0.5))
+                        target="<= 0.4 ms", met=checks_p50 <= 0.4))
     return rows

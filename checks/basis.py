@@ -24,7 +24,7 @@ from checks.models import Answer, Assumption, Basis, Cited, Claim, FigureValue, 
 __all__ = ["USER", "answer", "cited_row", "doc", "field", "formula", "note", "other_record", "record_source", "row"]
 
 # The one source every "stated by the user" entry points at.
-USER = Cited(id="user", kind="stated-by-user", citation="stated by the user")
+USER = built(Cited, id="user", kind="stated-by-user", citation="stated by the user")
 
 # The builders use `built` (model_construct without pydantic's per-field default resolution):
 # every argument is a str this module chose or a rule passed, already valid, and a sweep builds a
@@ -52,7 +52,12 @@ def _namespace(row_type: type) -> str:
 
 def cited_row(r: _Row) -> Cited:
     """The reference row as a report-level source: id 'hardware/RTX 5090', its full citation."""
-    return built(Cited, id=f"{_table(r)}/{r.name}", kind="reference-row", citation=r.cite())
+    return _cited_row(_table(r), r.name, r.cite())
+
+
+@lru_cache(maxsize=4096)  # a Cited is immutable; an audit cites its card and model rows a dozen times
+def _cited_row(table: str, name: str, citation: str) -> Cited:
+    return built(Cited, id=f"{table}/{name}", kind="reference-row", citation=citation)
 
 
 def row(r: _Row, states: str = "") -> Basis:

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from checks.models import Claim, FigureValue
 from checks.reference import Reference, normalise_name
@@ -80,6 +80,8 @@ KnobStatus = Literal["same", "differs", "unknown"]
 class KnobRow(BaseModel):
     """One row of the difference table."""
 
+    model_config = ConfigDict(defer_build=True)  # built on the first `compare`, not at import
+
     knob: str
     a: str | None
     b: str | None
@@ -88,6 +90,8 @@ class KnobRow(BaseModel):
 
 class Comparison(BaseModel):
     """Two claims side by side: the table, the verdict on comparability and the experiment plan."""
+
+    model_config = ConfigDict(defer_build=True)  # built on the first `compare`, not at import
 
     comparable: bool
     differing: list[str] = Field(default_factory=list)

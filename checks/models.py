@@ -15,6 +15,8 @@ still loads: `Report` upgrades it on reading (docs/report-schema.md has the fiel
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache
@@ -37,6 +39,7 @@ __all__ = [
     "REPORT_SCHEMA",
     "REPORT_SCHEMA_V1",
     "REPORT_SCHEMA_V2",
+    "REPORT_SCHEMA_V3",
     "Answer",
     "Assumption",
     "Basis",
@@ -65,10 +68,15 @@ __all__ = [
     "TokSKind",
     "Verdict",
     "built",
+    "extended",
     "figure_unit",
+    "replaced",
 ]
 
-REPORT_SCHEMA = "claimcheck.report/3"
+REPORT_SCHEMA = "claimcheck.report/4"
+# Each source once, empty and default members left out; a note entry, a provenance's usual source
+# and a span that is its value's own text were still written out in full.
+REPORT_SCHEMA_V3 = "claimcheck.report/3"
 # Typed figures, basis entries by source id, reason codes; every default member written out.
 REPORT_SCHEMA_V2 = "claimcheck.report/2"
 _M = TypeVar("_M", bound=BaseModel)
@@ -93,6 +101,12 @@ TokSKind = Literal[
     "aggregate",  # all streams together
     "prefill",  # prompt processing speed
 ]
+
+# The models an audit only builds with `built` (basis entries, cited sources, Q8's plan, Questions, the
+# Report, the peers) are `defer_build`: pydantic builds their validator and serializer on first
+# use, not at import, so a run that prints text never builds the Report's. The models every audit
+# validates (the claim and its evidence, answers) are built at import, before a CLI forks its
+# readers, so each reader does not build them again.
 
 
 class Provenance(BaseModel):
@@ -306,7 +320,7 @@ InputKind = Literal["post", "record", "tool-output", "log", "config"]
 class PeerFigure(BaseModel):
     """One other record's figure for the same setup (checks/peers.py), with where it came from."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     record: str  # the peer's record id (corpus id, dump position, stored audit)
     tok_s: float
@@ -316,7 +330,7 @@ class PeerFigure(BaseModel):
 class PeerGroup(BaseModel):
     """The figures other records report for this record's setup; the record itself is never in it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     setup: str  # the shared setup, readable: "RTX 4090 ×1, Llama 3 8B, Q4_K_M, decode"
     figures: list[PeerFigure] = Field(default_factory=list)
@@ -451,14 +465,17 @@ def built(cls: type[_M], /, **values: Any) -> _M:
     default resolution (model_construct costs three times a validation; an audit builds ~150
     entries). Fields in declared order (the JSON's order), defaults from the class's declared ones,
     a `default_factory` called per instance."""
-    data: dict[str, Any] = {}
-    for name, default, make in _defaults_of(cls):
-        if name in values:
-            data[name] = values[name]
-        elif make is not None:
+    template, factories, required = _shape_of(cls)
+    data = template.copy()  # every field in declared order, at its default
+    data.update(values)
+    for name, make in factories:
+        if name not in values:
             data[name] = make()
-        elif default is not _REQUIRED:
-            data[name] = default
+    if len(data) != len(template):  # a name the class does not declare is not kept
+        data = {k: v for k, v in data.items() if k in template}
+    for name in required:
+        if name not in values:
+            del data[name]
     obj = object.__new__(cls)
     _set = object.__setattr__
     _set(obj, "__dict__", data)
@@ -468,18 +485,50 @@ def built(cls: type[_M], /, **values: Any) -> _M:
     return obj
 
 
+def replaced(obj: _M, /, **changes: Any) -> _M:
+    """`obj.model_copy(update=changes)` for changes already valid, without its per-field work: the
+    other fields copied as they are, in declared order."""
+    return _copied(obj, type(obj), changes)
+
+
+def extended(obj: BaseModel, cls: type[_M], /, **fields: Any) -> _M:
+    """`obj` as an instance of `cls`, a subclass declaring `fields` after the fields it inherits
+    (a Question from its Answer and `n`), the values already valid."""
+    return _copied(obj, cls, fields)
+
+
+def _copied(obj: BaseModel, cls: type[_M], changes: dict[str, Any]) -> _M:
+    data = obj.__dict__.copy()
+    data.update(changes)
+    new = object.__new__(cls)
+    _set = object.__setattr__
+    _set(new, "__dict__", data)
+    _set(new, "__pydantic_fields_set__", obj.__pydantic_fields_set__ | changes.keys())
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
+    return new
+
+
 _REQUIRED = object()
 
 
 @cache  # per model class (a fixed, small set): its fields and declared defaults, constants
-def _defaults_of(cls: type[BaseModel]) -> tuple[tuple[str, Any, Callable[[], Any] | None], ...]:
-    out: list[tuple[str, Any, Callable[[], Any] | None]] = []
+def _shape_of(cls: type[BaseModel]) -> tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...],
+                                             tuple[str, ...]]:
+    """The class's fields in declared order at their defaults (a required one at a placeholder),
+    the fields made by a `default_factory`, and the required ones."""
+    template: dict[str, Any] = {}
+    factories: list[tuple[str, Callable[[], Any]]] = []
+    required: list[str] = []
     for name, info in cls.model_fields.items():
+        template[name] = _REQUIRED
         if info.default_factory is not None:
-            out.append((name, None, info.default_factory))  # type: ignore[arg-type]
+            factories.append((name, info.default_factory))  # type: ignore[arg-type]
+        elif info.is_required():
+            required.append(name)
         else:
-            out.append((name, _REQUIRED if info.is_required() else info.default, None))
-    return tuple(out)
+            template[name] = info.default
+    return template, tuple(factories), tuple(required)
 
 
 CitedKind = Literal["reference-row", "record", "stated-by-user", "document"]
@@ -489,7 +538,7 @@ BasisKind = Literal["record-field", "reference-row", "formula", "stated-by-user"
 class Cited(BaseModel):
     """One source a report rests on, carried once in `Report.references`; basis entries name its id."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     id: str  # "hardware/RTX 5090", "record-1", "user", "doc:<citation>"
     kind: CitedKind
@@ -505,7 +554,7 @@ class Basis(BaseModel):
     renders the sentence. `cite` carries the source while the answer is built (the runner lifts it
     into the report's references), so it is not part of the JSON."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     kind: BasisKind = "note"  # left out of the JSON when it is a note
     states: str = ""
@@ -540,7 +589,7 @@ class Difference(BaseModel):
     """One knob where the claim departs from the nearest trusted reference (Q8's difference list):
     the knob's name (`checks.compare` names), the claim's setting and the reference's."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     knob: str  # "spec_window"
     claimed: str  # "56"
@@ -551,7 +600,7 @@ class Step(BaseModel):
     """One single-variable experiment of Q8's plan: the knob it changes (None: the baseline), what
     to run and what to expect."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     knob: str | None
     run: str
@@ -592,7 +641,12 @@ class Answer(BaseModel):
     @field_validator("figures", mode="after")
     @classmethod
     def _declared_types(cls, figures: dict[str, FigureValue]) -> dict[str, FigureValue]:
-        return {name: _typed(name, value) for name, value in figures.items()}
+        # a float under a quantity's name (most figures) is already what `_typed` gives: kept as
+        # it is, in the dict validation just made (never the caller's)
+        for name, value in figures.items():
+            if type(value) is not float or name in FIGURE_KINDS:
+                figures[name] = _typed(name, value)
+        return figures
 
     @field_validator("basis", mode="before")
     @classmethod
@@ -617,6 +671,8 @@ class Answer(BaseModel):
 
 class Question(Answer):
     """An answer to one of the eight questions."""
+
+    model_config = ConfigDict(defer_build=True)  # validated only when a report is read back
 
     n: int
 
@@ -688,6 +744,45 @@ def _compact_provenance(p: dict[str, Any], by_citation: dict[str, str]) -> dict[
     return out
 
 
+# /4: the source most provenances name, the claim's first record, is left out of them.
+_FIRST_RECORD = "record-1"
+
+
+def _value_text(value: Any) -> str | None:
+    """A claim value as the text a reader quotes it by ('2103.6', '1', 'sglang'): what /4 leaves a
+    span out for; None for a value with no one text (a flag, a list, a float that is not finite)."""
+    if type(value) is str:
+        return value
+    if type(value) is int or (type(value) is float and math.isfinite(value)):
+        return str(value)
+    return None
+
+
+def _provenance_v4(p: dict[str, Any], value: Any) -> dict[str, Any] | str:
+    """/4 leaves out a provenance's source when it is the claim's first record and its span when
+    it is the value's own text; a value that has a text but no span writes `"span": null`. What
+    is left of the usual one is where in the record the value was read: written as that string."""
+    out = {k: v for k, v in p.items() if not (k == "source" and v == _FIRST_RECORD)}
+    text = _value_text(value) if "kind" not in out else None  # a value the user stated has no span
+    if text is not None:
+        if out.get("span") == text:
+            del out["span"]
+        elif "span" not in out:
+            out["span"] = None
+    return out["field"] if out.keys() == {"field"} else out  # the usual case: where in the record
+
+
+def _provenance_from_v4(p: Any, value: Any) -> Any:
+    if isinstance(p, str):
+        p = {"field": p}
+    if not isinstance(p, dict):
+        return p
+    out = {"source": _FIRST_RECORD, **p}
+    if "span" not in p and "kind" not in p and (text := _value_text(value)) is not None:
+        out["span"] = text
+    return out
+
+
 # The members of a Source and of a Report that /3 leaves out at these values.
 _EMPTY_SOURCE: dict[str, tuple[Any, ...]] = {
     "final_url": (None,), "redirects": ([],), "fetched_at": (None,), "status": (None,),
@@ -698,10 +793,28 @@ _REPORT_DEFAULTS: dict[str, Any] = {
 }
 
 
+# The width a member of the printed report may take on one line, with its indentation.
+_WIDTH = 120
+
+
+def _dense(value: Any, level: int) -> str:
+    """`value` as indented JSON (two spaces a level), a list or object written on one line when it
+    fits in `_WIDTH` columns: a hundred small entries take a line each, not five."""
+    flat = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    if not isinstance(value, (dict, list)) or not value or len(flat) + 2 * level <= _WIDTH:
+        return flat
+    pad = "\n" + "  " * (level + 1)
+    if isinstance(value, dict):
+        body = ("," + pad).join(f"{json.dumps(k, ensure_ascii=False)}: {_dense(v, level + 1)}"
+                                for k, v in value.items())
+        return "{" + pad + body + "\n" + "  " * level + "}"
+    return "[" + pad + ("," + pad).join(_dense(v, level + 1) for v in value) + "\n" + "  " * level + "]"
+
+
 class Report(BaseModel):
     """What claimcheck says about one claim. Its JSON is a public, versioned interface."""
 
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, populate_by_name=True)
 
     schema_: str = Field(default=REPORT_SCHEMA, alias="schema")
     verdict: Verdict
@@ -736,10 +849,11 @@ class Report(BaseModel):
         out: dict[str, Any] = handler(self)
         by_citation = {c.citation: c.id for c in self.references if c.kind in ("record", "document")}
         claim = {k: v for k, v in out["claim"].items() if v is not None and v != [] and v != {}}
-        if provenance := claim.get("provenance"):
-            claim["provenance"] = {name: _compact_provenance(p, by_citation) for name, p in provenance.items()}
+        provenance = {name: _compact_provenance(p, by_citation) for name, p in claim.get("provenance", {}).items()}
+        where = {name: (p.get("source"), _at(p)) for name, p in provenance.items()}
+        if provenance:
+            claim["provenance"] = {name: _provenance_v4(p, claim.get(name)) for name, p in provenance.items()}
         out["claim"] = claim
-        where = {name: (p.get("source"), _at(p)) for name, p in claim.get("provenance", {}).items()}
         named = _by_name(out["assumptions"])
         for group in ("questions", "findings"):
             out[group] = [_assumptions_by_name(_answer_without_provenance(a, where), named)
@@ -752,15 +866,21 @@ class Report(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _read_v1(cls, data: Any) -> Any:
-        """Every schema version reads as /3. A `claimcheck.report/1` document (stored audits): its
+        """Every schema version reads as /4. A `claimcheck.report/1` document (stored audits): its
         prose basis lines become `note` entries (the Answer validator), its float counts and flags
         take their declared types, it has no reason codes and no references. /2 carries every
         member and each provenance's source in full. /3 names a provenance's source by its
-        reference id: the citation is put back. The schema field says /3 from then on."""
+        reference id: the citation is put back. /4 also leaves out a provenance's source when it
+        is `record-1` and its span when it is the value's text: both are put back. The schema
+        field says /4 from then on."""
         if isinstance(data, dict):
             data = {k: v for k, v in data.items() if k != "units"}  # computed, not read
             schema = data.get("schema")
             if schema == REPORT_SCHEMA and isinstance(claim := data.get("claim"), dict) \
+                    and isinstance(provenance := claim.get("provenance"), dict):
+                claim = data["claim"] = {**claim, "provenance": {
+                    name: _provenance_from_v4(p, claim.get(name)) for name, p in provenance.items()}}
+            if schema in (REPORT_SCHEMA, REPORT_SCHEMA_V3) and isinstance(claim := data.get("claim"), dict) \
                     and isinstance(provenance := claim.get("provenance"), dict):
                 where = {name: (p.get("source"), _at(p)) for name, p in provenance.items() if isinstance(p, dict)}
                 named = _by_name(data.get("assumptions") or [])
@@ -773,12 +893,15 @@ class Report(BaseModel):
                 data["claim"] = {**claim, "provenance": {
                     name: {**p, "source": cited.get(p.get("source"), p.get("source"))}
                     if isinstance(p, dict) else p for name, p in provenance.items()}}
-            if schema in (REPORT_SCHEMA_V1, REPORT_SCHEMA_V2):
+            if schema in (REPORT_SCHEMA_V1, REPORT_SCHEMA_V2, REPORT_SCHEMA_V3):
                 data["schema"] = REPORT_SCHEMA
         return data
 
     def to_json(self) -> str:
-        return self.model_dump_json(by_alias=True, indent=2)
+        """The report as `audit --json` prints it and the store keeps it: indented, with every
+        member that fits in `_WIDTH` columns on its one line (a basis entry, a provenance, a
+        reference), as a person reads it. The same JSON values as `model_dump_json`."""
+        return _dense(json.loads(self.model_dump_json(by_alias=True)), 0)
 
     def question(self, key: str) -> Question:
         return next(q for q in self.questions if q.key == key)

@@ -13,6 +13,7 @@ import json
 import pickle
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Self
@@ -55,7 +56,9 @@ class ReferenceError(ValueError):
 
 
 class _Row(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # built on the first load_reference, not at import (a worker given a loaded Reference never
+    # builds them; see checks/models.py)
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     name: str
     aliases: list[str] = Field(default_factory=list)
@@ -150,7 +153,7 @@ class SystemRow(_Row):
 class Recipe(BaseModel):
     """A published quantization recipe's real bytes read per token (mixed precision)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     gb_per_token: float
     source: str
@@ -199,7 +202,7 @@ class FamilyRow(_Row):
 
 
 class PublishedAL(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     task: str
     al: float
@@ -241,6 +244,7 @@ _ROW_TYPES: dict[str, type[_Row]] = {
 _NOISE = re.compile(r"\b(nvidia|geforce|amd|radeon|instinct|apple|intel|the)\b")
 
 
+@lru_cache(maxsize=8192)  # str -> str; an audit folds the same few names a dozen times
 def normalise_name(name: str) -> str:
     """Fold a hardware/model/format name so spelling variants meet: 'NVIDIA GeForce RTX-5090' -> 'rtx5090'."""
     s = _NOISE.sub(" ", name.lower())
@@ -250,7 +254,7 @@ def normalise_name(name: str) -> str:
 class Reference(BaseModel):
     """All tables, with alias lookup. Immutable once loaded; its lookup index is built once."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     hardware: list[HardwareRow]
     models: list[ModelRow]

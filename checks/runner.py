@@ -9,13 +9,14 @@ from __future__ import annotations
 from checks.models import (
     Answer,
     Assumption,
-    Basis,
     Cited,
     Evidence,
     PeerGroup,
     Question,
     Report,
     built,
+    extended,
+    replaced,
 )
 from checks.parsing import with_parsed
 from checks.physics.model_size import sourced_claim
@@ -60,9 +61,8 @@ def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str
     moved = {old: new for old, new in renamed.items() if old != new}
     for a in answers.values():  # this audit's own answers, built by the checks just now
         if any(b.source in moved for b in a.basis):
-            a.basis = [b if b.source not in moved else built(Basis,
-                kind=b.kind, states=b.states, source=moved[b.source], field=b.field, at=b.at,
-                cite=references[moved[b.source]]) for b in a.basis]
+            a.basis = [b if b.source not in moved else replaced(
+                b, source=moved[b.source], cite=references[moved[b.source]]) for b in a.basis]
     return answers, references
 
 
@@ -93,19 +93,23 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
     answers, references = _references(answers)
     # The answers were validated when the checks built them: a Question is the same fields and n.
     questions = sorted(
-        (built(Question, n=numbers[k], **a.__dict__)
-         for k, a in answers.items() if k in numbers),
+        (extended(a, Question, n=numbers[k]) for k, a in answers.items() if k in numbers),
         key=lambda q: q.n,
     )
     findings = [a for k, a in answers.items() if k not in numbers]
     assumptions: list[Assumption] = []
+    seen: set[Assumption] = set()  # frozen: hashed by their fields, so a set finds the equal ones
     for a in answers.values():
         for item in a.assumptions:
-            if item not in assumptions:
+            if item not in seen:
+                seen.add(item)
                 assumptions.append(item)
     v = verdict(questions, findings, ev)
     card = _card_name(ev, ref)
-    return Report(
+    # Every member was built or validated above (the checks' answers, the claim, its sources): the
+    # Report is put together as they are, so a run that prints text never builds its validator.
+    return built(
+        Report,
         verdict=v,
         headline=headline(v, questions, findings, ev, card_name=card),
         questions=questions,

@@ -8,6 +8,7 @@ the record or the tables lack. Units: GB = 1e9 bytes, GB/s = 1e9 B/s, TFLOPS = 1
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from checks.models import Assumption, Basis
 
@@ -35,6 +36,7 @@ class Missing:
     what: tuple[str, ...]
 
 
+@lru_cache(maxsize=4096)  # float -> str; an audit prints its few figures sixty times
 def num(x: float) -> str:
     """Format a derived figure the way reports print it: 1792, 128.9, 13.9, 0.61."""
     if x == int(x) and abs(x) < 1e6:

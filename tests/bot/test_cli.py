@@ -42,7 +42,7 @@ def f(report: dict[str, Any], key: str) -> dict[str, Any]:
 
 def test_example_is_the_seed_headline_and_comes_out_implausible() -> None:
     r = run_json("audit", "--example")
-    assert r["schema"] == "claimcheck.report/3"
+    assert r["schema"] == "claimcheck.report/4"
     assert r["verdict"] == "implausible"
     assert r["claim"]["tok_s"] == pytest.approx(2103.6)
     assert [x["n"] for x in r["questions"]] == list(range(1, 9))

@@ -1,5 +1,5 @@
 """Stored reports of every schema version load: a claimcheck.report/1 document saved in the SQLite
-store reads back as a /3 Report with the same answers, and renders; so does a /2 document."""
+store reads back as a /4 Report with the same answers, and renders; so do /2 and /3 documents."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bot.render.escape import escape_untrusted
 from bot.render.markdown import render_markdown
 from bot.render.terminal import render_terminal
 from bot.store import Store, get_audit, save_audit
-from checks.models import REPORT_SCHEMA, Report
+from checks.models import REPORT_SCHEMA, Cited, Provenance, Report
 from checks.reference import Reference
 from checks.runner import audit
 from tests.seed_claims import headline_evidence
@@ -83,9 +83,9 @@ V2_DOCUMENTS = ["example-v2.json", "llama-h100-v2.json"]
 
 
 @pytest.mark.parametrize("name", V2_DOCUMENTS)
-async def test_a_stored_v2_report_reads_back_as_v3_and_its_v3_json_is_smaller(store: Store, name: str) -> None:
+async def test_a_stored_v2_report_reads_back_as_v4_and_its_v4_json_is_smaller(store: Store, name: str) -> None:
     report, old = await _stored(store, name, "claimcheck.report/2")
-    assert report.schema_ == REPORT_SCHEMA == "claimcheck.report/3"
+    assert report.schema_ == REPORT_SCHEMA == "claimcheck.report/4"
     for new, was in zip([*report.questions, *report.findings], [*old["questions"], *old["findings"]], strict=True):
         assert (new.key, new.status, new.summary, new.figures) == (was["key"], was["status"], was["summary"],
                                                                    was["figures"])
@@ -100,17 +100,87 @@ async def test_a_stored_v2_report_reads_back_as_v3_and_its_v3_json_is_smaller(st
     assert len(v3) < len((FIXTURES / name).read_text(encoding="utf-8"))
 
 
-def test_v3_names_each_source_once() -> None:
-    """A provenance names the record by its reference id, a record-field entry leaves the source and
-    place its field's provenance gives, an answer names an assumption the report carries."""
+# Real /3 documents: the same two audits as main wrote them before /4 (main @96cf0702, paths
+# made relative).
+V3_DOCUMENTS = ["example-v3.json", "llama-h100-v3.json"]
+
+
+def _v3_basis(entry: dict[str, Any], provenance: dict[str, Any]) -> tuple[Any, ...]:
+    """A /3 basis entry as (states, source, field, at), with what its field's provenance gives."""
+    p = provenance.get(entry.get("field") or "")
+    if entry.get("kind") in ("record-field", "stated-by-user") and p is not None and "source" not in entry:
+        return entry.get("states", ""), p["source"], entry["field"], p.get("field") or f'"{p["span"]}"'
+    return entry.get("states", ""), entry.get("source"), entry.get("field"), entry.get("at")
+
+
+@pytest.mark.parametrize("name", V3_DOCUMENTS)
+async def test_a_stored_v3_report_reads_back_as_v4_with_the_same_values(store: Store, name: str) -> None:
+    report, old = await _stored(store, name, "claimcheck.report/3")
+    assert report.schema_ == REPORT_SCHEMA
+    cited = {c["id"]: c["citation"] for c in old.get("references", [])}
+    provenance = old["claim"].get("provenance", {})
+    for new, was in zip([*report.questions, *report.findings], [*old["questions"], *old["findings"]], strict=True):
+        assert (new.key, new.status, new.summary, new.figures) == (was["key"], was["status"], was["summary"],
+                                                                   was.get("figures", {}))
+        assert [(b.states, b.source, b.field, b.at) for b in new.basis] == [
+            _v3_basis(b, provenance) for b in was.get("basis", [])]
+    assert {k: (p.source, p.field, p.span, p.kind) for k, p in report.claim.provenance.items()} == {
+        k: (cited.get(p["source"], p["source"]), p.get("field"), p.get("span"), p.get("kind", "read"))
+        for k, p in provenance.items()}
+    v4 = report.to_json()
+    back = Report.model_validate_json(v4)
+    assert back == report and back.to_json() == v4
+    assert render_terminal(back) == render_terminal(report) and render_markdown(back) == render_markdown(report)
+    assert len(v4) < len((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+def test_v4_names_each_source_once() -> None:
+    """A provenance names the record by its reference id (left out for the claim's first record,
+    with a span that is its value's own text: then it is where in the record), a record-field
+    entry leaves the source and place its field's provenance gives, an answer names an assumption
+    the report carries."""
     report = Report.model_validate_json((FIXTURES / "example-v2.json").read_text(encoding="utf-8"))
     doc = json.loads(report.to_json())
     record = next(c for c in doc["references"] if c["kind"] == "record")
-    assert record["citation"] == "bot/examples/headline_board.json"
-    assert doc["claim"]["provenance"]["tok_s"] == {"source": record["id"], "field": "records[2].tok_s",
-                                                   "span": "2103.6"}
+    assert record == {"id": "record-1", "kind": "record", "citation": "bot/examples/headline_board.json"}
+    provenance = doc["claim"]["provenance"]
+    assert provenance["tok_s"] == "records[2].tok_s" and report.claim.provenance["tok_s"].span == "2103.6"
+    assert provenance["speculative"] == {"field": "records[2].spec_method", "span": "DFlash"}
+    assert provenance["ttft_empty"] == "records[2].ttft_ms" and report.claim.provenance["ttft_empty"].span is None
+    post = next(c["id"] for c in doc["references"] if c["citation"] == "bot/examples/headline_post.txt")
+    assert provenance["params_total_b"] == {"source": post, "span": "27B dense"}
     power = next(q for q in doc["questions"] if q["key"] == "power")
     assert power["basis"][0] == {"kind": "record-field", "states": "= 99.6 W", "field": "power_w"}
     names = {a["name"] for a in doc["assumptions"]}
     assert all(isinstance(a, str) and a in names for q in doc["questions"] for a in q.get("assumptions", []))
     assert "bot/examples/headline_board.json" not in json.dumps(doc["claim"])
+
+
+@pytest.mark.parametrize(("name", "value", "span", "written"), [
+    ("engine", "sglang", "sglang", "records[0].x"),  # the value's own text: left out
+    ("hardware_count", 1, "1", "records[0].x"),
+    ("acceptance_length", 56.0, "56.0", "records[0].x"),
+    ("acceptance_length", 56.0, "56", {"field": "records[0].x", "span": "56"}),  # another text: kept
+    ("engine", "sglang", None, {"field": "records[0].x", "span": None}),  # none: said so
+    ("speculative", True, None, "records[0].x"),  # a flag has no one text
+    ("speculative", True, "DFlash", {"field": "records[0].x", "span": "DFlash"}),
+])
+def test_a_v4_provenance_reads_back_as_written(ref: Reference, name: str, value: Any, span: str | None,
+                                               written: Any) -> None:
+    report = audit(headline_evidence(), ref)
+    claim = report.claim.model_copy(update={name: value, "provenance": {
+        name: Provenance(source="board.json", field="records[0].x", span=span)}})
+    doc = report.model_copy(update={"claim": claim, "references": [
+        Cited(id="record-1", kind="record", citation="board.json")]})
+    assert json.loads(doc.to_json())["claim"]["provenance"] == {name: written}
+    assert Report.model_validate_json(doc.to_json()).claim.provenance == claim.provenance
+
+
+def test_a_value_the_user_stated_keeps_its_provenance_whole(ref: Reference) -> None:
+    report = audit(headline_evidence(), ref)
+    stated = Provenance(source="stated by the user", field="--set batch", kind="user")
+    claim = report.claim.model_copy(update={"batch": 1, "provenance": {"batch": stated}})
+    doc = report.model_copy(update={"claim": claim})
+    assert json.loads(doc.to_json())["claim"]["provenance"] == {
+        "batch": {"source": "stated by the user", "field": "--set batch", "kind": "user"}}
+    assert Report.model_validate_json(doc.to_json()).claim.provenance == {"batch": stated}
