@@ -42,7 +42,11 @@ class Scan:
     def mentions(self, words: tuple[str, ...]) -> bool:
         """Whether any of `words` (casefolded) is in the text: a pattern that cannot match
         without one of them need not be run."""
-        return any(w in self.folded for w in words)
+        folded = self.folded
+        for w in words:  # noqa: SIM110 - a loop, not a generator made per call: readers ask often
+            if w in folded:
+                return True
+        return False
 
     def line_of(self, pos: int) -> int:
         return bisect.bisect_right(self.lines, pos)
