@@ -84,6 +84,157 @@ def required_literals(items: Any) -> frozenset[str] | None:
     return _best(options)
 
 
+# ---- where a match can start ---------------------------------------------------------------
+# A pattern that opens with a look-behind, a word boundary or a case-blind alternation gives `re`
+# no first character to skip to: it runs the pattern at every position of the text. When every
+# match starts with a character of a known class, `CLASS(?<=(?=PATTERN)CLASS)` finds the same
+# start positions (the look-ahead is the pattern itself, read where the class character is), and
+# because it opens with a plain character class `re` skips every other position in C; the match
+# is then read at each position found. ASCII letters under IGNORECASE also match four non-ASCII
+# characters (İ and ı as i, ſ as s, the Kelvin sign as k: tests/extractors/test_reader_shortcuts.py
+# checks all of Unicode), so the class of a case-blind letter holds them too.
+_LETTERS = "A-Za-z\u0130\u0131\u017f\u212a"
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+
+
+def _char_token(ch: str, icase: bool) -> str | None:
+    if icase and ch.isascii() and ch.isalpha():
+        return "letters"
+    if not icase or ch.lower() == ch.upper() == ch:
+        return ch
+    return None  # a cased non-ASCII letter under IGNORECASE: its other cases are not listed
+
+
+def _first_of(op: Any, av: Any, icase: bool) -> tuple[frozenset[str] | None, bool]:
+    """(what the item's first character can be, whether the item can match nothing)."""
+    if op is sre.LITERAL:
+        token = _char_token(chr(av), icase)
+        return (None if token is None else frozenset([token])), False
+    if op is sre.IN:
+        tokens: set[str] = set()
+        for o, a in av:
+            if o is sre.LITERAL and (token := _char_token(chr(a), icase)) is not None:
+                tokens.add(token)
+            elif o is sre.RANGE and (a[0] >= ord("0") and a[1] <= ord("9")):
+                tokens.add("digits")
+            elif o is sre.RANGE and (ord("a") <= a[0] <= a[1] <= ord("z") or ord("A") <= a[0] <= a[1] <= ord("Z")):
+                tokens.add("letters" if icase else f"{chr(a[0])}-{chr(a[1])}")
+            elif o is sre.CATEGORY and a is sre.CATEGORY_DIGIT:
+                tokens.add("digits")
+            else:
+                return None, False
+        return frozenset(tokens), False
+    if op is sre.SUBPATTERN:
+        _, add, drop, inner = av
+        return _firsts(inner, (icase or bool(add & re.IGNORECASE)) and not drop & re.IGNORECASE)
+    if op is sre.ATOMIC_GROUP:
+        return _firsts(av, icase)
+    if op is sre.BRANCH:
+        union: set[str] = set()
+        empty = False
+        for alt in av[1]:
+            found, nullable = _firsts(alt, icase)
+            if found is None:
+                return None, False
+            union |= found
+            empty = empty or nullable
+        return frozenset(union), empty
+    if op in _REPEATS:
+        found, nullable = _firsts(av[2], icase)
+        return found, found is not None and (nullable or av[0] == 0)
+    return None, False
+
+
+def _firsts(items: Any, icase: bool) -> tuple[frozenset[str] | None, bool]:
+    acc: set[str] = set()
+    for op, av in items:
+        if op in _ZERO_WIDTH:
+            continue
+        found, nullable = _first_of(op, av, icase)
+        if found is None:
+            return None, False
+        acc |= found
+        if not nullable:
+            return frozenset(acc), False
+    return frozenset(acc), True
+
+
+def _opens_slowly(items: Any, icase: bool) -> bool:
+    """Whether `re` has no first character to skip to: the pattern opens with something of no
+    width, or with a case-blind or alternative first item."""
+    for op, av in items:
+        if op in _ZERO_WIDTH or icase:
+            return True
+        if op is sre.SUBPATTERN:
+            return _opens_slowly(av[3], (icase or bool(av[1] & re.IGNORECASE)) and not av[2] & re.IGNORECASE)
+        return op is sre.BRANCH
+    return False
+
+
+def start_class(source: str, flags: int = 0) -> str | None:
+    """A character class holding the first character of every match of the pattern, when it is
+    known and the pattern cannot match nothing; else None."""
+    parsed = _parser.parse(source, flags)
+    found, nullable = _firsts(parsed, bool(parsed.state.flags & re.IGNORECASE))
+    if found is None or nullable or not found:
+        return None
+    parts = []
+    for token in sorted(found):
+        if token == "letters":
+            parts.append(_LETTERS)
+        elif token == "digits":
+            parts.append("\\d")
+        elif len(token) == 3 and token[1] == "-":
+            parts.append(token)
+        else:
+            parts.append(f"\\U{ord(token):08x}")
+    return "[" + "".join(parts) + "]"
+
+
+_GLOBAL_I = "(?i)"
+
+
+def _starts(source: str, flags: int) -> re.Pattern[str] | None:
+    """The pattern finding where `source`'s matches start (see above), or None when it would not
+    help or cannot be built: only patterns whose one global flag is IGNORECASE are wrapped."""
+    parsed = _parser.parse(source, flags)
+    icase = bool(parsed.state.flags & re.IGNORECASE)
+    if parsed.state.flags & ~(re.IGNORECASE | re.UNICODE) or not _opens_slowly(parsed, icase):
+        return None
+    body = source[len(_GLOBAL_I):] if source.startswith(_GLOBAL_I) else source
+    if re.match(r"\(\?[aiLmsux]+\)", body):
+        return None  # other global flags: left as they are
+    cls = start_class(source, flags)
+    if cls is None:
+        return None
+    inner = f"(?i:{body})" if icase else f"(?:{body})"
+    try:
+        return re.compile(f"{cls}(?<=(?={inner}){cls})", flags & ~re.IGNORECASE)
+    except re.error:
+        return None
+
+
+def _via_starts(starts: re.Pattern[str], compiled: re.Pattern[str]) -> tuple[Any, Any]:
+    def search(text: str) -> re.Match[str] | None:
+        at = starts.search(text)
+        return None if at is None else compiled.match(text, at.start())
+
+    def finditer(text: str) -> Iterator[re.Match[str]]:
+        last_end = 0
+        match = compiled.match
+        for at in starts.finditer(text):
+            pos = at.start()
+            if pos < last_end:
+                continue
+            m = match(text, pos)
+            if m is not None:
+                last_end = m.end()
+                yield m
+
+    return search, finditer
+
+
 class _Lazy:
     """A pattern's source and flags until something is asked of it."""
 
@@ -100,39 +251,51 @@ class _Lazy:
                      "groupindex", "scanner"):
             setattr(self, attr, getattr(compiled, attr))
         need = required_literals(_parser.parse(self._source, self._flags))
-        if need is None:
+        starts = _starts(self._source, self._flags)
+        if need is None and starts is None:
             self.search, self.finditer, self.findall = compiled.search, compiled.finditer, compiled.findall
         else:
-            self.search, self.finditer, self.findall = _gated(compiled, tuple(sorted(need)))
+            self.search, self.finditer, self.findall = _gated(
+                compiled, tuple(sorted(need)) if need is not None else None, starts)
         return getattr(self, name) if name in vars(self) else getattr(compiled, name)
 
     def __repr__(self) -> str:
         return f"lazy({self._source!r})"
 
 
-def _gated(compiled: re.Pattern[str], need: tuple[str, ...]) -> tuple[Any, Any, Any]:
+def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
+           starts: re.Pattern[str] | None) -> tuple[Any, Any, Any]:
+    """search / finditer / findall of a whole text: none when the text holds none of `need`, and
+    through `starts` when there is one. A search from a position goes straight to the pattern."""
+    whole_search, whole_finditer = (_via_starts(starts, compiled) if starts is not None
+                                    else (compiled.search, compiled.finditer))
     # Each call is a reader asking one question of one text, a hundred times a record: the gate
     # is spelled out in each method rather than through a helper and a generator.
+
     def search(text: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
-        if not args and not kwargs and isinstance(text, str) and len(text) >= _GATE_MIN:
+        if args or kwargs or not isinstance(text, str):
+            return compiled.search(text, *args, **kwargs)
+        if need is not None and len(text) >= _GATE_MIN:
             folded = _folded(text)
             for w in need:
                 if w in folded:
-                    return compiled.search(text)
+                    return whole_search(text)
             return None
-        return compiled.search(text, *args, **kwargs)
+        return whole_search(text)
 
     def finditer(text: str, *args: Any, **kwargs: Any) -> Iterator[re.Match[str]]:
-        if not args and not kwargs and isinstance(text, str) and len(text) >= _GATE_MIN:
+        if args or kwargs or not isinstance(text, str):
+            return compiled.finditer(text, *args, **kwargs)
+        if need is not None and len(text) >= _GATE_MIN:
             folded = _folded(text)
             for w in need:
                 if w in folded:
-                    return compiled.finditer(text)
+                    return whole_finditer(text)
             return iter(())
-        return compiled.finditer(text, *args, **kwargs)
+        return whole_finditer(text)
 
     def findall(text: str, *args: Any, **kwargs: Any) -> list[Any]:
-        if not args and not kwargs and isinstance(text, str) and len(text) >= _GATE_MIN:
+        if need is not None and not args and not kwargs and isinstance(text, str) and len(text) >= _GATE_MIN:
             folded = _folded(text)
             for w in need:
                 if w in folded:

@@ -109,3 +109,51 @@ def test_depth_is_judged_with_or_without_the_openers_shortcut(depth: int) -> Non
     assert _too_deep(nested) is (depth > MAX_JSON_DEPTH)
     strings = '["' + "[" * (2 * MAX_JSON_DEPTH) + '"]'
     assert _too_deep(strings) is False
+
+
+def _lazy_patterns() -> list[tuple[str, int]]:
+    """Every lazily compiled pattern of the readers (their source and flags)."""
+    import gc
+
+    import extractors.evidence  # noqa: F401 - imports every reader
+    from extractors.text.lazyre import _Lazy
+
+    found = {(o._source, o._flags) for o in gc.get_objects() if isinstance(o, _Lazy)}
+    return sorted(found)
+
+
+def _sample_texts() -> list[str]:
+    from benchmarks.text_speed import board_notes, claim_log
+
+    odd = ("ı7 ſN40L \u212a 2103,6 tok/s; ²³ ٣٤ tok/s, 1\u2212 2 W, İnput 128/128, "
+           "BATCH=8 Conc 4 TTFT 12ms ×3 speed-up, « » τ=3.1 AL 2.5")
+    return [claim_log(20_000), board_notes(20_000), odd, odd.upper(), odd.lower()]
+
+
+def test_every_reader_pattern_reads_the_same_through_its_start_class() -> None:
+    from extractors.text.lazyre import _starts, _via_starts
+
+    texts = _sample_texts()
+    wrapped = 0
+    for source, flags in _lazy_patterns():
+        starts = _starts(source, flags)
+        if starts is None:
+            continue
+        wrapped += 1
+        plain = re.compile(source, flags)
+        search, finditer = _via_starts(starts, plain)
+        for text in texts:
+            got = [(m.span(), m.groups()) for m in finditer(text)]
+            assert got == [(m.span(), m.groups()) for m in plain.finditer(text)], source
+            first, expect = search(text), plain.search(text)
+            assert (first and (first.span(), first.groups())) == (expect and (expect.span(), expect.groups()))
+    assert wrapped >= 50  # most reader patterns open with a boundary or a look-behind
+
+
+def test_every_ascii_letter_ignorecase_matches_only_the_letters_class() -> None:
+    from extractors.text.lazyre import _LETTERS
+
+    everything = "".join(map(chr, range(sys.maxunicode + 1)))
+    allowed = set(re.findall(f"[{_LETTERS}]", everything))
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        assert set(re.findall(f"(?i){letter}", everything)) <= allowed, letter
