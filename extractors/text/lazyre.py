@@ -273,9 +273,9 @@ def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
     # is spelled out in each method rather than through a helper and a generator.
 
     def search(text: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
-        if args or kwargs or not isinstance(text, str):
-            return compiled.search(text, *args, **kwargs)
-        if need is not None and len(text) >= _GATE_MIN:
+        if args or kwargs or not isinstance(text, str) or len(text) < _GATE_MIN:
+            return compiled.search(text, *args, **kwargs)  # a short text: no pass saves more
+        if need is not None:
             folded = _folded(text)
             for w in need:
                 if w in folded:
@@ -284,9 +284,9 @@ def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
         return whole_search(text)
 
     def finditer(text: str, *args: Any, **kwargs: Any) -> Iterator[re.Match[str]]:
-        if args or kwargs or not isinstance(text, str):
+        if args or kwargs or not isinstance(text, str) or len(text) < _GATE_MIN:
             return compiled.finditer(text, *args, **kwargs)
-        if need is not None and len(text) >= _GATE_MIN:
+        if need is not None:
             folded = _folded(text)
             for w in need:
                 if w in folded:
