@@ -22,7 +22,7 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any, cast
 
-__all__ = ["fold", "lazy", "required_literals"]
+__all__ = ["fold", "folded", "lazy", "literals_of", "required_literals", "start_class"]
 
 # A gate's casefolding costs a pass over the text: the last short and the last long text folded
 # are kept (by identity), as a reader runs many patterns over the same text.
@@ -45,6 +45,17 @@ def _folded(text: str) -> str:
     folded = fold(text)
     _FOLD_KEPT[slot] = (text, folded)
     return folded
+
+
+def folded(text: str) -> str:
+    """`fold(text)`, kept for the last short and the last long text folded (by identity)."""
+    return _folded(text)
+
+
+def literals_of(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """The casefolded strings one of which every match of a `lazy` pattern contains, or None
+    (not a lazy pattern, or no such strings)."""
+    return cast(tuple[str, ...] | None, pattern.required) if isinstance(pattern, _Lazy) else None
 
 
 def _best(options: list[frozenset[str]]) -> frozenset[str] | None:
@@ -251,6 +262,7 @@ class _Lazy:
                      "groupindex", "scanner"):
             setattr(self, attr, getattr(compiled, attr))
         need = required_literals(_parser.parse(self._source, self._flags))
+        self.required = tuple(sorted(need)) if need is not None else None
         starts = _starts(self._source, self._flags)
         if need is None and starts is None:
             self.search, self.finditer, self.findall = compiled.search, compiled.finditer, compiled.findall

@@ -157,3 +157,25 @@ def test_every_ascii_letter_ignorecase_matches_only_the_letters_class() -> None:
     allowed = set(re.findall(f"[{_LETTERS}]", everything))
     for letter in "abcdefghijklmnopqrstuvwxyz":
         assert set(re.findall(f"(?i){letter}", everything)) <= allowed, letter
+
+
+def test_a_long_texts_lines_are_searched_only_where_a_needle_can_match() -> None:
+    from benchmarks.text_speed import claim_log
+    from extractors.text import lines as lines_module
+    from extractors.text.lines import lines_matching
+
+    text = claim_log(60_000) + "\nİNFO Avg generation throughput: 12.5 tokens/s\nDecode batch. x"
+    for source, flags in _lazy_patterns():
+        needle = re.compile(source, flags)
+        wanted = []
+        pos = 0
+        for raw in text.split("\n"):
+            if m := needle.search(raw):
+                wanted.append((pos, raw, m.span(), m.groups()))
+            pos += len(raw) + 1
+        from extractors.text.lazyre import lazy
+
+        got = [(line.start, line.text, m.span(), m.groups())
+               for line, m in lines_matching(text, lazy(source, flags))]
+        assert got == wanted, source
+    assert lines_module._SPLIT[0][0] is text  # split once and kept for the next needle
