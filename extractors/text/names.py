@@ -215,7 +215,10 @@ class NameFinder:
 
     def finditer(self, text: str) -> Iterator[Name]:
         last_end = 0
-        longest = self.key_lengths[0] if self.key_lengths else 0
+        lengths = self.key_lengths
+        longest = lengths[0] if lengths else 0
+        compiled = self.patterns
+        pattern = self.pattern
         for w in self.gate().finditer(text):
             pos = w.start()
             if pos < last_end:
@@ -226,15 +229,16 @@ class NameFinder:
             # done once for every key length (the regex fold per length was a third of the time).
             plain = head.isascii() and head.isalnum()
             folded = head.lower() if plain else ""
-            for length in self.key_lengths:
-                pattern = self.pattern(folded[:length] if plain else _fold(head[:length]))
-                m = pattern.match(text, pos) if pattern else None
+            for length in lengths:
+                key = folded[:length] if plain else _fold(head[:length])
+                found = compiled.get(key) or pattern(key)
+                m = found.match(text, pos) if found else None
                 if m and (best is None or m.end() > best.end()):
                     best = m
             if best is not None:
                 last_end = best.end()
                 raw = best.group(0)
-                yield Name(best.start(), best.end(), raw, self.names.get(_fold(raw), raw))
+                yield Name(best.start(), last_end, raw, self.names.get(_fold(raw), raw))
 
 
 _CACHE: dict[int, tuple[Reference, dict[str, NameFinder]]] = {}

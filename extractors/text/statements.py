@@ -102,6 +102,10 @@ def _cooldown(m: re.Match[str]) -> float | None:
     return seconds(float(value), m.group("u") or m.group("u2")) if value else None
 
 
+_GREEDY = lazy(r"(?i)\bgreedy\b")
+_MOE_WORD = lazy(r"(?<!not )(?<!non-)\bMoE\b")
+_ATOM = lazy(r"(?<![\w-])ATOM(?![\w-])")
+_THRESHOLD = lazy(r"--speculative-accept-threshold-(?:single|acc)[\s=]+(" + NUM + ")")
 _NEGATED = lazy(r"(?i)\b(?:not|cannot|can't|no|never|nothing|isn't|doesn't|without)\b")
 
 
@@ -141,7 +145,7 @@ def _cell(s: Scan) -> None:
                 s.set(name, value, m.group(0))
                 break
     if not s.b.has("temperature") and s.mentions(("greedy",)) and (
-            greedy := re.search(r"(?i)\bgreedy\b", s.text)):
+            greedy := _GREEDY.search(s.text)):
         s.set("temperature", 0.0, greedy.group(0))
 
 
@@ -164,7 +168,7 @@ def _params(s: Scan) -> None:
     for m in s.finditer(_PARAMS):
         s.set("params_active_b" if m.group("act") else "params_total_b",
               parse_positive(m.group("t")), m.group(0))
-    if m := re.search(r"(?<!not )(?<!non-)\bMoE\b", s.text):
+    if m := _MOE_WORD.search(s.text):
         s.set("is_moe", True, m.group(0))
     if m := _BITS.search(s.text):
         value = parse_positive(m.group("v"))
@@ -192,7 +196,7 @@ def _engine(s: Scan) -> None:
             version = version[1:] if version[:1] in "vV" and version[1:2].isdigit() else version
             s.set("engine_version", version, m.group(0))
         s.blank(m.start(), m.end())  # "+dflash.a91f3e" is a build suffix, not a method
-    elif m := re.search(r"(?<![\w-])ATOM(?![\w-])", s.text):
+    elif m := _ATOM.search(s.text):
         s.set("engine", "atom", m.group(0))
 
 
@@ -211,13 +215,14 @@ def _speculative(s: Scan) -> None:
     negatives = list(s.finditer(_NOT_SPEC))
     for m in negatives:
         s.blank(m.start(), m.end())
-    hit = _SPEC.search(s.text) or re.search(rf"(?i)(?<![\w-])(?:{_METHOD})(?![\w-])", s.text)
+    hit = _SPEC.search(s.text) or _METHOD_WORD.search(s.text)
     if hit:
         s.set("speculative", True, hit.group(0))
     elif negatives:
         s.set("speculative", False, negatives[0].group(0))
 
 
+_METHOD_WORD = lazy(rf"(?i)(?<![\w-])(?:{_METHOD})(?![\w-])")
 _SPEC_CONTEXT = lazy(r"(?i)decod|speculat|draft")
 
 
@@ -238,10 +243,9 @@ def _method(s: Scan) -> None:
     """Distinctive names (DFlash, EAGLE-3, MTP, Medusa, n-gram) count anywhere; the reference
     table's other aliases ("suffix", "REST", "lookahead") are ordinary words too, so they count
     only in a sentence that speaks of decoding, speculation or drafting."""
-    distinctive = re.compile(rf"(?i)(?<![\w-])(?:{_METHOD})(?![\w-])")
     in_context = ((n.start, n.raw) for n in finder(s.ref, "methods").finditer(s.text)
                   if _SPEC_CONTEXT.search(s.text[slice(*s.clause(n.start))]))
-    found = [*_up_to_primary(s, ((m.start(), m.group(0)) for m in s.finditer(distinctive))),
+    found = [*_up_to_primary(s, ((m.start(), m.group(0)) for m in s.finditer(_METHOD_WORD))),
              *_up_to_primary(s, in_context)]
     if not found:
         return
@@ -309,8 +313,7 @@ def _window(s: Scan) -> None:
 
 def _flags_in_prose(s: Scan) -> None:
     """Threshold flags quoted in notes outside a recognised command."""
-    for m in s.finditer(re.compile(r"--speculative-accept-threshold-(?:single|acc)[\s=]+(" + NUM +
-                                   ")")):
+    for m in s.finditer(_THRESHOLD):
         value = _bounded(m.group(1), 0, 1)
         s.set("accept_threshold", value, m.group(0))
 
