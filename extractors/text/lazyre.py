@@ -175,6 +175,8 @@ def _opens_slowly(items: Any, icase: bool) -> bool:
     """Whether `re` has no first character to skip to: the pattern opens with something of no
     width, or with a case-blind or alternative first item."""
     for op, av in items:
+        if op is sre.AT and av in (sre.AT_BEGINNING, sre.AT_BEGINNING_STRING):
+            return False  # anchored at the start: `re` tries it at one position only
         if op in _ZERO_WIDTH or icase:
             return True
         if op is sre.SUBPATTERN:
