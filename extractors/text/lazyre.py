@@ -234,16 +234,17 @@ def _via_starts(starts: re.Pattern[str], compiled: re.Pattern[str]) -> tuple[Any
         return None if at is None else compiled.match(text, at.start())
 
     def finditer(text: str) -> Iterator[re.Match[str]]:
-        last_end = 0
-        match = compiled.match
-        for at in starts.finditer(text):
-            pos = at.start()
-            if pos < last_end:
+        # Each search resumes where the last match ended, as `finditer` does: no position inside
+        # a match is tried again, so the work stays what the plain pattern's was (linear).
+        find, match = starts.search, compiled.match
+        pos = 0
+        while (at := find(text, pos)) is not None:
+            m = match(text, at.start())
+            if m is None:  # cannot happen (the pass looked ahead with the pattern itself)
+                pos = at.start() + 1
                 continue
-            m = match(text, pos)
-            if m is not None:
-                last_end = m.end()
-                yield m
+            yield m
+            pos = m.end()
 
     return search, finditer
 

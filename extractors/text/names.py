@@ -74,16 +74,16 @@ _GPU_AT = lazy(_FIRST + "(?<=(?=" + _GPU_SOURCE + ")" + _FIRST + ")")
 
 
 def _generic(text: str) -> Iterator[re.Match[str]]:
-    """`GPU_GENERIC.finditer(text)`: the same matches, in order, none overlapping."""
-    last_end = 0
-    for at in _GPU_AT.finditer(text):
-        pos = at.start()
-        if pos < last_end:
+    """`GPU_GENERIC.finditer(text)`: the same matches, in order, none overlapping; each search
+    resumes where the last match ended, as `finditer` does."""
+    pos = 0
+    while (at := _GPU_AT.search(text, pos)) is not None:
+        m = GPU_GENERIC.match(text, at.start())
+        if m is None:  # cannot happen (the pass looked ahead with the pattern itself)
+            pos = at.start() + 1
             continue
-        m = GPU_GENERIC.match(text, pos)
-        if m is not None:
-            last_end = m.end()
-            yield m
+        yield m
+        pos = m.end()
 
 
 _ACCEL = {"cerebras": "Cerebras CS-3", "groq": "Groq LPU", "sambanova": "SambaNova SN40L"}
