@@ -17,7 +17,7 @@ literal's lower case (checked over all of Unicode, with the folding `Scan` uses 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any, cast
@@ -266,12 +266,8 @@ class _Lazy:
             setattr(self, attr, getattr(compiled, attr))
         need = required_literals(_parser.parse(self._source, self._flags))
         self.required = tuple(sorted(need)) if need is not None else None
-        starts = _starts(self._source, self._flags)
-        if need is None and starts is None:
-            self.search, self.finditer, self.findall = compiled.search, compiled.finditer, compiled.findall
-        else:
-            self.search, self.finditer, self.findall = _gated(
-                compiled, tuple(sorted(need)) if need is not None else None, starts)
+        self.search, self.finditer, self.findall = _gated(
+            compiled, self.required, lambda: _starts(self._source, self._flags))
         return getattr(self, name) if name in vars(self) else getattr(compiled, name)
 
     def __repr__(self) -> str:
@@ -279,11 +275,26 @@ class _Lazy:
 
 
 def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
-           starts: re.Pattern[str] | None) -> tuple[Any, Any, Any]:
+           make_starts: Callable[[], re.Pattern[str] | None]) -> tuple[Any, Any, Any]:
     """search / finditer / findall of a whole text: none when the text holds none of `need`, and
-    through `starts` when there is one. A search from a position goes straight to the pattern."""
-    whole_search, whole_finditer = (_via_starts(starts, compiled) if starts is not None
-                                    else (compiled.search, compiled.finditer))
+    through the start-class pass (`_starts`) when there is one. A search from a position, or of
+    a short text, goes straight to the pattern; the pass is built when a long text first asks,
+    so a run reading only short texts never compiles it."""
+    whole: list[Any] = []  # [search, finditer] of a whole long text, once built
+
+    def built() -> list[Any]:
+        if not whole:
+            starts = make_starts()
+            whole.extend(_via_starts(starts, compiled) if starts is not None
+                         else (compiled.search, compiled.finditer))
+        return whole
+
+    def whole_search(text: str) -> re.Match[str] | None:
+        return (whole or built())[0](text)
+
+    def whole_finditer(text: str) -> Iterator[re.Match[str]]:
+        return (whole or built())[1](text)
+
     # Each call is a reader asking one question of one text, a hundred times a record: the gate
     # is spelled out in each method rather than through a helper and a generator.
 
