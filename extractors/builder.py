@@ -9,12 +9,40 @@ from pydantic import ValidationError
 from checks.models import Claim, Provenance
 from checks.text import sanitise
 
-__all__ = ["ClaimBuilder"]
+__all__ = ["ClaimBuilder", "PresenceBuilder"]
 
+_FIELDS = frozenset(Claim.model_fields)
 _TEXT_FIELDS = {"notes", "model", "hardware", "engine", "engine_version", "submitter",
                 "launch_command", "container_image", "drafter_model", "spec_method",
                 "weight_format", "kv_dtype", "power_method", "power_profile", "record_id",
                 "source_url", "date"}
+
+
+# Provenance is frozen, and a reader sets the same (source, field, span) over and over (every
+# record of a board names its fields the same way): one instance per distinct triple, the table
+# cleared when full so it stays bounded.
+_PROV: dict[tuple[str, str | None, str | None], Provenance] = {}
+_PROV_MAX = 8192
+
+
+def _provenance(source: str, field: str | None, span: str | None) -> Provenance:
+    key = (source, field, span)
+    found = _PROV.get(key)
+    if found is None:
+        if len(_PROV) >= _PROV_MAX:
+            _PROV.clear()
+        # Every value already has its field's type: no validation (the readers set ~80 per
+        # record).
+        found = _PROV[key] = Provenance.model_construct(source=source, field=field, span=span)
+    return found
+
+
+def _clean(text: str, limit: int) -> str:
+    """`sanitise`, without its passes over text they cannot change: printable ASCII within the
+    limit is left as it is by each of them (NFC, the control and bidi strip, the cap)."""
+    if isinstance(text, str) and len(text) <= limit and text.isascii() and text.isprintable():
+        return text
+    return sanitise(text, limit=limit)
 
 
 class ClaimBuilder:
@@ -31,17 +59,14 @@ class ClaimBuilder:
             return
         if name in self.values and not overwrite:
             return
-        if name not in Claim.model_fields:
+        if name not in _FIELDS:
             raise KeyError(f"Claim has no field {name!r}")
         if name in _TEXT_FIELDS and isinstance(value, str):
-            value = sanitise(value, limit=20000 if name in ("notes", "launch_command") else 500)
+            value = _clean(value, 20000 if name in ("notes", "launch_command") else 500)
         self.values[name] = value
-        clean_span = sanitise(span, limit=200) if span else None
+        clean_span = _clean(span, 200) if span else None
         if isinstance(self.source, str) and (field is None or isinstance(field, str)):
-            # Every value already has its field's type: skip validating one model per value set
-            # (the readers set ~80 per record); anything else goes through the validator.
-            self.provenance[name] = Provenance.model_construct(source=self.source, field=field,
-                                                               span=clean_span)
+            self.provenance[name] = _provenance(self.source, field, clean_span)
         else:
             self.provenance[name] = Provenance(source=self.source, field=field, span=clean_span)
 
@@ -57,3 +82,19 @@ class ClaimBuilder:
             vals = {k: v for k, v in self.values.items() if k not in bad}
             prov = {k: v for k, v in self.provenance.items() if k not in bad}
             return Claim(**vals, provenance=prov)
+
+
+class PresenceBuilder(ClaimBuilder):
+    """A builder that only notes which fields a reading would set, for sniffing a document's
+    shape: `has` answers as `ClaimBuilder`'s would (the same first-wins and empty-value rules),
+    without cleaning values or recording where they came from."""
+
+    def set(self, name: str, value: Any, *, field: str | None = None, span: str | None = None,
+            overwrite: bool = False) -> None:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return
+        if name in self.values and not overwrite:
+            return
+        if name not in _FIELDS:
+            raise KeyError(f"Claim has no field {name!r}")
+        self.values[name] = value

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from extractors.builder import ClaimBuilder
+from extractors.builder import ClaimBuilder, PresenceBuilder
 from extractors.formats.aliases import ALIAS_INDEX, TARGETS, apply_target, fold
 from extractors.formats.common import MISSING, dig
 from extractors.formats.targets import UNIT_TARGETS
@@ -161,7 +161,7 @@ def looks_like_claim(record: Any) -> bool:
     """A record whose aliases give a throughput number and a hardware or model name."""
     if not isinstance(record, dict):
         return False
-    b = ClaimBuilder("sniff")
+    b = PresenceBuilder("sniff")
     try:
         map_record(record, "", b)
     except Exception:  # noqa: BLE001 - sniffing never raises

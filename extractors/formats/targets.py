@@ -40,9 +40,21 @@ __all__ = ["EMPTY_MEANS_SOMETHING", "PRIMARY", "TARGETS", "THROUGHPUT_TARGETS", 
            "Converter", "fold"]
 
 
+_NOT_KEY = re.compile(r"[^a-z0-9]+")
+# Boards spell the same few dozen keys on every record: one fold per distinct key, bounded.
+_FOLDED: dict[str, str] = {}
+
+
 def fold(key: str) -> str:
     """`Tok/s` → `tok_s`, `Power-Watts` → `power_watts`."""
-    return re.sub(r"[^a-z0-9]+", "_", str(key).lower()).strip("_")
+    if type(key) is not str:
+        return _NOT_KEY.sub("_", str(key).lower()).strip("_")
+    found = _FOLDED.get(key)
+    if found is None:
+        if len(_FOLDED) >= 4096:
+            _FOLDED.clear()
+        found = _FOLDED[key] = _NOT_KEY.sub("_", key.lower()).strip("_")
+    return found
 
 
 # A quoted range ("231–292", "350-400 W"): ALs and power draws are often given as one.

@@ -155,22 +155,68 @@ def _bench_test(s: Scan, at: int) -> None:
         s.set("speculative", False, f"{m.group(0)}: a llama-bench decode test (no speculative decoding)")
 
 
-def _kind(text: str, before_at: int, m: re.Match[str], after_end: int) -> str | None:
+# Memos of pure functions of short strings (a figure's own words, the words after it, the window
+# before it): a log repeats its lines, so a few hundred distinct windows serve ten thousand
+# figures. Bounded: cleared when full.
+_MEMO_MAX = 4096
+_FIRST_KIND: dict[str, str | None] = {}
+_LAST_KIND: dict[tuple[str, int], str | None] = {}
+_IS_BASELINE: dict[tuple[str, str], bool] = {}
+# How far back `_KIND_WORDS` can look before where it starts matching: its longest lookbehind
+# ("speculative ") and a word boundary.
+_KIND_BEHIND = 16
+
+
+def _first_kind(words: str) -> str | None:
+    """The kind the first kind word in `words` names."""
+    try:
+        return _FIRST_KIND[words]
+    except KeyError:
+        pass
+    if len(_FIRST_KIND) >= _MEMO_MAX:
+        _FIRST_KIND.clear()
+    found = _KIND_WORDS.search(words)
+    kind = _FIRST_KIND[words] = found.lastgroup if found else None
+    return kind
+
+
+def _last_kind(text: str, start: int, end: int) -> str | None:
+    """The kind the last kind word in text[start:end] names, read as the whole text would be
+    (the characters just before `start` are kept for the pattern's lookbehinds)."""
+    lead = max(0, start - _KIND_BEHIND)
+    key = (text[lead:end], start - lead)
+    try:
+        return _LAST_KIND[key]
+    except KeyError:
+        pass
+    if len(_LAST_KIND) >= _MEMO_MAX:
+        _LAST_KIND.clear()
+    nearest = None
+    for found in _KIND_WORDS.finditer(key[0], key[1]):
+        nearest = found.lastgroup
+    _LAST_KIND[key] = nearest
+    return nearest
+
+
+def _is_baseline(before: str, after: str) -> bool:
+    """A baseline cue before the figure (in its comma segment) or right after it."""
+    key = (before, after)
+    try:
+        return _IS_BASELINE[key]
+    except KeyError:
+        pass
+    if len(_IS_BASELINE) >= _MEMO_MAX:
+        _IS_BASELINE.clear()
+    cued = _IS_BASELINE[key] = bool(_BASELINE.search(before) or _BASELINE_AFTER.search(after))
+    return cued
+
+
+def _kind(text: str, before_at: int, m: re.Match[str], after: str) -> str | None:
     """The kind the words nearest the figure give it: its own tail or qualifier, then the words
-    right after it (up to the next comma or number), then the nearest word before it."""
+    right after it (`after`: up to the next comma or number), then the nearest word before it."""
     # The unit is part of the figure's own words: "total tokens/s" counts input and output.
     own = (m.group("tail") or "") + " " + (m.group("q") or "") + " " + m.group("unit")
-    for found in _KIND_WORDS.finditer(own):
-        return found.lastgroup
-    after = text[m.end():after_end]
-    if stop := _AFTER_STOP.search(after):
-        after = after[:stop.start()]
-    for found in _KIND_WORDS.finditer(after):
-        return found.lastgroup
-    nearest = None
-    for found in _KIND_WORDS.finditer(text, before_at, m.start()):
-        nearest = found.lastgroup
-    return nearest
+    return _first_kind(own) or _first_kind(after) or _last_kind(text, before_at, m.start())
 
 
 # A legend defining abbreviations ("TG = text generation, PP = prompt processing") names every
@@ -191,6 +237,7 @@ def _line_kind(text: str, at: int) -> str | None:
 
 def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
     mentions: list[_Mention] = []
+    # Every number, plainly: its matches are dense, where a start-class pass costs more than it skips.
     numbers = [m.start() for m in re.finditer(NUM, s.text)]
     last_end = 0
     for m in s.finditer(_TOKS):
@@ -201,19 +248,19 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
         i = bisect.bisect_left(numbers, m.start())
         prev = numbers[i - 1] if i > 0 and numbers[i - 1] >= start else start
         # A cue after a figure's comma belongs to that figure ("2.2 t/s without SD, 3.5 t/s").
-        before = re.split(r"[,;]", s.text[prev:m.start()])[-1]
+        before = s.text[prev:m.start()]
+        before = before[max(before.rfind(","), before.rfind(";")) + 1:]
         after = s.text[m.end():min(end, m.end() + 30)]
         cut = _AFTER_STOP.search(after)
         after = after[:cut.start()] if cut else after
-        kind = _kind(s.text, max(start, last_end, m.start() - 60), m, min(end, m.end() + 30))
+        kind = _kind(s.text, max(start, last_end, m.start() - 60), m, after)
         last_end = m.end()
         prefill = kind == "prefill"
         low = with_suffix(parse_positive(m.group("lo")), m.group("lok") or m.group("k"))
         if low is not None:
             mentions.append(_Mention(low, m.start(), m.end(), m.group(0), True, prefill, kind))
         mentions.append(_Mention(value, m.start(), m.end(), m.group(0),
-                                 bool(_BASELINE.search(before) or _BASELINE_AFTER.search(after)),
-                                 prefill, kind))
+                                 _is_baseline(before, after), prefill, kind))
     for m in s.finditer(_TOKS_LABEL):
         value = parse_positive(m.group("num"))
         if value is None:
@@ -248,7 +295,7 @@ _TOKENS_IN = lazy(rf"(?P<tok>{NUM})\s*(?:output\s+|generated\s+|new\s+|decode\s+
 
 
 def _tokens_in_seconds(s: Scan) -> None:
-    m = s.pick(list(s.finditer(_TOKENS_IN)))
+    m = s.pick(s.finditer(_TOKENS_IN))
     if not m:
         return
     tokens = parse_int(m.group("tok"))
@@ -273,7 +320,7 @@ _RATIO = lazy(r"(?<![\d./,])(\d{1,12})\s*/\s*(\d{1,12})(?![\d./]|,\d)")
 
 
 def _acceptance(s: Scan) -> None:
-    m = s.pick(list(s.finditer(_AL)))
+    m = s.pick(s.finditer(_AL))
     if m:
         lo, hi = parse_number(m.group("lo")), parse_number(m.group("hi"))
         if lo is not None and hi is not None and 1 <= lo <= hi:

@@ -17,12 +17,12 @@ literal's lower case (checked over all of Unicode, with the folding `Scan` uses 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any, cast
 
-__all__ = ["fold", "lazy", "required_literals"]
+__all__ = ["fold", "folded", "lazy", "literals_of", "required_literals", "start_class"]
 
 # A gate's casefolding costs a pass over the text: the last short and the last long text folded
 # are kept (by identity), as a reader runs many patterns over the same text.
@@ -30,6 +30,9 @@ __all__ = ["fold", "lazy", "required_literals"]
 # afresh each call costs about what the pattern does.
 _GATE_MIN = 128
 _FOLD_KEPT: list[tuple[str, str]] = [("", ""), ("", "")]
+# The start-class pass (below) pays for its second call and its compiling on long texts only: a
+# record's notes or a post are read as fast by the pattern alone.
+_STARTS_MIN = 2048
 
 
 def fold(text: str) -> str:
@@ -45,6 +48,17 @@ def _folded(text: str) -> str:
     folded = fold(text)
     _FOLD_KEPT[slot] = (text, folded)
     return folded
+
+
+def folded(text: str) -> str:
+    """`fold(text)`, kept for the last short and the last long text folded (by identity)."""
+    return _folded(text)
+
+
+def literals_of(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """The casefolded strings one of which every match of a `lazy` pattern contains, or None
+    (not a lazy pattern, or no such strings)."""
+    return cast(tuple[str, ...] | None, pattern.required) if isinstance(pattern, _Lazy) else None
 
 
 def _best(options: list[frozenset[str]]) -> frozenset[str] | None:
@@ -84,6 +98,160 @@ def required_literals(items: Any) -> frozenset[str] | None:
     return _best(options)
 
 
+# ---- where a match can start ---------------------------------------------------------------
+# A pattern that opens with a look-behind, a word boundary or a case-blind alternation gives `re`
+# no first character to skip to: it runs the pattern at every position of the text. When every
+# match starts with a character of a known class, `CLASS(?<=(?=PATTERN)CLASS)` finds the same
+# start positions (the look-ahead is the pattern itself, read where the class character is), and
+# because it opens with a plain character class `re` skips every other position in C; the match
+# is then read at each position found. ASCII letters under IGNORECASE also match four non-ASCII
+# characters (İ and ı as i, ſ as s, the Kelvin sign as k: tests/extractors/test_reader_shortcuts.py
+# checks all of Unicode), so the class of a case-blind letter holds them too.
+_LETTERS = "A-Za-z\u0130\u0131\u017f\u212a"
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+
+
+def _char_token(ch: str, icase: bool) -> str | None:
+    if icase and ch.isascii() and ch.isalpha():
+        return "letters"
+    if not icase or ch.lower() == ch.upper() == ch:
+        return ch
+    return None  # a cased non-ASCII letter under IGNORECASE: its other cases are not listed
+
+
+def _first_of(op: Any, av: Any, icase: bool) -> tuple[frozenset[str] | None, bool]:
+    """(what the item's first character can be, whether the item can match nothing)."""
+    if op is sre.LITERAL:
+        token = _char_token(chr(av), icase)
+        return (None if token is None else frozenset([token])), False
+    if op is sre.IN:
+        tokens: set[str] = set()
+        for o, a in av:
+            if o is sre.LITERAL and (token := _char_token(chr(a), icase)) is not None:
+                tokens.add(token)
+            elif o is sre.RANGE and (a[0] >= ord("0") and a[1] <= ord("9")):
+                tokens.add("digits")
+            elif o is sre.RANGE and (ord("a") <= a[0] <= a[1] <= ord("z") or ord("A") <= a[0] <= a[1] <= ord("Z")):
+                tokens.add("letters" if icase else f"{chr(a[0])}-{chr(a[1])}")
+            elif o is sre.CATEGORY and a is sre.CATEGORY_DIGIT:
+                tokens.add("digits")
+            else:
+                return None, False
+        return frozenset(tokens), False
+    if op is sre.SUBPATTERN:
+        _, add, drop, inner = av
+        return _firsts(inner, (icase or bool(add & re.IGNORECASE)) and not drop & re.IGNORECASE)
+    if op is sre.ATOMIC_GROUP:
+        return _firsts(av, icase)
+    if op is sre.BRANCH:
+        union: set[str] = set()
+        empty = False
+        for alt in av[1]:
+            found, nullable = _firsts(alt, icase)
+            if found is None:
+                return None, False
+            union |= found
+            empty = empty or nullable
+        return frozenset(union), empty
+    if op in _REPEATS:
+        found, nullable = _firsts(av[2], icase)
+        return found, found is not None and (nullable or av[0] == 0)
+    return None, False
+
+
+def _firsts(items: Any, icase: bool) -> tuple[frozenset[str] | None, bool]:
+    acc: set[str] = set()
+    for op, av in items:
+        if op in _ZERO_WIDTH:
+            continue
+        found, nullable = _first_of(op, av, icase)
+        if found is None:
+            return None, False
+        acc |= found
+        if not nullable:
+            return frozenset(acc), False
+    return frozenset(acc), True
+
+
+def _opens_slowly(items: Any, icase: bool) -> bool:
+    """Whether `re` has no first character to skip to: the pattern opens with something of no
+    width, or with a case-blind or alternative first item."""
+    for op, av in items:
+        if op is sre.AT and av in (sre.AT_BEGINNING, sre.AT_BEGINNING_STRING):
+            return False  # anchored at the start: `re` tries it at one position only
+        if op in _ZERO_WIDTH or icase:
+            return True
+        if op is sre.SUBPATTERN:
+            return _opens_slowly(av[3], (icase or bool(av[1] & re.IGNORECASE)) and not av[2] & re.IGNORECASE)
+        return op is sre.BRANCH
+    return False
+
+
+def start_class(source: str, flags: int = 0) -> str | None:
+    """A character class holding the first character of every match of the pattern, when it is
+    known and the pattern cannot match nothing; else None."""
+    parsed = _parser.parse(source, flags)
+    found, nullable = _firsts(parsed, bool(parsed.state.flags & re.IGNORECASE))
+    if found is None or nullable or not found:
+        return None
+    parts = []
+    for token in sorted(found):
+        if token == "letters":
+            parts.append(_LETTERS)
+        elif token == "digits":
+            parts.append("\\d")
+        elif len(token) == 3 and token[1] == "-":
+            parts.append(token)
+        else:
+            parts.append(f"\\U{ord(token):08x}")
+    return "[" + "".join(parts) + "]"
+
+
+_GLOBAL_I = "(?i)"
+
+
+def _starts(source: str, flags: int) -> re.Pattern[str] | None:
+    """The pattern finding where `source`'s matches start (see above), or None when it would not
+    help or cannot be built: only patterns whose one global flag is IGNORECASE are wrapped."""
+    parsed = _parser.parse(source, flags)
+    icase = bool(parsed.state.flags & re.IGNORECASE)
+    if parsed.state.flags & ~(re.IGNORECASE | re.UNICODE) or not _opens_slowly(parsed, icase):
+        return None
+    body = source[len(_GLOBAL_I):] if source.startswith(_GLOBAL_I) else source
+    if re.match(r"\(\?[aiLmsux]+\)", body):
+        return None  # other global flags: left as they are
+    cls = start_class(source, flags)
+    if cls is None:
+        return None
+    inner = f"(?i:{body})" if icase else f"(?:{body})"
+    try:
+        return re.compile(f"{cls}(?<=(?={inner}){cls})", flags & ~re.IGNORECASE)
+    except re.error:
+        return None
+
+
+def _via_starts(starts: re.Pattern[str], compiled: re.Pattern[str]) -> tuple[Any, Any]:
+    def search(text: str) -> re.Match[str] | None:
+        at = starts.search(text)
+        return None if at is None else compiled.match(text, at.start())
+
+    def finditer(text: str) -> Iterator[re.Match[str]]:
+        # Each search resumes where the last match ended, as `finditer` does: no position inside
+        # a match is tried again, so the work stays what the plain pattern's was (linear).
+        find, match = starts.search, compiled.match
+        pos = 0
+        while (at := find(text, pos)) is not None:
+            m = match(text, at.start())
+            if m is None:  # cannot happen (the pass looked ahead with the pattern itself)
+                pos = at.start() + 1
+                continue
+            yield m
+            pos = m.end()
+
+    return search, finditer
+
+
 class _Lazy:
     """A pattern's source and flags until something is asked of it."""
 
@@ -100,31 +268,73 @@ class _Lazy:
                      "groupindex", "scanner"):
             setattr(self, attr, getattr(compiled, attr))
         need = required_literals(_parser.parse(self._source, self._flags))
-        if need is None:
-            self.search, self.finditer, self.findall = compiled.search, compiled.finditer, compiled.findall
-        else:
-            self.search, self.finditer, self.findall = _gated(compiled, tuple(sorted(need)))
+        self.required = tuple(sorted(need)) if need is not None else None
+        self.search, self.finditer, self.findall = _gated(
+            compiled, self.required, lambda: _starts(self._source, self._flags))
         return getattr(self, name) if name in vars(self) else getattr(compiled, name)
 
     def __repr__(self) -> str:
         return f"lazy({self._source!r})"
 
 
-def _gated(compiled: re.Pattern[str], need: tuple[str, ...]) -> tuple[Any, Any, Any]:
-    def absent(text: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
-        if args or kwargs or not isinstance(text, str) or len(text) < _GATE_MIN:
-            return False
-        folded = _folded(text)
-        return not any(w in folded for w in need)
+def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
+           make_starts: Callable[[], re.Pattern[str] | None]) -> tuple[Any, Any, Any]:
+    """search / finditer / findall of a whole text: none when the text holds none of `need`, and
+    through the start-class pass (`_starts`) when there is one. A search from a position, or of
+    a short text, goes straight to the pattern; the pass is built when a long text first asks,
+    so a run reading only short texts never compiles it."""
+    whole: list[Any] = []  # [search, finditer] of a whole long text, once built
+
+    def built() -> list[Any]:
+        if not whole:
+            starts = make_starts()
+            whole.extend(_via_starts(starts, compiled) if starts is not None
+                         else (compiled.search, compiled.finditer))
+        return whole
+
+    def whole_search(text: str) -> re.Match[str] | None:
+        if len(text) < _STARTS_MIN:
+            return compiled.search(text)
+        return (whole or built())[0](text)
+
+    def whole_finditer(text: str) -> Iterator[re.Match[str]]:
+        if len(text) < _STARTS_MIN:
+            return compiled.finditer(text)
+        return (whole or built())[1](text)
+
+    # Each call is a reader asking one question of one text, a hundred times a record: the gate
+    # is spelled out in each method rather than through a helper and a generator.
 
     def search(text: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
-        return None if absent(text, args, kwargs) else compiled.search(text, *args, **kwargs)
+        if args or kwargs or not isinstance(text, str) or len(text) < _GATE_MIN:
+            return compiled.search(text, *args, **kwargs)  # a short text: no pass saves more
+        if need is not None:
+            folded = _folded(text)
+            for w in need:
+                if w in folded:
+                    return whole_search(text)
+            return None
+        return whole_search(text)
 
     def finditer(text: str, *args: Any, **kwargs: Any) -> Iterator[re.Match[str]]:
-        return iter(()) if absent(text, args, kwargs) else compiled.finditer(text, *args, **kwargs)
+        if args or kwargs or not isinstance(text, str) or len(text) < _GATE_MIN:
+            return compiled.finditer(text, *args, **kwargs)
+        if need is not None:
+            folded = _folded(text)
+            for w in need:
+                if w in folded:
+                    return whole_finditer(text)
+            return iter(())
+        return whole_finditer(text)
 
     def findall(text: str, *args: Any, **kwargs: Any) -> list[Any]:
-        return [] if absent(text, args, kwargs) else compiled.findall(text, *args, **kwargs)
+        if need is not None and not args and not kwargs and isinstance(text, str) and len(text) >= _GATE_MIN:
+            folded = _folded(text)
+            for w in need:
+                if w in folded:
+                    return compiled.findall(text)
+            return []
+        return compiled.findall(text, *args, **kwargs)
 
     return search, finditer, findall
 

@@ -3,12 +3,14 @@ read the number after a label, keep only sane values, and record what was consum
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from statistics import fmean
 
+from extractors.text.lazyre import folded, literals_of
 from extractors.text.units import parse_number
 
 __all__ = [
@@ -48,15 +50,58 @@ class Line:
     text: str
 
 
+# A long text's lines and where they start, kept for the last text split (by identity): the log
+# readers ask a dozen shapes of the same text.
+_LINES_MIN = 4096
+_SPLIT: list[tuple[str, list[str], list[int], list[int]]] = [("", [], [], [])]
+
+
+def _split(text: str) -> tuple[list[str], list[int], list[int]]:
+    """The lines, where each starts in `text`, and where each line break is in the folded text."""
+    kept = _SPLIT[0]
+    if kept[0] is text:
+        return kept[1], kept[2], kept[3]
+    lines = text.split("\n")
+    starts, pos = [], 0
+    for raw in lines:
+        starts.append(pos)
+        pos += len(raw) + 1
+    breaks = [m.start() for m in re.finditer("\n", folded(text))]
+    _SPLIT[0] = (text, lines, starts, breaks)
+    return lines, starts, breaks
+
+
 def lines_matching(text: str, needle: re.Pattern[str]) -> Iterator[tuple[Line, re.Match[str]]]:
     """Each line `needle` matches, with its offsets in text (searched line by line, so no
-    pattern can run across lines)."""
-    pos = 0
-    for raw in text.split("\n"):
+    pattern can run across lines).
+
+    In a long text only the lines holding one of the needle's required words (`literals_of`,
+    casefolded) are searched: a line without one cannot match. Casefolding keeps every line
+    break and makes none, so the folded text's n-th line is the text's n-th line folded."""
+    need = literals_of(needle) if len(text) >= _LINES_MIN else None
+    if need is None:
+        pos = 0
+        for raw in text.split("\n"):
+            m = needle.search(raw)
+            if m:
+                yield Line(pos, pos + len(raw), raw), m
+            pos += len(raw) + 1
+        return
+    lines, starts, breaks = _split(text)
+    low = folded(text)
+    hit: set[int] = set()
+    for word in need:
+        at = low.find(word)
+        while at >= 0:
+            line = bisect.bisect_left(breaks, at)  # line breaks before the word
+            hit.add(line)
+            # On to the next line: this one is searched whatever else it holds.
+            at = low.find(word, breaks[line] + 1) if line < len(breaks) else -1
+    for k in sorted(hit):
+        raw = lines[k]
         m = needle.search(raw)
         if m:
-            yield Line(pos, pos + len(raw), raw), m
-        pos += len(raw) + 1
+            yield Line(starts[k], starts[k] + len(raw), raw), m
 
 
 def number_after(pattern: str, line: str) -> float | None:

@@ -43,7 +43,7 @@ _TAILS = {
     "methods": r"(?![\w-])",
     "systems": r"(?![A-Za-z0-9])",  # "p5.48xlarge", "DGX H100", "BM.GPU.MI300X.8"
 }
-GPU_GENERIC = lazy(_START + r"(?:"
+_GPU_SOURCE = (_START + r"(?:"
     r"(?i:(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:PRO\s+)?\d{4}(?:\s?(?:Ti|SUPER|D|S)\b){0,2}"
     r"(?:\s+(?:Blackwell|Laptop|Mobile|Max-Q))?)|"
     r"(?i:[1-5]0[5-9]0(?:\s?Ti)?(?:\s?SUPER)?)" + _NOT_UNIT + r"|"
@@ -66,6 +66,30 @@ GPU_GENERIC = lazy(_START + r"(?:"
     r"(?i:Cerebras(?:\s(?:CS-[23]|WSE-[23]))?|WSE-3|CS-3|Groq(?:\s(?:LPU))?|SambaNova(?:\sSN40L)?|"
     r"SN40L|Gaudi\s?[23]|Ascend\s?910\w?|Trainium\d?)|"
     r"(?i:DGX\s+Spark|Strix\s+Halo|TPU\s?v\d\w*))" + r"(?=s?(?![A-Za-z0-9]))")
+GPU_GENERIC = lazy(_GPU_SOURCE)
+# Every character a match of GPU_GENERIC can start with: ASCII letters and digits, and the four
+# non-ASCII characters `re` matches to an ASCII letter under IGNORECASE (İ and ı as i, ſ as s,
+# the Kelvin sign as k; tests/extractors/test_names_speed.py checks all of Unicode).
+_FIRST = "[A-Za-z0-9\u0130\u0131\u017f\u212a]"
+# The positions where GPU_GENERIC matches, found by a pattern that opens with a character class:
+# `re` then skips every position outside the class in C, where GPU_GENERIC's opening look-behind
+# made it try its alternatives at every position of the text.
+_GPU_AT = lazy(_FIRST + "(?<=(?=" + _GPU_SOURCE + ")" + _FIRST + ")")
+
+
+def _generic(text: str) -> Iterator[re.Match[str]]:
+    """`GPU_GENERIC.finditer(text)`: the same matches, in order, none overlapping; each search
+    resumes where the last match ended, as `finditer` does."""
+    pos = 0
+    while (at := _GPU_AT.search(text, pos)) is not None:
+        m = GPU_GENERIC.match(text, at.start())
+        if m is None:  # cannot happen (the pass looked ahead with the pattern itself)
+            pos = at.start() + 1
+            continue
+        yield m
+        pos = m.end()
+
+
 _ACCEL = {"cerebras": "Cerebras CS-3", "groq": "Groq LPU", "sambanova": "SambaNova SN40L"}
 
 
@@ -179,8 +203,12 @@ class NameFinder:
         folded head is a key matches (a superset: the keys are ASCII, and every non-ASCII
         character that lowercases to ASCII is matched by IGNORECASE, e.g. the Kelvin sign)."""
         if self._gate is None:
-            self._gate = re.compile(_WORD.pattern[:-len("[A-Za-z0-9]")]
-                                    + f"(?=(?i:{_trie(self._keys)}))[A-Za-z0-9]")
+            # The one-character gate `(word start)(?=key)[A-Za-z0-9]`, spelled as that character
+            # followed by a look back at it: the same matches, but a pattern that opens with a
+            # character class lets `re` skip every position outside the class in C (spaces,
+            # punctuation, the blanked spans of a log) instead of trying the gate there.
+            one = _WORD.pattern[:-len("[A-Za-z0-9]")] + f"(?=(?i:{_trie(self._keys)}))[A-Za-z0-9]"
+            self._gate = re.compile(f"[A-Za-z0-9](?<={one})")
         return self._gate
 
     def pattern(self, key: str) -> re.Pattern[str] | None:
@@ -192,7 +220,10 @@ class NameFinder:
 
     def finditer(self, text: str) -> Iterator[Name]:
         last_end = 0
-        longest = self.key_lengths[0] if self.key_lengths else 0
+        lengths = self.key_lengths
+        longest = lengths[0] if lengths else 0
+        compiled = self.patterns
+        pattern = self.pattern
         for w in self.gate().finditer(text):
             pos = w.start()
             if pos < last_end:
@@ -203,15 +234,16 @@ class NameFinder:
             # done once for every key length (the regex fold per length was a third of the time).
             plain = head.isascii() and head.isalnum()
             folded = head.lower() if plain else ""
-            for length in self.key_lengths:
-                pattern = self.pattern(folded[:length] if plain else _fold(head[:length]))
-                m = pattern.match(text, pos) if pattern else None
+            for length in lengths:
+                key = folded[:length] if plain else _fold(head[:length])
+                found = compiled.get(key) or pattern(key)
+                m = found.match(text, pos) if found else None
                 if m and (best is None or m.end() > best.end()):
                     best = m
             if best is not None:
                 last_end = best.end()
                 raw = best.group(0)
-                yield Name(best.start(), best.end(), raw, self.names.get(_fold(raw), raw))
+                yield Name(best.start(), last_end, raw, self.names.get(_fold(raw), raw))
 
 
 _CACHE: dict[int, tuple[Reference, dict[str, NameFinder]]] = {}
@@ -245,7 +277,7 @@ def find_gpus(text: str, ref: Reference | None) -> list[Name]:
     spans = [(n.start, n.end) for n in found]
     named: dict[str, str] = {}  # one table lookup per distinct spelling, not per mention
     i = 0
-    for m in GPU_GENERIC.finditer(text):
+    for m in _generic(text):
         while i < len(spans) and spans[i][1] <= m.start():
             i += 1
         if i < len(spans) and spans[i][0] < m.end():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from checks.reference import Reference
@@ -42,7 +42,11 @@ class Scan:
     def mentions(self, words: tuple[str, ...]) -> bool:
         """Whether any of `words` (casefolded) is in the text: a pattern that cannot match
         without one of them need not be run."""
-        return any(w in self.folded for w in words)
+        folded = self.folded
+        for w in words:  # noqa: SIM110 - a loop, not a generator made per call: readers ask often
+            if w in folded:
+                return True
+        return False
 
     def line_of(self, pos: int) -> int:
         return bisect.bisect_right(self.lines, pos)
@@ -54,13 +58,24 @@ class Scan:
         self.b.set(name, value, field=field_, span=" ".join(span.split())[:200])
         self.found = self.found or not before
 
-    def pick(self, matches: list[re.Match[str]]) -> re.Match[str] | None:
-        """The match on the primary figure's line, else the first."""
-        if self.primary_line is not None:
-            for m in matches:
-                if self.line_of(m.start()) == self.primary_line:
-                    return m
-        return matches[0] if matches else None
+    def pick(self, matches: Iterable[re.Match[str]]) -> re.Match[str] | None:
+        """The match on the primary figure's line, else the first.
+
+        `matches` is read lazily and in order of start: reading stops at the first match (no
+        primary line) or at the first one past the primary line, so a reader choosing one
+        mention does not run its pattern over the rest of a long text."""
+        first = None
+        for m in matches:
+            if first is None:
+                first = m
+                if self.primary_line is None:
+                    break
+            line = self.line_of(m.start())
+            if line == self.primary_line:
+                return m
+            if line > self.primary_line:  # type: ignore[operator]
+                break
+        return first
 
     def finditer(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
         return pattern.finditer(self.text)

@@ -11,7 +11,7 @@ string is blanked once read ("+dflash.a91f3e" is a build suffix, not a method).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from extractors.text.flags import canonical_method
@@ -102,6 +102,10 @@ def _cooldown(m: re.Match[str]) -> float | None:
     return seconds(float(value), m.group("u") or m.group("u2")) if value else None
 
 
+_GREEDY = lazy(r"(?i)\bgreedy\b")
+_MOE_WORD = lazy(r"(?<!not )(?<!non-)\bMoE\b")
+_ATOM = lazy(r"(?<![\w-])ATOM(?![\w-])")
+_THRESHOLD = lazy(r"--speculative-accept-threshold-(?:single|acc)[\s=]+(" + NUM + ")")
 _NEGATED = lazy(r"(?i)\b(?:not|cannot|can't|no|never|nothing|isn't|doesn't|without)\b")
 
 
@@ -141,7 +145,7 @@ def _cell(s: Scan) -> None:
                 s.set(name, value, m.group(0))
                 break
     if not s.b.has("temperature") and s.mentions(("greedy",)) and (
-            greedy := re.search(r"(?i)\bgreedy\b", s.text)):
+            greedy := _GREEDY.search(s.text)):
         s.set("temperature", 0.0, greedy.group(0))
 
 
@@ -164,7 +168,7 @@ def _params(s: Scan) -> None:
     for m in s.finditer(_PARAMS):
         s.set("params_active_b" if m.group("act") else "params_total_b",
               parse_positive(m.group("t")), m.group(0))
-    if m := re.search(r"(?<!not )(?<!non-)\bMoE\b", s.text):
+    if m := _MOE_WORD.search(s.text):
         s.set("is_moe", True, m.group(0))
     if m := _BITS.search(s.text):
         value = parse_positive(m.group("v"))
@@ -184,7 +188,7 @@ _ENGINES = {"sglang": "sglang", "vllm": "vllm", "llama.cpp": "llama.cpp", "llama
 
 
 def _engine(s: Scan) -> None:
-    if m := s.pick(list(s.finditer(_ENGINE))):
+    if m := s.pick(s.finditer(_ENGINE)):
         name = m.group("e")
         s.set("engine", _ENGINES.get(name.lower(), name), m.group(0))
         if m.group("v"):
@@ -192,7 +196,7 @@ def _engine(s: Scan) -> None:
             version = version[1:] if version[:1] in "vV" and version[1:2].isdigit() else version
             s.set("engine_version", version, m.group(0))
         s.blank(m.start(), m.end())  # "+dflash.a91f3e" is a build suffix, not a method
-    elif m := re.search(r"(?<![\w-])ATOM(?![\w-])", s.text):
+    elif m := _ATOM.search(s.text):
         s.set("engine", "atom", m.group(0))
 
 
@@ -211,26 +215,38 @@ def _speculative(s: Scan) -> None:
     negatives = list(s.finditer(_NOT_SPEC))
     for m in negatives:
         s.blank(m.start(), m.end())
-    hit = _SPEC.search(s.text) or re.search(rf"(?i)(?<![\w-])(?:{_METHOD})(?![\w-])", s.text)
+    hit = _SPEC.search(s.text) or _METHOD_WORD.search(s.text)
     if hit:
         s.set("speculative", True, hit.group(0))
     elif negatives:
         s.set("speculative", False, negatives[0].group(0))
 
 
+_METHOD_WORD = lazy(rf"(?i)(?<![\w-])(?:{_METHOD})(?![\w-])")
 _SPEC_CONTEXT = lazy(r"(?i)decod|speculat|draft")
+
+
+def _up_to_primary(s: Scan, found: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Of mentions in order of start, the ones `_method` can choose: the first, and those on the
+    primary line (reading stops past it, so the rest of a long text is not searched)."""
+    out: list[tuple[int, str]] = []
+    for f in found:
+        line = s.line_of(f[0])
+        if not out or line == s.primary_line:
+            out.append(f)
+        if s.primary_line is None or line > s.primary_line:
+            break
+    return out
 
 
 def _method(s: Scan) -> None:
     """Distinctive names (DFlash, EAGLE-3, MTP, Medusa, n-gram) count anywhere; the reference
     table's other aliases ("suffix", "REST", "lookahead") are ordinary words too, so they count
     only in a sentence that speaks of decoding, speculation or drafting."""
-    distinctive = re.compile(rf"(?i)(?<![\w-])(?:{_METHOD})(?![\w-])")
-    found = [(m.start(), m.group(0)) for m in s.finditer(distinctive)]
-    for name in finder(s.ref, "methods").finditer(s.text):
-        start, end = s.clause(name.start)
-        if _SPEC_CONTEXT.search(s.text[start:end]):
-            found.append((name.start, name.raw))
+    in_context = ((n.start, n.raw) for n in finder(s.ref, "methods").finditer(s.text)
+                  if _SPEC_CONTEXT.search(s.text[slice(*s.clause(n.start))]))
+    found = [*_up_to_primary(s, ((m.start(), m.group(0)) for m in s.finditer(_METHOD_WORD))),
+             *_up_to_primary(s, in_context)]
     if not found:
         return
     found.sort()
@@ -265,22 +281,31 @@ _NOT_WINDOW = lazy(r"(?i)\b(?:context|sliding|attention|rolling|time|moving)\s*+
 def _window(s: Scan) -> None:
     """Patterns are in priority order (a DFlash block size beats a draft-token count, as in
     launch.py); the primary figure's line wins over priority."""
-    found = []
+    first: tuple[re.Match[str], int, str] | None = None
+    chosen: tuple[re.Match[str], int, str] | None = None
     for priority, (pattern, plus, convention) in enumerate(_WINDOWS):
         if not s.mentions(_WINDOW_WORDS[priority]):
             continue
-        for m in s.finditer(pattern):
-            if not _NOT_WINDOW.search(s.text[max(0, m.start() - 12):m.start()]):
-                found.append((priority, m, plus, convention))
-    found.sort(key=lambda f: (f[0], f[1].start()))
-    chosen = s.pick([m for _, m, _, _ in found])
-    if chosen is None:
+        # This pattern's mentions up to the primary line (each in order of start): the first
+        # on that line wins, else the first mention of the highest priority.
+        on_line = s.pick(m for m in s.finditer(pattern)
+                         if not _NOT_WINDOW.search(s.text[max(0, m.start() - 12):m.start()]))
+        if on_line is None:
+            continue
+        if first is None:
+            first = (on_line, plus, convention)
+        if s.primary_line is None:
+            break
+        if s.line_of(on_line.start()) == s.primary_line:
+            chosen = (on_line, plus, convention)
+            break
+    if (winner := chosen or first) is None:
         return
-    plus, convention = next((p, c) for _, m, p, c in found if m is chosen)
-    n = parse_int(chosen.group(1))
+    m, plus, convention = winner
+    n = parse_int(m.group(1))
     if not n:
         return
-    span = " ".join(chosen.group(0).split())
+    span = " ".join(m.group(0).split())
     s.set("spec_window", n + plus, span)
     s.set("spec_window_convention", convention.format(span=span, n=n + plus), span)
     s.set("speculative", True, span)
@@ -288,8 +313,7 @@ def _window(s: Scan) -> None:
 
 def _flags_in_prose(s: Scan) -> None:
     """Threshold flags quoted in notes outside a recognised command."""
-    for m in s.finditer(re.compile(r"--speculative-accept-threshold-(?:single|acc)[\s=]+(" + NUM +
-                                   ")")):
+    for m in s.finditer(_THRESHOLD):
         value = _bounded(m.group(1), 0, 1)
         s.set("accept_threshold", value, m.group(0))
 
@@ -352,16 +376,16 @@ _TP = lazy(r"(?i)\b(?:tp|tensor[\s_-]parallel(?:ism)?)(?:[\s_-]size)?\s*+(?:\(\d
 def _serving(s: Scan) -> None:
     """Input/output pairs fill the cell; they and other serving wording mark the figure as an
     aggregate over every stream when nothing nearer the figure said which rate it is."""
-    if not s.b.has("hardware_count") and (tp := s.pick(list(s.finditer(_TP)))):
+    if not s.b.has("hardware_count") and (tp := s.pick(s.finditer(_TP))):
         n = parse_int(tp.group(1) or tp.group(2))
         s.set("hardware_count", n if n and n <= 512 else None, tp.group(0))
-    pair = s.pick(list(s.finditer(IO_PAIR)))
+    pair = s.pick(s.finditer(IO_PAIR))
     if pair is not None:
         i = pair.group("i") or pair.group("i2") or pair.group("i3")
         o = pair.group("o") or pair.group("o2") or pair.group("o3")
         s.set("input_tokens", parse_int(i) or None, pair.group(0))
         s.set("output_tokens", parse_int(o) or None, pair.group(0))
-    marker = pair or s.pick(list(s.finditer(_SERVING)))
+    marker = pair or s.pick(s.finditer(_SERVING))
     if marker is not None and s.b.has("tok_s") and not s.b.has("batch"):
         s.set("tok_s_kind", "aggregate", marker.group(0))
 
@@ -374,6 +398,6 @@ _SPEEDUP = lazy(rf"(?i)(?P<v>{NUM})\s*+[x×]\s*+(?:(?:lossless\s++)?speed-?up|fa
 def _speedup(s: Scan) -> None:
     if not s.mentions(("speed", "faster", "acceleration")):
         return
-    if m := s.pick(list(s.finditer(_SPEEDUP))):
+    if m := s.pick(s.finditer(_SPEEDUP)):
         s.set("speedup", parse_positive(m.group("v") or m.group("v2")), m.group(0))
 

@@ -57,14 +57,19 @@ WORD_NUM = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _MAX_DIGITS = 15  # int() of a longer digit run is slow or refused (PEP 651 str-int limit)
 
 
+_DECIMAL_COMMA = re.compile(r"\d{1,3},\d{1,2}")
+
+
 def parse_number(text: str | None) -> float | None:
     """'2,103.6' -> 2103.6; None for anything not a finite number."""
     if text is None:
         return None
     s = str(text).strip().replace("\u2212", "-")
+    if s.isascii() and s.isdigit() and len(s) <= _MAX_DIGITS:
+        return float(s)  # plain digits, the most common figure: what the steps below give
     # "22,9" is a decimal comma (a figure with one or two digits after the comma); "2,103" and
     # "1,024" are thousands.
-    s = s.replace(",", ".") if re.fullmatch(r"\d{1,3},\d{1,2}", s) else s.replace(",", "")
+    s = s.replace(",", ".") if _DECIMAL_COMMA.fullmatch(s) else s.replace(",", "")
     if not s or len(s) > 64:
         return None
     try:
