@@ -7,8 +7,6 @@ any other address, so no test can reach another host.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from checks.models import Report
@@ -208,10 +206,10 @@ async def test_a_stalling_source_times_out_and_q2_says_so(server: Loopback, ref:
         "2103.6 tok/s on one RTX 5090. Record: <a href='{{BASE}}/api/slow.json'>here</a>",
     )
     server.stall("/api/slow.json")
-    started = time.monotonic()
+    # The message says the fetch's own 1 s timeout ended it, not the 2.5 s deadline: no
+    # wall-clock assertion, which a loaded machine breaks.
     async with loopback_fetcher(server, total_timeout=1.0) as fetcher:
         result = await follow(url, fetcher, ref, deadline_s=2.5)
-    assert time.monotonic() - started < 2.5
     assert result.not_found[0] == f"{server.base}/api/slow.json: timed out (no answer within 1 s)"
     q2 = _report(result, ref).question("config")
     assert q2.status == "unanswerable" and "timed out" in q2.summary
@@ -228,12 +226,13 @@ async def test_the_deadline_ends_following_and_names_what_was_left(
     )
     server.stall("/api/slow.json")
     server.file("/api/later.json", VLLM)
-    started = time.monotonic()
+    # The stalled link would hold the fetch for its 10 s timeout: the message names the deadline,
+    # so it was the deadline that ended it (2 s: the post's own fetch on a loaded machine stays
+    # well inside it; no wall-clock assertion, which a loaded machine breaks).
     async with loopback_fetcher(server, total_timeout=10.0) as fetcher:
-        result = await follow(url, fetcher, ref, deadline_s=1.0)
-    assert time.monotonic() - started < 2.0
+        result = await follow(url, fetcher, ref, deadline_s=2.0)
     assert result.not_found[0] == (
-        f"{server.base}/api/slow.json: timed out (the 1 s deadline for following links passed)"
+        f"{server.base}/api/slow.json: timed out (the 2 s deadline for following links passed)"
     )
     assert (
         f"1 link(s) not followed (the deadline passed): {server.base}/api/later.json"
