@@ -1,17 +1,19 @@
 """`sweep`: every record of a leaderboard dump audited, each report written as it is made.
 
 The dump (`extractors.dump`) is read once. That pass reads each record's setup into a
-`SiblingIndex`, lists the records that cannot be read, and spools each Claim it read to a
-temporary file (`_Spool`: one line a record, found again by its offset); the audit then takes the
-records in dump order, each with its siblings, from the spool, not from the dump: rows, their
-launch commands and notes are read once. In between only the index and the offsets are held;
-during the audit a record's Claim is held from when it is loaded until the last record that has
-it as a sibling has been audited, and each audited record leaves one summary row for the
-ranking: severity, roofline ratio, and the row as JSON. The texts of the records are read
-through one memo per process (`TextMemo`): a board's repeated templates are read once. A dump
-whose sibling runs sit together (most boards list a submitter's batch together) holds one group
-at a time; siblings spread across the dump make the sweep hold the records between them, since
-reports go out in dump order.
+`SiblingIndex`, keys it among its peers (`_BoardPeers`: its `checks.peers` setup and figure,
+plain data), lists the records that cannot be read, and spools each Claim it read to a
+temporary file (`_Spool`: one pickle a record, found again by its offset; pickled, not JSON, so
+loading it is no second validation); the audit then takes the records in dump order, each with
+its siblings and peers, from the spool, not from the dump: rows, their launch commands and notes
+are read once, and no record is decoded or keyed twice. In between only the indexes and the
+offsets are held; during the audit a record's Claim is held from when it is loaded until the
+last record that has it as a sibling has been audited, and each audited record leaves one
+summary row for the ranking: severity, roofline ratio, and the row as JSON. The texts of the
+records are read through one memo per process (`TextMemo`): a board's repeated templates are
+read once. A dump whose sibling runs sit together (most boards list a submitter's batch
+together) holds one group at a time; siblings spread across the dump make the sweep hold the
+records between them, since reports go out in dump order.
 
 `jobs` worker processes share the reading of a streamed dump (every jobs-th record each, each
 stripe spooled to its own file); then each takes a contiguous part of the records, loads them
@@ -23,7 +25,6 @@ that, starting a process costs more than it saves.
 from __future__ import annotations
 
 import heapq
-import math
 import os
 import pickle
 import tempfile
@@ -37,8 +38,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.options import PipelineOptions
-from checks.models import Claim, Report, Verdict
-from checks.peers import PeerIndex
+from checks.models import Claim, PeerFigure, PeerGroup, Report, Verdict
+from checks.peers import PeerKey, peer_figure, peer_key
 from checks.reference import Reference
 from checks.runner import audit
 from extractors.document import RawDocument
@@ -154,17 +155,13 @@ def _rank(i: int, report: Report) -> RankKey:
 
 
 def _encode(c: Claim) -> bytes:
-    """One spool line. JSON reads back to an equal Claim, except a float that is not finite
-    (JSON has none): such a Claim is pickled instead, as hex so the line has no newline."""
-    if all(not isinstance(v, float) or math.isfinite(v) for v in c.__dict__.values()):
-        return b"J" + c.model_dump_json().encode() + b"\n"
-    return b"P" + pickle.dumps(c).hex().encode() + b"\n"
+    """One spooled Claim: pickled, so reading it back is no revalidation (the spool is this
+    sweep's own private file, written by its own workers: nothing untrusted is unpickled)."""
+    return pickle.dumps(c, pickle.HIGHEST_PROTOCOL)
 
 
-def _decode(line: bytes) -> Claim:
-    if line[:1] == b"J":
-        return Claim.model_validate_json(line[1:])
-    found = pickle.loads(bytes.fromhex(line[1:].decode()))
+def _decode(data: bytes) -> Claim:
+    found = pickle.loads(data)
     assert isinstance(found, Claim)
     return found
 
@@ -172,7 +169,7 @@ def _decode(line: bytes) -> Claim:
 @dataclass
 class _Spool:
     """The Claims of the one pass over a streamed dump, found again by dump index: `files[k]`
-    holds stripe k's records, one line each; `stripe[i]` and `offset[i]` say where record i is
+    holds stripe k's records, one pickle each; `stripe[i]` and `offset[i]` say where record i is
     (-1: unreadable). Small enough to send to each worker (two machine words a record)."""
 
     files: list[str]
@@ -188,7 +185,9 @@ class _Spool:
                     continue
                 f = handles[k]
                 f.seek(self.offset[i])
-                yield i, _decode(f.readline())
+                found = pickle.load(f)
+                assert isinstance(found, Claim)
+                yield i, found
         finally:
             for f in handles:
                 f.close()
@@ -199,19 +198,61 @@ def _peer_id(i: int, claim: Claim) -> str:
     return f"record {i}" + (f" ({claim.record_id})" if claim.record_id else "")
 
 
-def _peer_index(dump: Dump, ref: Reference, spool: _Spool | None) -> PeerIndex:
-    """The board's records by setup: each is a peer of the others (checks.peers), indexed once
-    after the one pass, from its spool or (a dump read whole) from the dump."""
-    index = PeerIndex()
-    for i, item in (spool.read() if spool is not None else dump.read()):
-        if isinstance(item, Claim):
-            index.add(_peer_id(i, item), item, ref)
-    return index
+# One record's figure among its peers as the one pass sends it to the sweep's process: (dump
+# index, the setup's number in that pass's list of setups, its peer id, tok/s, source URL).
+_PeerEntry = tuple[int, int, str, float, str | None]
+
+
+@dataclass
+class _BoardPeers:
+    """The board's records by setup (`checks.peers.peer_key`): each is a peer of the others,
+    keyed once in the one pass, so the audit neither decodes a record for its key nor keys it
+    again. Plain data (numbers, strings, tuples) to send to each worker; `of` gives what
+    `checks.peers.PeerIndex.peers_of` gives for the same records added in dump order, the
+    figures ordered highest first (ties in dump order) as the peer_outlier rule ranks them, so
+    its sort has nothing left to do."""
+
+    setups: list[str] = field(default_factory=list)  # group -> the setup, described
+    members: list[list[tuple[int, str, float, str | None]]] = field(default_factory=list)
+    group: array[int] = field(default_factory=lambda: array("i"))  # dump index -> group, -1
+    _figures: dict[int, list[tuple[int, PeerFigure]]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, n: int, stripes: Sequence[tuple[list[PeerKey], list[_PeerEntry]]]) -> _BoardPeers:
+        number: dict[PeerKey, int] = {}
+        peers = cls(group=array("i", [-1]) * n)
+        for keys, entries in stripes:
+            local = [number.setdefault(k, len(number)) for k in keys]
+            peers.members += [[] for _ in range(len(number) - len(peers.members))]
+            for i, k, record, tok_s, source in entries:
+                g = local[k]
+                peers.group[i] = g
+                peers.members[g].append((i, record, tok_s, source))
+        for m in peers.members:
+            m.sort(key=lambda e: (-e[2], e[0]))
+        peers.setups = [k.describe() for k in number]
+        return peers
+
+    def __getstate__(self) -> dict[str, object]:
+        return {**self.__dict__, "_figures": {}}  # built again where used
+
+    def of(self, i: int) -> PeerGroup | None:
+        """Record i's peers (never itself); None: it has no setup to key on."""
+        g = self.group[i] if i < len(self.group) else -1
+        if g < 0:
+            return None
+        figures = self._figures.get(g)
+        if figures is None:
+            figures = self._figures[g] = [
+                (j, PeerFigure.model_construct(record=record, tok_s=tok_s, source=source))
+                for j, record, tok_s, source in self.members[g]]
+        return PeerGroup.model_construct(setup=self.setups[g],
+                                         figures=[f for j, f in figures if j != i])
 
 
 def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
                 spool: _Spool | None = None,
-                peers: PeerIndex | None = None) -> Iterator[tuple[int, Report]]:
+                peers: _BoardPeers | None = None) -> Iterator[tuple[int, Report]]:
     """The reports of `part` (ascending dump indices) in order, each Claim loaded once: from
     the spool of the one pass, or (a dump read whole) from the dump; each audited against its
     peers on the board (never itself) when `peers` is given."""
@@ -241,7 +282,7 @@ def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Refer
                 raise InvalidInput(f"{dump.source.url}: the dump changed while it was swept "
                                    f"(record {r} or one of its siblings can no longer be read)")
             siblings = [held[j] for j in wanted[1:]]
-            group = peers.peers_of(_peer_id(r, held[r]), held[r], ref) if peers is not None else None
+            group = peers.of(r) if peers is not None else None
             yield r, audit(record_evidence(held[r], dump.source, siblings, dump.warnings), ref,
                            peers=group)
             for j in release.pop(r, ()):
@@ -262,7 +303,7 @@ def _reading() -> AbstractContextManager[object]:
 
 def _spool_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
                 spool: str | None, claims: _Spool | None = None,
-                peers: PeerIndex | None = None) -> list[RankKey]:
+                peers: _BoardPeers | None = None) -> list[RankKey]:
     """A worker's job: audit one part, its reports spooled to a file, its rank keys returned."""
     keys: list[RankKey] = []
     with _reading(), open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out:
@@ -302,15 +343,21 @@ def _open(source: str, ref: Reference, opts: PipelineOptions,
 
 
 _Keyed = tuple[int, SetupKey | Unreadable]
-_Stripe = tuple[list[_Keyed], list[int], ReadNotes]
+# What the one pass over a stripe gives back: setup keys and unreadables, each Claim's offset in
+# the spool, what the reading noticed, and the stripe's peer setups with each record's entry.
+_Stripe = tuple[list[_Keyed], list[int], ReadNotes, list[PeerKey], list[_PeerEntry]]
 
 
-def _keys(dump: Dump, stripe: int = 0, stride: int = 1, spool: str | None = None) -> _Stripe:
+def _keys(dump: Dump, ref: Reference, stripe: int = 0, stride: int = 1,
+          spool: str | None = None) -> _Stripe:
     """The one pass over every `stride`-th record from `stripe`: setup keys and unreadables,
-    each Claim written to `spool` (with its offset there, -1 for an unreadable), and what the
-    reading noticed (known once the whole stream has been read)."""
+    each Claim written to `spool` (with its offset there, -1 for an unreadable), each Claim's
+    peer setup and figure, and what the reading noticed (known once the whole stream has been
+    read)."""
     keyed: list[_Keyed] = []
     offsets: list[int] = []
+    setups: dict[PeerKey, int] = {}
+    entries: list[_PeerEntry] = []
     with _reading(), open(spool, "wb") if spool else _Nowhere() as out:
         at = 0
         for i, item in dump.read(wanted=None if stride == 1 else lambda i: i % stride == stripe):
@@ -320,37 +367,45 @@ def _keys(dump: Dump, stripe: int = 0, stride: int = 1, spool: str | None = None
                 continue
             keyed.append((i, setup_key(item)))
             offsets.append(at)
+            key = peer_key(item, ref)
+            figure = peer_figure(item)
+            if key is not None and figure is not None:
+                entries.append((i, setups.setdefault(key, len(setups)), _peer_id(i, item),
+                                figure[0], item.source_url))
             if spool:
-                line = _encode(item)
-                out.write(line)
-                at += len(line)
-    return keyed, offsets, dump.notes
+                data = _encode(item)
+                out.write(data)
+                at += len(data)
+    return keyed, offsets, dump.notes, list(setups), entries
 
 
-def _first_pass(dump: Dump, pool: Executor | None, stride: int,
-                tmp: str | None) -> tuple[SiblingIndex, list[int], list[UnreadableRecord], _Spool | None]:
-    """The one pass: the sibling index, the readable and unreadable records, and (a streamed
-    dump, `tmp` given) the spool of its Claims."""
+def _first_pass(dump: Dump, ref: Reference, pool: Executor | None, stride: int,
+                tmp: str | None) -> tuple[SiblingIndex, list[int], list[UnreadableRecord],
+                                          _Spool | None, _BoardPeers]:
+    """The one pass: the sibling index, the readable and unreadable records, (a streamed dump,
+    `tmp` given) the spool of its Claims, and the records' peers."""
     stride = 1 if pool is None else stride
-    files = [str(Path(tmp) / f"claims{k}.jsonl") for k in range(stride)] if tmp else []
+    files = [str(Path(tmp) / f"claims{k}.pickle") for k in range(stride)] if tmp else []
     if pool is None or stride == 1:
-        stripes = [_keys(dump, 0, 1, files[0] if files else None)]
+        stripes = [_keys(dump, ref, 0, 1, files[0] if files else None)]
     else:
-        stripes = [f.result() for f in [pool.submit(_keys, dump, k, stride, files[k] if files else None)
+        stripes = [f.result() for f in [pool.submit(_keys, dump, ref, k, stride,
+                                                    files[k] if files else None)
                                         for k in range(stride)]]
     keyed = list(heapq.merge(*(s[0] for s in stripes), key=lambda t: t[0]))
     notes = ReadNotes()
-    for _, _, more in stripes:
-        notes = notes.merge(more)
+    for stripe in stripes:
+        notes = notes.merge(stripe[2])
     if dump.streamed:
         dump.settle(notes)
     spool = None
     if files:
         spool = _Spool(files, array("i", [-1]) * len(keyed), array("q", [0]) * len(keyed))
-        for k, (stripe_keys, offsets, _) in enumerate(stripes):
+        for k, (stripe_keys, offsets, *_) in enumerate(stripes):
             for (i, _), off in zip(stripe_keys, offsets, strict=True):
                 if off >= 0:
                     spool.stripe[i], spool.offset[i] = k, off
+    peers = _BoardPeers.build(len(keyed), [(s[3], s[4]) for s in stripes])
     index = SiblingIndex()
     readable: list[int] = []
     unreadable: list[UnreadableRecord] = []
@@ -360,7 +415,7 @@ def _first_pass(dump: Dump, pool: Executor | None, stride: int,
         else:
             index.add(i, key)
             readable.append(i)
-    return index, readable, unreadable, spool
+    return index, readable, unreadable, spool, peers
 
 
 def _parts(readable: list[int], jobs: int) -> list[list[int]]:
@@ -388,14 +443,13 @@ def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, 
         tmp = (stack.enter_context(tempfile.TemporaryDirectory(prefix="claimcheck-sweep-"))
                if dump.streamed else None)
         try:
-            index, readable, unreadable, spool = _first_pass(dump, pool, jobs, tmp)
+            index, readable, unreadable, spool, peers = _first_pass(dump, ref, pool, jobs, tmp)
         except DumpStreamError:
             # A raw tab or newline inside a string: the lenient whole-document reader copes.
             assert dump.path is not None
             dump = loaded_dump(_read_bytes(dump.path), ref, list(opts.boards))
-            index, readable, unreadable, spool = _first_pass(dump, None, 1, None)
+            index, readable, unreadable, spool, peers = _first_pass(dump, ref, None, 1, None)
         summary = SweepSummary(source=source, unreadable=unreadable)
-        peers = _peer_index(dump, ref, spool)
         parts = _parts(readable, jobs)
         if len(parts) == 1:
             for i, report in _audit_part(dump, index, parts[0], ref, spool, peers):
@@ -427,7 +481,7 @@ def _read_bytes(path: Path) -> RawDocument:
 def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[list[int]],
                   ref: Reference, summary: SweepSummary,
                   on_report: Callable[[str], None] | None, spool: _Spool | None,
-                  peers: PeerIndex | None = None) -> None:
+                  peers: _BoardPeers | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="claimcheck-sweep-") as tmp:
         spools = [str(Path(tmp) / f"part{k}.jsonl") if on_report else None
                   for k in range(len(parts))]
