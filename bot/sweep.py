@@ -24,7 +24,6 @@ that, starting a process costs more than it saves.
 
 from __future__ import annotations
 
-import heapq
 import os
 import pickle
 import tempfile
@@ -250,7 +249,7 @@ class _BoardPeers:
                                          figures=[f for j, f in figures if j != i])
 
 
-def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
+def _audit_part(dump: Dump, index: SiblingIndex | _PartSiblings, part: Sequence[int], ref: Reference,
                 spool: _Spool | None = None,
                 peers: _BoardPeers | None = None) -> Iterator[tuple[int, Report]]:
     """The reports of `part` (ascending dump indices) in order, each Claim loaded once: from
@@ -301,7 +300,7 @@ def _reading() -> AbstractContextManager[object]:
     return nullcontext() if current_memo() is not None else text_memo(TextMemo(MEMO_SIZE))
 
 
-def _spool_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
+def _spool_part(dump: Dump, index: SiblingIndex | _PartSiblings, part: Sequence[int], ref: Reference,
                 spool: str | None, claims: _Spool | None = None,
                 peers: _BoardPeers | None = None) -> list[RankKey]:
     """A worker's job: audit one part, its reports spooled to a file, its rank keys returned."""
@@ -342,41 +341,50 @@ def _open(source: str, ref: Reference, opts: PipelineOptions,
     return open_dump(Path(spec.value), ref, list(opts.boards))
 
 
-_Keyed = tuple[int, SetupKey | Unreadable]
-# What the one pass over a stripe gives back: setup keys and unreadables, each Claim's offset in
-# the spool, what the reading noticed, and the stripe's peer setups with each record's entry.
-_Stripe = tuple[list[_Keyed], list[int], ReadNotes, list[PeerKey], list[_PeerEntry]]
+@dataclass
+class _StripeRead:
+    """What the one pass over a stripe (every `stride`-th record from `stripe`) sends back, as
+    plain compact data: its k-th record is dump record `stripe + k * stride`. Each distinct
+    setup and peer setup is sent once, the records point at them by number."""
+
+    setups: list[SetupKey] = field(default_factory=list)
+    setup: array[int] = field(default_factory=lambda: array("i"))  # -1: unreadable
+    offset: array[int] = field(default_factory=lambda: array("q"))  # in the spool; -1: unreadable
+    unreadable: list[Unreadable] = field(default_factory=list)
+    notes: ReadNotes = field(default_factory=ReadNotes)
+    peer_setups: list[PeerKey] = field(default_factory=list)
+    peers: list[_PeerEntry] = field(default_factory=list)
 
 
 def _keys(dump: Dump, ref: Reference, stripe: int = 0, stride: int = 1,
-          spool: str | None = None) -> _Stripe:
+          spool: str | None = None) -> _StripeRead:
     """The one pass over every `stride`-th record from `stripe`: setup keys and unreadables,
-    each Claim written to `spool` (with its offset there, -1 for an unreadable), each Claim's
-    peer setup and figure, and what the reading noticed (known once the whole stream has been
-    read)."""
-    keyed: list[_Keyed] = []
-    offsets: list[int] = []
-    setups: dict[PeerKey, int] = {}
-    entries: list[_PeerEntry] = []
+    each Claim written to `spool` (with its offset there), each Claim's peer setup and figure,
+    and what the reading noticed (known once the whole stream has been read)."""
+    got = _StripeRead()
+    setups: dict[SetupKey, int] = {}
+    peer_setups: dict[PeerKey, int] = {}
     with _reading(), open(spool, "wb") if spool else _Nowhere() as out:
         at = 0
         for i, item in dump.read(wanted=None if stride == 1 else lambda i: i % stride == stripe):
             if isinstance(item, Unreadable):
-                keyed.append((i, item))
-                offsets.append(-1)
+                got.unreadable.append(item)
+                got.setup.append(-1)
+                got.offset.append(-1)
                 continue
-            keyed.append((i, setup_key(item)))
-            offsets.append(at)
+            got.setup.append(setups.setdefault(setup_key(item), len(setups)))
+            got.offset.append(at)
             key = peer_key(item, ref)
             figure = peer_figure(item)
             if key is not None and figure is not None:
-                entries.append((i, setups.setdefault(key, len(setups)), _peer_id(i, item),
-                                figure[0], item.source_url))
+                got.peers.append((i, peer_setups.setdefault(key, len(peer_setups)),
+                                  _peer_id(i, item), figure[0], item.source_url))
             if spool:
                 data = _encode(item)
                 out.write(data)
                 at += len(data)
-    return keyed, offsets, dump.notes, list(setups), entries
+    got.setups, got.peer_setups, got.notes = list(setups), list(peer_setups), dump.notes
+    return got
 
 
 def _first_pass(dump: Dump, ref: Reference, pool: Executor | None, stride: int,
@@ -392,30 +400,44 @@ def _first_pass(dump: Dump, ref: Reference, pool: Executor | None, stride: int,
         stripes = [f.result() for f in [pool.submit(_keys, dump, ref, k, stride,
                                                     files[k] if files else None)
                                         for k in range(stride)]]
-    keyed = list(heapq.merge(*(s[0] for s in stripes), key=lambda t: t[0]))
+    n = sum(len(s.setup) for s in stripes)
     notes = ReadNotes()
     for stripe in stripes:
-        notes = notes.merge(stripe[2])
+        notes = notes.merge(stripe.notes)
     if dump.streamed:
         dump.settle(notes)
-    spool = None
-    if files:
-        spool = _Spool(files, array("i", [-1]) * len(keyed), array("q", [0]) * len(keyed))
-        for k, (stripe_keys, offsets, *_) in enumerate(stripes):
-            for (i, _), off in zip(stripe_keys, offsets, strict=True):
-                if off >= 0:
-                    spool.stripe[i], spool.offset[i] = k, off
-    peers = _BoardPeers.build(len(keyed), [(s[3], s[4]) for s in stripes])
+    spool = _Spool(files, array("i", [-1]) * n, array("q", [0]) * n) if files else None
+    peers = _BoardPeers.build(n, [(s.peer_setups, s.peers) for s in stripes])
     index = SiblingIndex()
     readable: list[int] = []
+    reasons = {u.index: u.reason for s in stripes for u in s.unreadable}
     unreadable: list[UnreadableRecord] = []
-    for i, key in keyed:
-        if isinstance(key, Unreadable):
-            unreadable.append(UnreadableRecord(record=i, reason=key.reason))
-        else:
-            index.add(i, key)
-            readable.append(i)
+    for i in range(n):
+        k, at = i % len(stripes), i // len(stripes)
+        got = stripes[k]
+        setup = got.setup[at]
+        if setup < 0:
+            unreadable.append(UnreadableRecord(record=i, reason=reasons[i]))
+            continue
+        index.add(i, got.setups[setup])
+        readable.append(i)
+        if spool is not None:
+            spool.stripe[i], spool.offset[i] = k, got.offset[at]
     return index, readable, unreadable, spool, peers
+
+
+def _part_siblings(index: SiblingIndex, part: Sequence[int]) -> _PartSiblings:
+    return _PartSiblings({r: sibs for r in part if (sibs := index.siblings(r))})
+
+
+@dataclass
+class _PartSiblings:
+    """The siblings of one part's records only (what a worker needs of the `SiblingIndex`)."""
+
+    of: dict[int, list[int]]
+
+    def siblings(self, i: int) -> list[int]:
+        return self.of.get(i, [])
 
 
 def _parts(readable: list[int], jobs: int) -> list[list[int]]:
@@ -485,7 +507,9 @@ def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[l
     with tempfile.TemporaryDirectory(prefix="claimcheck-sweep-") as tmp:
         spools = [str(Path(tmp) / f"part{k}.jsonl") if on_report else None
                   for k in range(len(parts))]
-        futures = [pool.submit(_spool_part, dump, index, part, ref, out, spool, peers)
+        # Each worker gets its own part's siblings, not the board's index.
+        futures = [pool.submit(_spool_part, dump, _part_siblings(index, part), part, ref, out,
+                               spool, peers)
                    for part, out in zip(parts, spools, strict=True)]
         for future, out in zip(futures, spools, strict=True):
             summary.ranking.extend(future.result())
