@@ -80,6 +80,9 @@ _VERDICTS = list(SEVERITY)
 # (severity, -roofline ratio, dump index, the SweepRow as JSON): sorting these ranks the rows,
 # ties kept in dump order, without holding a model per record.
 RankKey = tuple[int, float, int, str]
+# Rows kept in memory before the summary's file of rows moves to disk (a board of some
+# thousand records; a 100k-record sweep keeps its rows on disk, not in the process).
+_ROWS_IN_MEMORY = 1 << 20
 
 
 class SweepRow(BaseModel):
@@ -113,25 +116,59 @@ class SweepResult(BaseModel):
 
 @dataclass
 class SweepSummary:
-    """What a streamed sweep keeps: the counts, the unreadable records, one rank key a record."""
+    """What a streamed sweep keeps: the counts, the unreadable records, and one rank key a
+    record as numbers in arrays (severity, -roofline ratio, dump index), its row's JSON in a
+    temporary file (in memory while small) found again by offset: a 100k-record sweep holds a
+    few MB for its ranking, not every row."""
 
     source: str
     unreadable: list[UnreadableRecord] = field(default_factory=list)
-    ranking: list[RankKey] = field(default_factory=list)
+    _sev: array[int] = field(default_factory=lambda: array("b"), repr=False)
+    _roof: array[float] = field(default_factory=lambda: array("d"), repr=False)
+    _index: array[int] = field(default_factory=lambda: array("q"), repr=False)
+    _at: array[int] = field(default_factory=lambda: array("q"), repr=False)
+    # The summary's own file, closed (and gone: it has no name) when the summary is collected.
+    _rows: tempfile.SpooledTemporaryFile[bytes] = field(
+        default_factory=lambda: tempfile.SpooledTemporaryFile(_ROWS_IN_MEMORY),  # noqa: SIM115
+        repr=False)
+    _order: list[int] | None = field(default=None, repr=False)
+
+    def add(self, sev: int, roof: float, i: int, row: str | bytes) -> None:
+        """One ranked record: its key and its row's JSON (one line)."""
+        self._sev.append(sev)
+        self._roof.append(roof)
+        self._index.append(i)
+        self._rows.seek(0, os.SEEK_END)
+        self._at.append(self._rows.tell())
+        self._rows.write(row.encode() if isinstance(row, str) else row)
+        self._rows.write(b"\n")
+        self._order = None
+
+    def _ranked_order(self) -> list[int]:
+        if self._order is None:
+            sev, roof, index = self._sev, self._roof, self._index
+            # The order of sorting (severity, -ratio, dump index, row): the dump index is unique,
+            # so the row never decides.
+            self._order = sorted(range(len(sev)), key=lambda k: (sev[k], roof[k], index[k]))
+        return self._order
 
     @property
     def records(self) -> int:
-        return len(self.ranking)
+        return len(self._sev)
 
     @property
     def by_verdict(self) -> dict[str, int]:
         counts = dict.fromkeys(_VERDICTS, 0)
-        for sev, *_ in self.ranking:
+        for sev in self._sev:
             counts[_VERDICTS[sev]] += 1
         return counts
 
     def ranked_json(self, top: int | None = None) -> list[str]:
-        return [row for *_, row in self.ranking[:top]]
+        rows = []
+        for k in self._ranked_order()[:top]:
+            self._rows.seek(self._at[k])
+            rows.append(self._rows.readline().rstrip(b"\n").decode())
+        return rows
 
     def ranked(self, top: int | None = None) -> list[SweepRow]:
         return [SweepRow.model_validate_json(row) for row in self.ranked_json(top)]
@@ -301,16 +338,22 @@ def _reading() -> AbstractContextManager[object]:
 
 
 def _spool_part(dump: Dump, index: SiblingIndex | _PartSiblings, part: Sequence[int], ref: Reference,
-                spool: str | None, claims: _Spool | None = None,
-                peers: _BoardPeers | None = None) -> list[RankKey]:
-    """A worker's job: audit one part, its reports spooled to a file, its rank keys returned."""
-    keys: list[RankKey] = []
-    with _reading(), open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out:
+                spool: str | None, rows: str, claims: _Spool | None = None,
+                peers: _BoardPeers | None = None) -> tuple[array[int], array[float], array[int]]:
+    """A worker's job: audit one part, its reports spooled to a file and its ranking rows to
+    another (one line each, in dump order); its rank keys returned as three arrays."""
+    sev, roof, at = array("b"), array("d"), array("q")
+    with _reading(), open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out, \
+            open(rows, "w", encoding="utf-8") as ranked:
         for i, report in _audit_part(dump, index, part, ref, claims, peers):
-            keys.append(_rank(i, report))
+            s, r, _, row = _rank(i, report)
+            sev.append(s)
+            roof.append(r)
+            at.append(i)
+            ranked.write(row + "\n")
             if spool:
                 out.write(report.model_dump_json(by_alias=True) + "\n")
-    return keys
+    return sev, roof, at
 
 
 class _Nowhere:
@@ -475,13 +518,12 @@ def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, 
         parts = _parts(readable, jobs)
         if len(parts) == 1:
             for i, report in _audit_part(dump, index, parts[0], ref, spool, peers):
-                summary.ranking.append(_rank(i, report))
+                summary.add(*_rank(i, report))
                 if on_report is not None:
                     on_report(report.model_dump_json(by_alias=True))
         else:
             pool = pool or stack.enter_context(_pool(jobs))
             _run_parallel(pool, dump, index, parts, ref, summary, on_report, spool, peers)
-    summary.ranking.sort()
     return summary
 
 
@@ -507,12 +549,16 @@ def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[l
     with tempfile.TemporaryDirectory(prefix="claimcheck-sweep-") as tmp:
         spools = [str(Path(tmp) / f"part{k}.jsonl") if on_report else None
                   for k in range(len(parts))]
+        rows = [str(Path(tmp) / f"rows{k}.jsonl") for k in range(len(parts))]
         # Each worker gets its own part's siblings, not the board's index.
         futures = [pool.submit(_spool_part, dump, _part_siblings(index, part), part, ref, out,
-                               spool, peers)
-                   for part, out in zip(parts, spools, strict=True)]
-        for future, out in zip(futures, spools, strict=True):
-            summary.ranking.extend(future.result())
+                               ranked, spool, peers)
+                   for part, out, ranked in zip(parts, spools, rows, strict=True)]
+        for future, out, ranked in zip(futures, spools, rows, strict=True):
+            sev, roof, at = future.result()
+            with open(ranked, "rb") as f:
+                for s, r, i, row in zip(sev, roof, at, f, strict=True):
+                    summary.add(s, r, i, row.rstrip(b"\n"))
             if out is not None and on_report is not None:
                 with open(out, encoding="utf-8") as f:
                     for line in f:
