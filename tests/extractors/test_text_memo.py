@@ -106,5 +106,6 @@ def test_the_memo_lives_only_inside_its_block() -> None:
     Claim(tok_s=math.inf, notes="a line\nand another"),
 ])
 def test_a_spooled_claim_reads_back_equal(claim: Claim, ref: Reference) -> None:
-    # Pickled: a float JSON has no word for and a newline in a text come back as they were.
-    assert _decode(_encode(claim)) == claim
+    line = _encode(claim)
+    assert line.count(b"\n") == 1 and line.endswith(b"\n")
+    assert _decode(line) == claim
