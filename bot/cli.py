@@ -175,12 +175,13 @@ def _cmd_audit(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     from bot.facts import parse_facts
 
     inputs = list(args.inputs)
-    if args.example:
-        inputs = [str(p) for p in _example_paths()] + inputs
     facts = parse_facts(args.facts)
-    if not inputs:
+    if not inputs and not args.example:
         raise UsageError("nothing to audit: give a URL, a file, - for stdin or the claim's text (or --example)")
-    request = Request.from_args(inputs, facts=facts)
+    # The example is the package's own files: read in this process, no worker started for them.
+    # What the user gives beside it is read in the workers, as the bot reads it.
+    request = Request.from_args(inputs, facts=facts,
+                                bundled=_example_paths() if args.example else ())
     result: AuditResult = _run(args, ref, lambda app: app.audit(request),
                                readers=max(1, min(2, len(request.docs))))
     if args.chart:

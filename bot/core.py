@@ -38,7 +38,7 @@ from checks.reference import Reference, load_reference
 from checks.runner import audit
 from extractors.document import RawDocument
 from extractors.errors import FetchTimeout, UsageError
-from extractors.evidence import Reading, build_evidence
+from extractors.evidence import Reading, build_evidence, read_document
 from extractors.inputs import classify_input, read_local, split_links
 from extractors.offloop import ReadingPool, default_size, read_document_async
 
@@ -103,11 +103,15 @@ def real_network(policy: FetchPolicy) -> AbstractAsyncContextManager[aiohttp.Cli
 
 @dataclass(frozen=True)
 class Request:
-    """What one audit reads: documents in hand, URLs to fetch and follow, the user's facts."""
+    """What one audit reads: documents in hand, URLs to fetch and follow, the user's facts.
+    `bundled`: the project's own files (the CLI's `--example`), read before `docs` and in this
+    process: no stranger wrote them, so they need neither a worker nor its deadline (a cold
+    `audit --example` then starts no process)."""
 
     docs: tuple[RawDocument, ...] = ()
     urls: tuple[str, ...] = ()
     facts: UserFacts = field(default_factory=UserFacts)
+    bundled: tuple[RawDocument, ...] = ()
 
     @classmethod
     def from_message(cls, text: str, *, files: Sequence[RawDocument] = (),
@@ -125,9 +129,10 @@ class Request:
 
     @classmethod
     def from_args(cls, inputs: Sequence[str], *, facts: UserFacts | None = None,
-                  stdin: BinaryIO | None = None) -> Request:
+                  stdin: BinaryIO | None = None, bundled: Sequence[Path] = ()) -> Request:
         """The command line: each INPUT a URL, a file, `-` for stdin or literal text (whose
-        links are the post's own, kept for the evidence question, not fetched)."""
+        links are the post's own, kept for the evidence question, not fetched); `bundled`: the
+        package's own files to read first (`--example`)."""
         docs, urls = [], []
         for raw in inputs:
             spec = classify_input(raw)
@@ -135,7 +140,8 @@ class Request:
                 urls.append(spec.value)
             else:
                 docs.append(read_local(spec, stdin))
-        return cls(docs=tuple(docs), urls=tuple(urls), facts=facts or UserFacts())
+        own = tuple(read_local(classify_input(str(path))) for path in bundled)
+        return cls(docs=tuple(docs), urls=tuple(urls), facts=facts or UserFacts(), bundled=own)
 
     def subject(self) -> str:
         """What is being audited: a lone link is its URL (so a link dropped again is
@@ -145,7 +151,7 @@ class Request:
         if self.urls and not self.docs:
             return self.urls[0]
         return audit_key("inputs", *self.urls,
-                         *(d.data.decode("utf-8", "replace") for d in self.docs))
+                         *(d.data.decode("utf-8", "replace") for d in (*self.bundled, *self.docs)))
 
     def with_facts(self, facts: UserFacts) -> Request:
         return replace(self, facts=facts)
@@ -274,9 +280,10 @@ class App:
         """The evidence behind one request: documents read in the workers under the fetch
         deadline, URLs fetched and followed, then the user's facts filled in."""
         opts = self.options
-        # Side by side: a pool of more than one worker reads a request's files at once (the
-        # CLI's `--example` is two); the results keep the request's order.
-        readings = list(await asyncio.gather(*(
+        own = [read_document(doc, self.ref, boards=list(opts.boards)) for doc in request.bundled]
+        # Side by side: a pool of more than one worker reads a request's files at once; the
+        # results keep the request's order.
+        readings = own + list(await asyncio.gather(*(
             read_document_async(doc, self.ref, boards=list(opts.boards),
                                 deadline_s=opts.fetch_deadline_s, pool=self.pool)
             for doc in request.docs)))

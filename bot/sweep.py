@@ -1,17 +1,20 @@
 """`sweep`: every record of a leaderboard dump audited, each report written as it is made.
 
 The dump (`extractors.dump`) is read once. That pass reads each record's setup into a
-`SiblingIndex`, lists the records that cannot be read, and spools each Claim it read to a
-temporary file (`_Spool`: one line a record, found again by its offset); the audit then takes the
-records in dump order, each with its siblings, from the spool, not from the dump: rows, their
-launch commands and notes are read once. In between only the index and the offsets are held;
-during the audit a record's Claim is held from when it is loaded until the last record that has
-it as a sibling has been audited, and each audited record leaves one summary row for the
-ranking: severity, roofline ratio, and the row as JSON. The texts of the records are read
-through one memo per process (`TextMemo`): a board's repeated templates are read once. A dump
-whose sibling runs sit together (most boards list a submitter's batch together) holds one group
-at a time; siblings spread across the dump make the sweep hold the records between them, since
-reports go out in dump order.
+`SiblingIndex`, keys it among its peers (`_BoardPeers`: its `checks.peers` setup and figure,
+plain data), lists the records that cannot be read, and spools each Claim it read to a
+temporary file (`_Spool`: one line a record, found again by its offset, decoded once, in the
+worker that audits it); the audit then takes the records in dump order, each with
+its siblings and peers, from the spool, not from the dump: rows, their launch commands and notes
+are read once, and no record is decoded or keyed twice. In between only the indexes and the
+offsets are held; during the audit a record's Claim is held from when it is loaded until the
+last record that has it as a sibling has been audited, and each audited record leaves one
+summary row for the ranking: severity and roofline ratio in arrays, the row's JSON in a file
+(`SweepSummary`). The texts of the
+records are read through one memo per process (`TextMemo`): a board's repeated templates are
+read once. A dump whose sibling runs sit together (most boards list a submitter's batch
+together) holds one group at a time; siblings spread across the dump make the sweep hold the
+records between them, since reports go out in dump order.
 
 `jobs` worker processes share the reading of a streamed dump (every jobs-th record each, each
 stripe spooled to its own file); then each takes a contiguous part of the records, loads them
@@ -22,7 +25,6 @@ that, starting a process costs more than it saves.
 
 from __future__ import annotations
 
-import heapq
 import math
 import os
 import pickle
@@ -37,8 +39,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.options import PipelineOptions
-from checks.models import Claim, Report, Verdict
-from checks.peers import PeerIndex
+from checks.models import Claim, PeerFigure, PeerGroup, Report, Verdict
+from checks.peers import PeerKey, peer_figure, peer_key
 from checks.reference import Reference
 from checks.runner import audit
 from extractors.document import RawDocument
@@ -80,6 +82,9 @@ _VERDICTS = list(SEVERITY)
 # (severity, -roofline ratio, dump index, the SweepRow as JSON): sorting these ranks the rows,
 # ties kept in dump order, without holding a model per record.
 RankKey = tuple[int, float, int, str]
+# Rows kept in memory before the summary's file of rows moves to disk (a board of some
+# thousand records; a 100k-record sweep keeps its rows on disk, not in the process).
+_ROWS_IN_MEMORY = 1 << 20
 
 
 class SweepRow(BaseModel):
@@ -113,25 +118,59 @@ class SweepResult(BaseModel):
 
 @dataclass
 class SweepSummary:
-    """What a streamed sweep keeps: the counts, the unreadable records, one rank key a record."""
+    """What a streamed sweep keeps: the counts, the unreadable records, and one rank key a
+    record as numbers in arrays (severity, -roofline ratio, dump index), its row's JSON in a
+    temporary file (in memory while small) found again by offset: a 100k-record sweep holds a
+    few MB for its ranking, not every row."""
 
     source: str
     unreadable: list[UnreadableRecord] = field(default_factory=list)
-    ranking: list[RankKey] = field(default_factory=list)
+    _sev: array[int] = field(default_factory=lambda: array("b"), repr=False)
+    _roof: array[float] = field(default_factory=lambda: array("d"), repr=False)
+    _index: array[int] = field(default_factory=lambda: array("q"), repr=False)
+    _at: array[int] = field(default_factory=lambda: array("q"), repr=False)
+    # The summary's own file, closed (and gone: it has no name) when the summary is collected.
+    _rows: tempfile.SpooledTemporaryFile[bytes] = field(
+        default_factory=lambda: tempfile.SpooledTemporaryFile(_ROWS_IN_MEMORY),  # noqa: SIM115
+        repr=False)
+    _order: list[int] | None = field(default=None, repr=False)
+
+    def add(self, sev: int, roof: float, i: int, row: str | bytes) -> None:
+        """One ranked record: its key and its row's JSON (one line)."""
+        self._sev.append(sev)
+        self._roof.append(roof)
+        self._index.append(i)
+        self._rows.seek(0, os.SEEK_END)
+        self._at.append(self._rows.tell())
+        self._rows.write(row.encode() if isinstance(row, str) else row)
+        self._rows.write(b"\n")
+        self._order = None
+
+    def _ranked_order(self) -> list[int]:
+        if self._order is None:
+            sev, roof, index = self._sev, self._roof, self._index
+            # The order of sorting (severity, -ratio, dump index, row): the dump index is unique,
+            # so the row never decides.
+            self._order = sorted(range(len(sev)), key=lambda k: (sev[k], roof[k], index[k]))
+        return self._order
 
     @property
     def records(self) -> int:
-        return len(self.ranking)
+        return len(self._sev)
 
     @property
     def by_verdict(self) -> dict[str, int]:
         counts = dict.fromkeys(_VERDICTS, 0)
-        for sev, *_ in self.ranking:
+        for sev in self._sev:
             counts[_VERDICTS[sev]] += 1
         return counts
 
     def ranked_json(self, top: int | None = None) -> list[str]:
-        return [row for *_, row in self.ranking[:top]]
+        rows = []
+        for k in self._ranked_order()[:top]:
+            self._rows.seek(self._at[k])
+            rows.append(self._rows.readline().rstrip(b"\n").decode())
+        return rows
 
     def ranked(self, top: int | None = None) -> list[SweepRow]:
         return [SweepRow.model_validate_json(row) for row in self.ranked_json(top)]
@@ -155,7 +194,9 @@ def _rank(i: int, report: Report) -> RankKey:
 
 def _encode(c: Claim) -> bytes:
     """One spool line. JSON reads back to an equal Claim, except a float that is not finite
-    (JSON has none): such a Claim is pickled instead, as hex so the line has no newline."""
+    (JSON has none): such a Claim is pickled instead, as hex so the line has no newline. JSON,
+    not pickle, for every other Claim: pydantic-core reads a Claim's JSON back faster (40 µs)
+    than pickle rebuilds its nested models (45 µs) and writes it in half the time (20 µs, 55)."""
     if all(not isinstance(v, float) or math.isfinite(v) for v in c.__dict__.values()):
         return b"J" + c.model_dump_json().encode() + b"\n"
     return b"P" + pickle.dumps(c).hex().encode() + b"\n"
@@ -199,19 +240,61 @@ def _peer_id(i: int, claim: Claim) -> str:
     return f"record {i}" + (f" ({claim.record_id})" if claim.record_id else "")
 
 
-def _peer_index(dump: Dump, ref: Reference, spool: _Spool | None) -> PeerIndex:
-    """The board's records by setup: each is a peer of the others (checks.peers), indexed once
-    after the one pass, from its spool or (a dump read whole) from the dump."""
-    index = PeerIndex()
-    for i, item in (spool.read() if spool is not None else dump.read()):
-        if isinstance(item, Claim):
-            index.add(_peer_id(i, item), item, ref)
-    return index
+# One record's figure among its peers as the one pass sends it to the sweep's process: (dump
+# index, the setup's number in that pass's list of setups, its peer id, tok/s, source URL).
+_PeerEntry = tuple[int, int, str, float, str | None]
 
 
-def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
+@dataclass
+class _BoardPeers:
+    """The board's records by setup (`checks.peers.peer_key`): each is a peer of the others,
+    keyed once in the one pass, so the audit neither decodes a record for its key nor keys it
+    again. Plain data (numbers, strings, tuples) to send to each worker; `of` gives what
+    `checks.peers.PeerIndex.peers_of` gives for the same records added in dump order, the
+    figures ordered highest first (ties in dump order) as the peer_outlier rule ranks them, so
+    its sort has nothing left to do."""
+
+    setups: list[str] = field(default_factory=list)  # group -> the setup, described
+    members: list[list[tuple[int, str, float, str | None]]] = field(default_factory=list)
+    group: array[int] = field(default_factory=lambda: array("i"))  # dump index -> group, -1
+    _figures: dict[int, list[tuple[int, PeerFigure]]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, n: int, stripes: Sequence[tuple[list[PeerKey], list[_PeerEntry]]]) -> _BoardPeers:
+        number: dict[PeerKey, int] = {}
+        peers = cls(group=array("i", [-1]) * n)
+        for keys, entries in stripes:
+            local = [number.setdefault(k, len(number)) for k in keys]
+            peers.members += [[] for _ in range(len(number) - len(peers.members))]
+            for i, k, record, tok_s, source in entries:
+                g = local[k]
+                peers.group[i] = g
+                peers.members[g].append((i, record, tok_s, source))
+        for m in peers.members:
+            m.sort(key=lambda e: (-e[2], e[0]))
+        peers.setups = [k.describe() for k in number]
+        return peers
+
+    def __getstate__(self) -> dict[str, object]:
+        return {**self.__dict__, "_figures": {}}  # built again where used
+
+    def of(self, i: int) -> PeerGroup | None:
+        """Record i's peers (never itself); None: it has no setup to key on."""
+        g = self.group[i] if i < len(self.group) else -1
+        if g < 0:
+            return None
+        figures = self._figures.get(g)
+        if figures is None:
+            figures = self._figures[g] = [
+                (j, PeerFigure.model_construct(record=record, tok_s=tok_s, source=source))
+                for j, record, tok_s, source in self.members[g]]
+        return PeerGroup.model_construct(setup=self.setups[g],
+                                         figures=[f for j, f in figures if j != i])
+
+
+def _audit_part(dump: Dump, index: SiblingIndex | _PartSiblings, part: Sequence[int], ref: Reference,
                 spool: _Spool | None = None,
-                peers: PeerIndex | None = None) -> Iterator[tuple[int, Report]]:
+                peers: _BoardPeers | None = None) -> Iterator[tuple[int, Report]]:
     """The reports of `part` (ascending dump indices) in order, each Claim loaded once: from
     the spool of the one pass, or (a dump read whole) from the dump; each audited against its
     peers on the board (never itself) when `peers` is given."""
@@ -241,7 +324,7 @@ def _audit_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Refer
                 raise InvalidInput(f"{dump.source.url}: the dump changed while it was swept "
                                    f"(record {r} or one of its siblings can no longer be read)")
             siblings = [held[j] for j in wanted[1:]]
-            group = peers.peers_of(_peer_id(r, held[r]), held[r], ref) if peers is not None else None
+            group = peers.of(r) if peers is not None else None
             yield r, audit(record_evidence(held[r], dump.source, siblings, dump.warnings), ref,
                            peers=group)
             for j in release.pop(r, ()):
@@ -260,17 +343,23 @@ def _reading() -> AbstractContextManager[object]:
     return nullcontext() if current_memo() is not None else text_memo(TextMemo(MEMO_SIZE))
 
 
-def _spool_part(dump: Dump, index: SiblingIndex, part: Sequence[int], ref: Reference,
-                spool: str | None, claims: _Spool | None = None,
-                peers: PeerIndex | None = None) -> list[RankKey]:
-    """A worker's job: audit one part, its reports spooled to a file, its rank keys returned."""
-    keys: list[RankKey] = []
-    with _reading(), open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out:
+def _spool_part(dump: Dump, index: SiblingIndex | _PartSiblings, part: Sequence[int], ref: Reference,
+                spool: str | None, rows: str, claims: _Spool | None = None,
+                peers: _BoardPeers | None = None) -> tuple[array[int], array[float], array[int]]:
+    """A worker's job: audit one part, its reports spooled to a file and its ranking rows to
+    another (one line each, in dump order); its rank keys returned as three arrays."""
+    sev, roof, at = array("b"), array("d"), array("q")
+    with _reading(), open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out, \
+            open(rows, "w", encoding="utf-8") as ranked:
         for i, report in _audit_part(dump, index, part, ref, claims, peers):
-            keys.append(_rank(i, report))
+            s, r, _, row = _rank(i, report)
+            sev.append(s)
+            roof.append(r)
+            at.append(i)
+            ranked.write(row + "\n")
             if spool:
                 out.write(report.model_dump_json(by_alias=True) + "\n")
-    return keys
+    return sev, roof, at
 
 
 class _Nowhere:
@@ -301,66 +390,103 @@ def _open(source: str, ref: Reference, opts: PipelineOptions,
     return open_dump(Path(spec.value), ref, list(opts.boards))
 
 
-_Keyed = tuple[int, SetupKey | Unreadable]
-_Stripe = tuple[list[_Keyed], list[int], ReadNotes]
+@dataclass
+class _StripeRead:
+    """What the one pass over a stripe (every `stride`-th record from `stripe`) sends back, as
+    plain compact data: its k-th record is dump record `stripe + k * stride`. Each distinct
+    setup and peer setup is sent once, the records point at them by number."""
+
+    setups: list[SetupKey] = field(default_factory=list)
+    setup: array[int] = field(default_factory=lambda: array("i"))  # -1: unreadable
+    offset: array[int] = field(default_factory=lambda: array("q"))  # in the spool; -1: unreadable
+    unreadable: list[Unreadable] = field(default_factory=list)
+    notes: ReadNotes = field(default_factory=ReadNotes)
+    peer_setups: list[PeerKey] = field(default_factory=list)
+    peers: list[_PeerEntry] = field(default_factory=list)
 
 
-def _keys(dump: Dump, stripe: int = 0, stride: int = 1, spool: str | None = None) -> _Stripe:
+def _keys(dump: Dump, ref: Reference, stripe: int = 0, stride: int = 1,
+          spool: str | None = None) -> _StripeRead:
     """The one pass over every `stride`-th record from `stripe`: setup keys and unreadables,
-    each Claim written to `spool` (with its offset there, -1 for an unreadable), and what the
-    reading noticed (known once the whole stream has been read)."""
-    keyed: list[_Keyed] = []
-    offsets: list[int] = []
+    each Claim written to `spool` (with its offset there), each Claim's peer setup and figure,
+    and what the reading noticed (known once the whole stream has been read)."""
+    got = _StripeRead()
+    setups: dict[SetupKey, int] = {}
+    peer_setups: dict[PeerKey, int] = {}
     with _reading(), open(spool, "wb") if spool else _Nowhere() as out:
         at = 0
         for i, item in dump.read(wanted=None if stride == 1 else lambda i: i % stride == stripe):
             if isinstance(item, Unreadable):
-                keyed.append((i, item))
-                offsets.append(-1)
+                got.unreadable.append(item)
+                got.setup.append(-1)
+                got.offset.append(-1)
                 continue
-            keyed.append((i, setup_key(item)))
-            offsets.append(at)
+            got.setup.append(setups.setdefault(setup_key(item), len(setups)))
+            got.offset.append(at)
+            key = peer_key(item, ref)
+            figure = peer_figure(item)
+            if key is not None and figure is not None:
+                got.peers.append((i, peer_setups.setdefault(key, len(peer_setups)),
+                                  _peer_id(i, item), figure[0], item.source_url))
             if spool:
-                line = _encode(item)
-                out.write(line)
-                at += len(line)
-    return keyed, offsets, dump.notes
+                data = _encode(item)
+                out.write(data)
+                at += len(data)
+    got.setups, got.peer_setups, got.notes = list(setups), list(peer_setups), dump.notes
+    return got
 
 
-def _first_pass(dump: Dump, pool: Executor | None, stride: int,
-                tmp: str | None) -> tuple[SiblingIndex, list[int], list[UnreadableRecord], _Spool | None]:
-    """The one pass: the sibling index, the readable and unreadable records, and (a streamed
-    dump, `tmp` given) the spool of its Claims."""
+def _first_pass(dump: Dump, ref: Reference, pool: Executor | None, stride: int,
+                tmp: str | None) -> tuple[SiblingIndex, list[int], list[UnreadableRecord],
+                                          _Spool | None, _BoardPeers]:
+    """The one pass: the sibling index, the readable and unreadable records, (a streamed dump,
+    `tmp` given) the spool of its Claims, and the records' peers."""
     stride = 1 if pool is None else stride
     files = [str(Path(tmp) / f"claims{k}.jsonl") for k in range(stride)] if tmp else []
     if pool is None or stride == 1:
-        stripes = [_keys(dump, 0, 1, files[0] if files else None)]
+        stripes = [_keys(dump, ref, 0, 1, files[0] if files else None)]
     else:
-        stripes = [f.result() for f in [pool.submit(_keys, dump, k, stride, files[k] if files else None)
+        stripes = [f.result() for f in [pool.submit(_keys, dump, ref, k, stride,
+                                                    files[k] if files else None)
                                         for k in range(stride)]]
-    keyed = list(heapq.merge(*(s[0] for s in stripes), key=lambda t: t[0]))
+    n = sum(len(s.setup) for s in stripes)
     notes = ReadNotes()
-    for _, _, more in stripes:
-        notes = notes.merge(more)
+    for stripe in stripes:
+        notes = notes.merge(stripe.notes)
     if dump.streamed:
         dump.settle(notes)
-    spool = None
-    if files:
-        spool = _Spool(files, array("i", [-1]) * len(keyed), array("q", [0]) * len(keyed))
-        for k, (stripe_keys, offsets, _) in enumerate(stripes):
-            for (i, _), off in zip(stripe_keys, offsets, strict=True):
-                if off >= 0:
-                    spool.stripe[i], spool.offset[i] = k, off
+    spool = _Spool(files, array("i", [-1]) * n, array("q", [0]) * n) if files else None
+    peers = _BoardPeers.build(n, [(s.peer_setups, s.peers) for s in stripes])
     index = SiblingIndex()
     readable: list[int] = []
+    reasons = {u.index: u.reason for s in stripes for u in s.unreadable}
     unreadable: list[UnreadableRecord] = []
-    for i, key in keyed:
-        if isinstance(key, Unreadable):
-            unreadable.append(UnreadableRecord(record=i, reason=key.reason))
-        else:
-            index.add(i, key)
-            readable.append(i)
-    return index, readable, unreadable, spool
+    for i in range(n):
+        k, at = i % len(stripes), i // len(stripes)
+        got = stripes[k]
+        setup = got.setup[at]
+        if setup < 0:
+            unreadable.append(UnreadableRecord(record=i, reason=reasons[i]))
+            continue
+        index.add(i, got.setups[setup])
+        readable.append(i)
+        if spool is not None:
+            spool.stripe[i], spool.offset[i] = k, got.offset[at]
+    return index, readable, unreadable, spool, peers
+
+
+def _part_siblings(index: SiblingIndex, part: Sequence[int]) -> _PartSiblings:
+    return _PartSiblings({r: sibs for r in part if (sibs := index.siblings(r))})
+
+
+@dataclass
+class _PartSiblings:
+    """The siblings of one part's records only (what a worker needs of the `SiblingIndex`)."""
+
+    of: dict[int, list[int]]
+
+    def siblings(self, i: int) -> list[int]:
+        return self.of.get(i, [])
 
 
 def _parts(readable: list[int], jobs: int) -> list[list[int]]:
@@ -388,24 +514,22 @@ def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, 
         tmp = (stack.enter_context(tempfile.TemporaryDirectory(prefix="claimcheck-sweep-"))
                if dump.streamed else None)
         try:
-            index, readable, unreadable, spool = _first_pass(dump, pool, jobs, tmp)
+            index, readable, unreadable, spool, peers = _first_pass(dump, ref, pool, jobs, tmp)
         except DumpStreamError:
             # A raw tab or newline inside a string: the lenient whole-document reader copes.
             assert dump.path is not None
             dump = loaded_dump(_read_bytes(dump.path), ref, list(opts.boards))
-            index, readable, unreadable, spool = _first_pass(dump, None, 1, None)
+            index, readable, unreadable, spool, peers = _first_pass(dump, ref, None, 1, None)
         summary = SweepSummary(source=source, unreadable=unreadable)
-        peers = _peer_index(dump, ref, spool)
         parts = _parts(readable, jobs)
         if len(parts) == 1:
             for i, report in _audit_part(dump, index, parts[0], ref, spool, peers):
-                summary.ranking.append(_rank(i, report))
+                summary.add(*_rank(i, report))
                 if on_report is not None:
                     on_report(report.model_dump_json(by_alias=True))
         else:
             pool = pool or stack.enter_context(_pool(jobs))
             _run_parallel(pool, dump, index, parts, ref, summary, on_report, spool, peers)
-    summary.ranking.sort()
     return summary
 
 
@@ -427,14 +551,20 @@ def _read_bytes(path: Path) -> RawDocument:
 def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[list[int]],
                   ref: Reference, summary: SweepSummary,
                   on_report: Callable[[str], None] | None, spool: _Spool | None,
-                  peers: PeerIndex | None = None) -> None:
+                  peers: _BoardPeers | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="claimcheck-sweep-") as tmp:
         spools = [str(Path(tmp) / f"part{k}.jsonl") if on_report else None
                   for k in range(len(parts))]
-        futures = [pool.submit(_spool_part, dump, index, part, ref, out, spool, peers)
-                   for part, out in zip(parts, spools, strict=True)]
-        for future, out in zip(futures, spools, strict=True):
-            summary.ranking.extend(future.result())
+        rows = [str(Path(tmp) / f"rows{k}.jsonl") for k in range(len(parts))]
+        # Each worker gets its own part's siblings, not the board's index.
+        futures = [pool.submit(_spool_part, dump, _part_siblings(index, part), part, ref, out,
+                               ranked, spool, peers)
+                   for part, out, ranked in zip(parts, spools, rows, strict=True)]
+        for future, out, ranked in zip(futures, spools, rows, strict=True):
+            sev, roof, at = future.result()
+            with open(ranked, "rb") as f:
+                for s, r, i, row in zip(sev, roof, at, f, strict=True):
+                    summary.add(s, r, i, row.rstrip(b"\n"))
             if out is not None and on_report is not None:
                 with open(out, encoding="utf-8") as f:
                     for line in f:

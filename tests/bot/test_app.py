@@ -63,6 +63,31 @@ async def test_the_claim_is_the_audited_claim_and_the_example_keeps_its_figures(
     assert result.points == [(24, 1074.0), (56, 2103.6), (256, 4547.0), (512, 4691.0)]
 
 
+@pytest.mark.parametrize(("inputs", "workers"), [([], 0), (["plain decode, batch 1"], 1)])
+async def test_the_bundled_example_is_read_here_and_what_the_user_adds_in_a_worker(
+        ref: Reference, tmp_path: Path, inputs: list[str], workers: int) -> None:
+    # The package's own files start no process; what the user gives beside them is read in the
+    # pool, under its deadline, as the bot reads an attachment. The report is the one the same
+    # inputs give all read in the workers.
+    from bot.cli import _example_paths
+
+    request = Request.from_args(inputs, bundled=_example_paths())
+    here, apart = ReadingPool(ref, 1), ReadingPool(ref, 1)
+    try:
+        async with App.open(_settings(tmp_path), ref=ref, pool=here) as app:
+            result = await app.audit(request)
+        async with App.open(_settings(tmp_path), ref=ref, pool=apart) as app:
+            expected = await app.audit(Request.from_args([*map(str, _example_paths()), *inputs]))
+    finally:
+        here.close()
+        apart.close()
+    assert ([d.source for d in request.bundled], len(request.docs)) == (
+        [str(p) for p in _example_paths()], len(inputs))
+    assert (here.started, apart.started) == (workers, 1)
+    assert result.report.model_dump() == expected.report.model_dump()
+    assert round(result.report.question("roofline").figures["ceiling_tok_s"]) == 129
+
+
 @pytest.mark.parametrize(("text", "urls", "body"), [
     ("see https://x.example/a. 150 tok/s", ("https://x.example/a",), "see   150 tok/s"),
     ("150 tok/s on a 4090", (), "150 tok/s on a 4090"),

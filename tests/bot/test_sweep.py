@@ -203,3 +203,23 @@ def test_a_board_read_whole_from_stdin_lists_its_unreadable_rows(monkeypatch: py
     assert doc["unreadable"] == [{"record": 5, "reason": "[5]: not an object"}]
     assert doc["records"] == 8 and [r["claim"]["record_id"] for r in doc["reports"]] == [
         r["id"] for r in board["records"][:8]]
+
+
+@pytest.mark.parametrize("rows_in_memory", [1 << 20, 64])
+def test_the_ranking_sorts_as_its_keys_whether_its_rows_sit_in_memory_or_on_disk(
+        monkeypatch: pytest.MonkeyPatch, rows_in_memory: int) -> None:
+    # (severity, -roofline ratio, dump index): worst first, higher ratio first, then dump order;
+    # a row past the in-memory size is read back from the summary's file the same.
+    import bot.sweep as sweep
+
+    monkeypatch.setattr(sweep, "_ROWS_IN_MEMORY", rows_in_memory)
+    summary = sweep.SweepSummary(source="board.json")
+    keys = [(3, -0.5, 0), (0, -16.3, 1), (3, -0.9, 2), (0, -16.3, 3), (2, -0.0, 4), (1, -2.0, 5)]
+    for sev, roof, i in keys:
+        summary.add(sev, roof, i, json.dumps({"record": i, "note": "ü" * 20}))
+    assert summary.records == 6
+    assert summary.by_verdict == {"implausible": 2, "suspicious": 1, "insufficient": 1,
+                                  "consistent": 2}
+    assert [json.loads(r)["record"] for r in summary.ranked_json()] == [1, 3, 5, 4, 2, 0]
+    assert [json.loads(r)["record"] for r in summary.ranked_json(2)] == [1, 3]
+    assert json.loads(summary.ranked_json(1)[0])["note"] == "ü" * 20
