@@ -93,10 +93,13 @@ async def _latency(rounds: int) -> dict[str, float]:
         server.file("/api/records", "generic_board/community_board.json")
         with tempfile.TemporaryDirectory() as tmp:
             b = create_bot(Settings(db_path=Path(tmp) / "bench.sqlite3", allow_hosts=[server.host],
-                                    user_rate=10_000, channel_rate=10_000),
+                                    user_rate=10_000, channel_rate=10_000, keepalive_s=3600.0),
                            network=loopback_network)
             try:
-                async with simcord.run(b, strict_sync=False) as env:
+                # A slow machine gives a slow figure, not a failure: simcord's settle gets a
+                # minute (its 5 s default failed a loaded run while the readers loaded OCR),
+                # and aiohttp's keep-alive timer is put beyond the run (see tests/bot/discord).
+                async with simcord.run(b, strict_sync=False, settle_timeout=60.0) as env:
                     guild = env.create_guild("bench")
                     channel = guild.create_text_channel("general")
                     alice = guild.add_member(env.create_user("alice"))
