@@ -53,14 +53,20 @@ class ClaimBuilder:
         self.values: dict[str, Any] = {}
         self.provenance: dict[str, Provenance] = {}
 
-    def set(self, name: str, value: Any, *, field: str | None = None, span: str | None = None,
-            overwrite: bool = False) -> None:
+    def _takes(self, name: str, value: Any, overwrite: bool) -> bool:
+        """Whether `set` keeps this value: the first non-empty one wins unless `overwrite`."""
         if value is None or (isinstance(value, str) and not value.strip()):
-            return
+            return False
         if name in self.values and not overwrite:
-            return
+            return False
         if name not in _FIELDS:
             raise KeyError(f"Claim has no field {name!r}")
+        return True
+
+    def set(self, name: str, value: Any, *, field: str | None = None, span: str | None = None,
+            overwrite: bool = False) -> None:
+        if not self._takes(name, value, overwrite):
+            return
         if name in _TEXT_FIELDS and isinstance(value, str):
             value = _clean(value, 20000 if name in ("notes", "launch_command") else 500)
         self.values[name] = value
@@ -91,10 +97,5 @@ class PresenceBuilder(ClaimBuilder):
 
     def set(self, name: str, value: Any, *, field: str | None = None, span: str | None = None,
             overwrite: bool = False) -> None:
-        if value is None or (isinstance(value, str) and not value.strip()):
-            return
-        if name in self.values and not overwrite:
-            return
-        if name not in _FIELDS:
-            raise KeyError(f"Claim has no field {name!r}")
-        self.values[name] = value
+        if self._takes(name, value, overwrite):
+            self.values[name] = value

@@ -30,7 +30,7 @@ per sentence.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from checks.reference import Reference
@@ -94,14 +94,24 @@ def posts(text: str) -> list[Post]:
     return out
 
 
-def _prose(lines: list[str]) -> str:
-    """The post's sentences as written: no code blocks, tables, headings or HTML-only lines."""
-    kept: list[str] = []
+def _unquoted(lines: list[str]) -> Iterator[tuple[str, bool | None]]:
+    """Each line without its quote marks, and whether it is inside a code block (None for a
+    fence line itself)."""
     fenced = False
     for raw in lines:
         line = _QUOTE.sub("", raw).strip()
         if line.startswith("```"):
             fenced = not fenced
+            yield line, None
+        else:
+            yield line, fenced
+
+
+def _prose(lines: list[str]) -> str:
+    """The post's sentences as written: no code blocks, tables, headings or HTML-only lines."""
+    kept: list[str] = []
+    for line, fenced in _unquoted(lines):
+        if fenced is None:
             continue
         if fenced or line.startswith(("|", "#", "👤")) or not line:
             kept.append("")
@@ -116,12 +126,8 @@ def _prose(lines: list[str]) -> str:
 def _spec(lines: list[str]) -> str:
     """The spec-list lines of the post's code blocks, one per line, each ending its sentence."""
     kept: list[str] = []
-    fenced = False
-    for raw in lines:
-        line = _QUOTE.sub("", raw).strip()
-        if line.startswith("```"):
-            fenced = not fenced
-        elif fenced and _spec_line(line):
+    for line, fenced in _unquoted(lines):
+        if fenced and _spec_line(line):
             kept.append(line.rstrip(".") + ".")
     return "\n".join(kept)
 
