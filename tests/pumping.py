@@ -33,7 +33,9 @@ class Shape:
     suffix: str = ""
 
     def build(self, size: int) -> str:
-        reps = max(1, (size - len(self.prefix) - len(self.suffix)) // max(1, len(self.unit)))
+        # At least `size` characters: a pump just short of a size threshold would be read the
+        # other way (extractors.text.lazyre switches to its start-class pass at 2 KB).
+        reps = max(1, -(-(size - len(self.prefix) - len(self.suffix)) // max(1, len(self.unit))))
         return self.prefix + self.unit * reps + self.suffix
 
 
