@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from pydantic import ValidationError
@@ -20,21 +21,11 @@ _TEXT_FIELDS = {"notes", "model", "hardware", "engine", "engine_version", "submi
 
 # Provenance is frozen, and a reader sets the same (source, field, span) over and over (every
 # record of a board names its fields the same way): one instance per distinct triple, the table
-# cleared when full so it stays bounded.
-_PROV: dict[tuple[str, str | None, str | None], Provenance] = {}
-_PROV_MAX = 8192
-
-
+# bounded.
+@lru_cache(maxsize=8192)
 def _provenance(source: str, field: str | None, span: str | None) -> Provenance:
-    key = (source, field, span)
-    found = _PROV.get(key)
-    if found is None:
-        if len(_PROV) >= _PROV_MAX:
-            _PROV.clear()
-        # Every value already has its field's type: no validation (the readers set ~80 per
-        # record).
-        found = _PROV[key] = Provenance.model_construct(source=source, field=field, span=span)
-    return found
+    # Every value already has its field's type: no validation (the readers set ~80 per record).
+    return Provenance.model_construct(source=source, field=field, span=span)
 
 
 def _clean(text: str, limit: int) -> str:

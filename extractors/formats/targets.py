@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, get_args
 
 from checks.models import TokSKind
@@ -41,20 +42,17 @@ __all__ = ["EMPTY_MEANS_SOMETHING", "PRIMARY", "TARGETS", "THROUGHPUT_TARGETS", 
 
 
 _NOT_KEY = re.compile(r"[^a-z0-9]+")
-# Boards spell the same few dozen keys on every record: one fold per distinct key, bounded.
-_FOLDED: dict[str, str] = {}
-
-
 def fold(key: str) -> str:
     """`Tok/s` → `tok_s`, `Power-Watts` → `power_watts`."""
     if type(key) is not str:
         return _NOT_KEY.sub("_", str(key).lower()).strip("_")
-    found = _FOLDED.get(key)
-    if found is None:
-        if len(_FOLDED) >= 4096:
-            _FOLDED.clear()
-        found = _FOLDED[key] = _NOT_KEY.sub("_", key.lower()).strip("_")
-    return found
+    return _fold_text(key)
+
+
+# Boards spell the same few dozen keys on every record: one fold per distinct key, bounded.
+@lru_cache(maxsize=4096)
+def _fold_text(key: str) -> str:
+    return _NOT_KEY.sub("_", key.lower()).strip("_")
 
 
 # A quoted range ("231–292", "350-400 W"): ALs and power draws are often given as one.

@@ -39,6 +39,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
@@ -157,58 +158,38 @@ def _bench_test(s: Scan, at: int) -> None:
 
 # Memos of pure functions of short strings (a figure's own words, the words after it, the window
 # before it): a log repeats its lines, so a few hundred distinct windows serve ten thousand
-# figures. Bounded: cleared when full.
-_MEMO_MAX = 4096
-_FIRST_KIND: dict[str, str | None] = {}
-_LAST_KIND: dict[tuple[str, int], str | None] = {}
-_IS_BASELINE: dict[tuple[str, str], bool] = {}
+# figures. Bounded (lru_cache).
 # How far back `_KIND_WORDS` can look before where it starts matching: its longest lookbehind
 # ("speculative ") and a word boundary.
 _KIND_BEHIND = 16
 
 
+@lru_cache(maxsize=4096)
 def _first_kind(words: str) -> str | None:
     """The kind the first kind word in `words` names."""
-    try:
-        return _FIRST_KIND[words]
-    except KeyError:
-        pass
-    if len(_FIRST_KIND) >= _MEMO_MAX:
-        _FIRST_KIND.clear()
     found = _KIND_WORDS.search(words)
-    kind = _FIRST_KIND[words] = found.lastgroup if found else None
-    return kind
+    return found.lastgroup if found else None
 
 
 def _last_kind(text: str, start: int, end: int) -> str | None:
     """The kind the last kind word in text[start:end] names, read as the whole text would be
     (the characters just before `start` are kept for the pattern's lookbehinds)."""
     lead = max(0, start - _KIND_BEHIND)
-    key = (text[lead:end], start - lead)
-    try:
-        return _LAST_KIND[key]
-    except KeyError:
-        pass
-    if len(_LAST_KIND) >= _MEMO_MAX:
-        _LAST_KIND.clear()
+    return _last_kind_in(text[lead:end], start - lead)
+
+
+@lru_cache(maxsize=4096)
+def _last_kind_in(window: str, start: int) -> str | None:
     nearest = None
-    for found in _KIND_WORDS.finditer(key[0], key[1]):
+    for found in _KIND_WORDS.finditer(window, start):
         nearest = found.lastgroup
-    _LAST_KIND[key] = nearest
     return nearest
 
 
+@lru_cache(maxsize=4096)
 def _is_baseline(before: str, after: str) -> bool:
     """A baseline cue before the figure (in its comma segment) or right after it."""
-    key = (before, after)
-    try:
-        return _IS_BASELINE[key]
-    except KeyError:
-        pass
-    if len(_IS_BASELINE) >= _MEMO_MAX:
-        _IS_BASELINE.clear()
-    cued = _IS_BASELINE[key] = bool(_BASELINE.search(before) or _BASELINE_AFTER.search(after))
-    return cued
+    return bool(_BASELINE.search(before) or _BASELINE_AFTER.search(after))
 
 
 def _kind(text: str, before_at: int, m: re.Match[str], after: str) -> str | None:

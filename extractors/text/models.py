@@ -28,6 +28,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from checks.physics import size_from_name
 from checks.physics.weights import family_row
@@ -109,22 +110,9 @@ class _Spelled:
 
 
 # `_spell` is pure and a long paste names the same few models over and over: one spelling per
-# distinct (family, version, rest), bounded (cleared when full).
-_SPELLED: dict[tuple[str, str | None, str], _Spelled] = {}
-_SPELLED_MAX = 4096
-
-
+# distinct (family, version, rest), bounded.
+@lru_cache(maxsize=4096)
 def _spell(family: str, version: str | None, rest: str) -> _Spelled:
-    key = (family, version, rest)
-    found = _SPELLED.get(key)
-    if found is None:
-        if len(_SPELLED) >= _SPELLED_MAX:
-            _SPELLED.clear()
-        found = _SPELLED[key] = _spell_anew(family, version, rest)
-    return found
-
-
-def _spell_anew(family: str, version: str | None, rest: str) -> _Spelled:
     words: list[str] = ["R1"] if family == "R1" else []
     family = "DeepSeek" if family == "R1" else family
     if version:
