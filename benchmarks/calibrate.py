@@ -57,6 +57,7 @@ from checks.models import Claim, Evidence, PeerGroup, Report
 from checks.peers import PeerIndex
 from checks.reference import Reference, load_reference
 from checks.render import reason_text
+from checks.rules.machine_outlier import MACHINE_FACTOR
 from checks.rules.peer_outlier import MIN_PEERS
 from checks.runner import audit
 from extractors.errors import ExtractError, UnrecognisedInput
@@ -82,6 +83,11 @@ _PLAIN_ENGINES = ("llama-bench", "llamafile", "localscore", "ollama", "llama.cpp
 _ROW_ID = re.compile(r"(?P<path>.+):L(?P<line>\d+)")
 # Lines between two rows of one table: 1, or 2 where a row without a number was skipped between.
 _ROW_GAP = 2
+# A LocalScore submission: one machine (card, its memory, CPU, RAM, OS) benchmarked on one day —
+# the leaderboard runs its models one after another on the submitter's machine
+# (https://github.com/cjpais/LocalScore). Column names of the TSV export.
+_SUBMISSION_COLUMNS = ("accel_name", "accel_ram", "system_cpu", "system_ram", "system_os")
+_SUBMISSION_DATE = "test_date"
 
 
 @dataclass
@@ -96,6 +102,7 @@ class Planted:
     above: int = 0  # landing above the generous ceiling
     above_caught: int = 0
     by_peers: int = 0  # the peer_outlier finding flagged it
+    by_machine: int = 0  # the machine_outlier finding flagged it
     missed: list[tuple[str, str]] = field(default_factory=list)  # (where, headline)
 
 
@@ -122,6 +129,11 @@ class SourceTally:
     planted: dict[int, Planted] = field(default_factory=lambda: {f: Planted() for f in FACTORS})
     # honest records with at least MIN_PEERS peers: (figure ÷ the best peer's, where)
     peer_ratios: list[tuple[float, str]] = field(default_factory=list)
+    # honest records with 1 or 2 peers: (peers, figure ÷ the best peer's, where)
+    few_peer_ratios: list[tuple[int, float, str]] = field(default_factory=list)
+    # honest records with another record of their machine: (figure ÷ the most generous bound of
+    # the machine's others, checks.rules.machine_outlier.machine_bound; where)
+    machine_ratios: list[tuple[float, str]] = field(default_factory=list)
 
     @property
     def q7_answered(self) -> int:
@@ -147,6 +159,7 @@ class _Pending:
     fmt: str | None
     plain: bool
     table: tuple[str, int] | None = None  # (file and table shape, line) of a pasted table row
+    submission: str | None = None  # a leaderboard row's machine and day (LocalScore)
 
 
 def _why_unanswered(report: Report) -> str:
@@ -204,8 +217,8 @@ def planted(ev: Evidence, factor: float) -> Evidence:
     return ev.model_copy(update={"claim": c.model_copy(update=update)})
 
 
-def _peer_flagged(report: Report) -> bool:
-    return any(f.key == "peer_outlier" and f.status == "flag" for f in report.findings)
+def _flagged_by(report: Report, key: str) -> bool:
+    return any(f.key == key and f.status == "flag" for f in report.findings)
 
 
 def _tally(t: SourceTally, where: str, ev: Evidence, fmt: str | None, ref: Reference,
@@ -214,6 +227,14 @@ def _tally(t: SourceTally, where: str, ev: Evidence, fmt: str | None, ref: Refer
     peer = next((f for f in report.findings if f.key == "peer_outlier"), None)
     if peer is not None and peer.figures.get("peers", 0) >= MIN_PEERS and "ratio_to_highest" in peer.figures:
         t.peer_ratios.append((peer.figures["ratio_to_highest"], where))
+    if peers is not None and 0 < len(peers.figures) < MIN_PEERS:
+        best = max(f.tok_s for f in peers.figures)
+        value = ev.claim.tok_s or ev.claim.per_user_tok_s
+        if value:
+            t.few_peer_ratios.append((len(peers.figures), value / best, where))
+    mach = next((f for f in report.findings if f.key == "machine_outlier"), None)
+    if mach is not None and "ratio_to_bound" in mach.figures:
+        t.machine_ratios.append((float(mach.figures["ratio_to_bound"]), where))
     t.records += 1
     t.formats[fmt or "unknown"] += 1
     t.verdicts[report.verdict] += 1
@@ -245,7 +266,8 @@ def _tally(t: SourceTally, where: str, ev: Evidence, fmt: str | None, ref: Refer
         caught = fake.verdict in CAUGHT
         p.caught += caught
         p.implausible += fake.verdict == "implausible"
-        p.by_peers += _peer_flagged(fake)
+        p.by_peers += _flagged_by(fake, "peer_outlier")
+        p.by_machine += _flagged_by(fake, "machine_outlier")
         if plain:
             p.plain += 1
             p.plain_implausible += fake.verdict == "implausible"
@@ -291,10 +313,25 @@ def _read_one(out: Calibration, pending: list[_Pending], t_for: Any, path: Path,
     fmt = reading.source.format
     t = t_for(fmt)
     t.files += 1
-    table = table_row(rel, path.read_text(encoding="utf-8")) if pasted else None
+    text = path.read_text(encoding="utf-8")
+    table = table_row(rel, text) if pasted else None
+    submission = submission_of(text) if fmt == "tsv_board" else None
     for i, ev in enumerate(evidence):
         cell = f" [{ev.claim.cell}]" if ev.claim.cell else ""
-        pending.append(_Pending(t, f"{rel}#{i}{cell}", ev, fmt, plain, table))
+        pending.append(_Pending(t, f"{rel}#{i}{cell}", ev, fmt, plain, table, submission))
+
+
+def submission_of(text: str) -> str | None:
+    """A one-row leaderboard export's submission: its machine columns and the day it ran, or None
+    where the export lacks them (`_SUBMISSION_COLUMNS`)."""
+    lines = text.splitlines()
+    if len(lines) != 2:
+        return None
+    row = dict(zip(lines[0].split("\t"), lines[1].split("\t"), strict=False))
+    if any(not row.get(c) for c in (*_SUBMISSION_COLUMNS, _SUBMISSION_DATE)):
+        return None
+    day = row[_SUBMISSION_DATE].split()[0]
+    return "submission " + " | ".join(row[c] for c in _SUBMISSION_COLUMNS) + f" | {day}"
 
 
 def table_row(record_id: str, text: str) -> tuple[str, int] | None:
@@ -318,14 +355,19 @@ def table_row(record_id: str, text: str) -> tuple[str, int] | None:
 
 
 def assign_machines(pending: list[_Pending]) -> None:
-    """Give every pasted table row that names no hardware the id of its table (`Claim.machine`):
-    the rows of one table ran on one machine — one command's output in one post, the same rule
-    extractors/post_rig.py applies to a post (one machine or none) — so they may be each other's
-    peers. One table is the rows of one file with the same lead and columns on lines at most
-    `_ROW_GAP` apart: a second table under the same heading needs its own header and separator
-    lines, so it starts further down and is another machine as far as anyone can tell."""
-    rows = sorted((p.table, k) for k, p in enumerate(pending) if p.table is not None
-                  and not p.ev.claim.hardware)
+    """Give every pasted table row the id of its table (`Claim.machine`): the rows of one table
+    ran on one machine — one command's output in one post, the same rule extractors/post_rig.py
+    applies to a post (one machine or none) — so they may be each other's peers (rows naming
+    different hardware are still told apart: `checks.peers.machine_key` keys the hardware too).
+    One table is the rows of one file with the same lead and columns on lines at most `_ROW_GAP`
+    apart: a second table under the same heading needs its own header and separator lines, so it
+    starts further down and is another machine as far as anyone can tell. A leaderboard row's
+    machine is its submission (`submission_of`)."""
+    for p in pending:
+        if p.submission is not None and not p.ev.claim.machine:
+            p.ev = p.ev.model_copy(update={"claim": p.ev.claim.model_copy(
+                update={"machine": p.submission})})
+    rows = sorted((p.table, k) for k, p in enumerate(pending) if p.table is not None)
     machine = ""
     last: tuple[str, int] | None = None
     for (shape, line), k in rows:
@@ -387,8 +429,34 @@ def _planted_line(factor: int, p: Planted) -> str:
     if p.above or factor == 3:
         line += f"; above the generous ceiling: {p.above_caught}/{p.above} caught ({_share(p.above_caught, p.above)})"
     if p.n:
-        line += f"; flagged by their peers {p.by_peers}"
+        line += f"; flagged by their peers {p.by_peers}, by their machine {p.by_machine}"
     return line
+
+
+def _quantiles(values: list[float]) -> str:
+    """The honest distribution a factor is picked from: median, 90th, 99th percentile, highest."""
+    v = sorted(values)
+    at = [v[min(len(v) - 1, int(q * len(v)))] for q in (0.5, 0.9, 0.99)]
+    return f"median {at[0]:.2f}, p90 {at[1]:.2f}, p99 {at[2]:.2f}, highest {v[-1]:.2f}"
+
+
+def _machine_line(ratios: list[tuple[float, str]]) -> str:
+    if not ratios:
+        return "   machine: no honest record has another record of its machine"
+    top, where = max(ratios)
+    return (f"   machine: {len(ratios)} honest record(s) with another record of their machine, "
+            f"figure ÷ the most its machine's others allow: {_quantiles([r for r, _ in ratios])} "
+            f"({where}); flagged above {MACHINE_FACTOR:g}")
+
+
+def _few_peers_line(ratios: list[tuple[int, float, str]]) -> str:
+    parts = []
+    for n in range(1, MIN_PEERS):
+        rs = [(r, w) for k, r, w in ratios if k == n]
+        if rs:
+            top, where = max(rs)
+            parts.append(f"{n} peer(s): {len(rs)} honest, ÷ the best peer {_quantiles([r for r, _ in rs])} ({where})")
+    return "   fewer peers (not judged): " + ("; ".join(parts) if parts else "none")
 
 
 def _peers_line(ratios: list[tuple[float, str]]) -> str:
@@ -425,6 +493,8 @@ def render(cal: Calibration, missed: int = 5) -> str:
         for verdict, where, headline in t.flagged:
             lines.append(f"   {verdict.upper()} {where}: {headline}")
         lines.append(_peers_line(t.peer_ratios))
+        lines.append(_few_peers_line(t.few_peer_ratios))
+        lines.append(_machine_line(t.machine_ratios))
         for factor in FACTORS:
             p = t.planted[factor]
             lines.append(_planted_line(factor, p))
@@ -455,8 +525,11 @@ def render(cal: Calibration, missed: int = 5) -> str:
             s.above += p.above
             s.above_caught += p.above_caught
             s.by_peers += p.by_peers
+            s.by_machine += p.by_machine
     lines.append("== planted, all sources:")
     lines.append(_peers_line([r for t in tallies.values() for r in t.peer_ratios]))
+    lines.append(_few_peers_line([r for t in tallies.values() for r in t.few_peer_ratios]))
+    lines.append(_machine_line([r for t in tallies.values() for r in t.machine_ratios]))
     lines.extend(_planted_line(f, sums[f]) for f in FACTORS)
     read = sum(t.entries for t in tallies.values())
     lines.append(f"== total: {read} read, {total} claim(s) from {sum(t.files for t in tallies.values())} file(s); "
@@ -472,6 +545,7 @@ def _planted_json(p: Planted) -> dict[str, Any]:
     return {"n": p.n, "caught": p.caught, "implausible": p.implausible, "plain_decode": p.plain,
             "plain_decode_implausible": p.plain_implausible, "above_ceiling": p.above,
             "above_ceiling_caught": p.above_caught, "by_peers": p.by_peers,
+            "by_machine": p.by_machine,
             "missed": [{"record": w, "headline": h} for w, h in p.missed]}
 
 
@@ -491,6 +565,10 @@ def as_json(cal: Calibration) -> dict[str, Any]:
                                        for v, w, h in t.flagged],
                            "peer_ratios": sorted(([round(r, 4), w] for r, w in t.peer_ratios),
                                                  reverse=True)[:20],
+                           "few_peer_ratios": [[n, round(r, 4), w] for n, r, w in
+                                               sorted(t.few_peer_ratios, key=lambda x: -x[1])[:20]],
+                           "machine_ratios": sorted(([round(r, 4), w] for r, w in t.machine_ratios),
+                                                    reverse=True)[:20],
                            "planted": {f"x{f}": _planted_json(t.planted[f]) for f in FACTORS}}
                     for name, t in sorted(tallies.items())},
         "refused": cal.refused,

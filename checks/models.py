@@ -325,6 +325,10 @@ class PeerFigure(BaseModel):
     record: str  # the peer's record id (corpus id, dump position, stored audit)
     tok_s: float
     source: str | None = None  # the peer's source URL or file
+    # GB each token of the peer reads (weights + KV at its stated depth, checks/physics), and what
+    # it ran ("Llama 3 8B, Q4_K_M, depth 4096"): the same machine's peers compare per byte read
+    gb_per_token: float | None = None
+    ran: str | None = None
 
 
 class PeerGroup(BaseModel):
@@ -334,6 +338,10 @@ class PeerGroup(BaseModel):
 
     setup: str  # the shared setup, readable: "RTX 4090 ×1, Llama 3 8B, Q4_K_M, decode"
     figures: list[PeerFigure] = Field(default_factory=list)
+    # the other records of the same machine (one table of one post, one submission), any model or
+    # depth, with their GB per token (checks/peers.py `machine_key`); the machine_outlier finding
+    machine: str | None = None
+    machine_figures: list[PeerFigure] = Field(default_factory=list)
 class SwitchHit(BaseModel):
     """A forced-acceptance switch named in a claim's own words (checks.switches)."""
 

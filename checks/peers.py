@@ -22,8 +22,20 @@ The setup key (`peer_key`), each part with its reason:
   and the record's own name for its scenario (`cell`: "online at 5 QPS" is another load than
   "online at 1 QPS", so its per-request rate is no peer of the other's).
 
+The machine key (`machine_key`): the records that ran on one machine for sure — the same
+`Claim.machine` (one table of one post, one LocalScore submission: the caller says which records
+share it) and the same hardware as written and card count — with the same tool, the same kind of
+figure, batch 1, no speculation and the same offload and GPU layers, whatever the model, format or
+KV depth (dense and MoE apart). At batch 1 plain decode a token's time is a fixed cost plus the
+bytes it reads ÷ the machine's bandwidth (`gb_per_token`: the generous weight bytes and the KV at
+the stated depth, the roofline's own figures in checks/physics), so on one machine a record that
+reads more per token is no faster than one that reads less, and one that reads less draws no more
+bandwidth than one that reads more (its fixed cost weighs more): the machine_outlier finding
+bounds a record by its machine's other records that way.
+
 `PeerIndex` is built once from many claims (a board, a corpus, stored audits), grouped by key in a
-dict; `peers_of` gives one record's group with the record itself left out, by its id.
+dict; `peers_of` gives one record's group (and its machine's other records) with the record itself
+left out, by its id.
 """
 
 from __future__ import annotations
@@ -32,10 +44,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from checks.models import Claim, PeerFigure, PeerGroup
+from checks.physics.figures import Derived
+from checks.physics.kv import depth_kv_gb
 from checks.physics.model_size import sourced_claim
+from checks.physics.weights import architecture, generous_weight_gb, resolve_format
 from checks.reference import Reference
 
-__all__ = ["UNNAMED_MACHINE", "PeerIndex", "PeerKey", "peer_figure", "peer_key"]
+__all__ = ["UNNAMED_MACHINE", "MachineKey", "PeerIndex", "PeerKey", "gb_per_token", "machine_key",
+           "peer_figure", "peer_key", "what_ran"]
 
 _UNSTATED = "unstated kind"
 # How a key names a machine the record does not: its id (`Claim.machine`) after these words.
@@ -112,11 +128,84 @@ def peer_key(claim: Claim, ref: Reference) -> PeerKey | None:
                    cell=" ".join(c.cell.lower().split()) if c.cell else None)
 
 
+@dataclass(frozen=True)
+class MachineKey:
+    """One machine and one way of timing on it: any model, format or KV depth."""
+
+    machine: str
+    hardware: str
+    count: int
+    engine: str
+    kind: str
+    moe: bool
+    offload: bool | None = None
+    gpu_layers: int | None = None
+
+    def describe(self) -> str:
+        hw = f"{self.hardware} ×{self.count}" if self.hardware else "unnamed hardware"
+        parts = [hw, self.engine or "tool unstated", self.kind, "MoE" if self.moe else "dense", "batch 1"]
+        for name in ("offload", "gpu_layers"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"{name} {value}")
+        return f"{', '.join(parts)} on {self.machine}"
+
+
+# Kinds of figure that are one stream's decode: what one machine's bandwidth bounds per byte read.
+_MACHINE_KINDS = ("decode", "output")
+
+
+def machine_key(claim: Claim, ref: Reference) -> MachineKey | None:
+    """The machine a batch-1 plain-decode record ran on, or None where the caller named no
+    machine (`Claim.machine`), the figure is no single stream's decode, it may have speculated
+    (a draft model multiplies tokens per byte read), or whether the model is a MoE is unknown.
+    Dense and MoE models are not compared: a MoE token reads many small scattered experts and
+    routes between them, so its time per byte is its own (LocalScore's Qwen3 30B A3B ran at a
+    third of the bandwidth its machine drew for a dense 4B)."""
+    if not claim.machine or claim.tok_s is None or claim.tok_s <= 0:
+        return None
+    if claim.tok_s_kind not in _MACHINE_KINDS or claim.serving_claim:
+        return None
+    if claim.batch not in (None, 1) or claim.concurrency not in (None, 1):
+        return None
+    if claim.speculative or claim.spec_method or claim.acceptance_length is not None:
+        return None
+    c = sourced_claim(claim, ref)
+    moe = architecture(c, ref.model(c.model), ref).moe
+    if moe is None:
+        return None
+    return MachineKey(machine=claim.machine, hardware=" ".join((claim.hardware or "").lower().split()),
+                      count=claim.hardware_count or 1, engine=(claim.engine or "").lower(),
+                      kind=claim.tok_s_kind, moe=moe, offload=claim.offload, gpu_layers=claim.gpu_layers)
+
+
+def gb_per_token(claim: Claim, ref: Reference) -> float | None:
+    """GB each decoded token reads at batch 1: the generous weight bytes (file size, else params
+    × nominal bits, active params of a MoE) plus the KV at the stated depth (the smallest cache
+    type), the roofline's own lower bounds (checks/physics/weights.py, kv.py). None where the size
+    is unknown."""
+    c = sourced_claim(claim, ref)
+    model = ref.model(c.model)
+    weights = generous_weight_gb(c, model, resolve_format(c, ref), ref)
+    if not isinstance(weights, Derived) or weights.value <= 0:
+        return None
+    return weights.value + depth_kv_gb(c, model, generous=True).value
+
+
+def what_ran(claim: Claim) -> str:
+    """A record's model, format and depth as written, to name a peer of another model."""
+    parts = [claim.model or "model unstated", claim.weight_format or "format unstated"]
+    if claim.kv_depth:
+        parts.append(f"KV depth {claim.kv_depth}")
+    return ", ".join(parts)
+
+
 @dataclass
 class PeerIndex:
     """Figures grouped by setup, built once (`build`) and asked per record (`peers_of`)."""
 
     groups: dict[PeerKey, list[PeerFigure]] = field(default_factory=dict)
+    machines: dict[MachineKey, list[PeerFigure]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, records: Iterable[tuple[str, Claim]], ref: Reference) -> PeerIndex:
@@ -129,15 +218,28 @@ class PeerIndex:
     def add(self, record_id: str, claim: Claim, ref: Reference) -> None:
         key = peer_key(claim, ref)
         figure = peer_figure(claim)
-        if key is None or figure is None:
-            return
-        self.groups.setdefault(key, []).append(
-            PeerFigure(record=record_id, tok_s=figure[0], source=claim.source_url))
+        if key is not None and figure is not None:
+            self.groups.setdefault(key, []).append(
+                PeerFigure(record=record_id, tok_s=figure[0], source=claim.source_url))
+        mkey = machine_key(claim, ref)
+        if mkey is not None and claim.tok_s is not None:
+            gb = gb_per_token(claim, ref)
+            if gb is not None:
+                self.machines.setdefault(mkey, []).append(PeerFigure(
+                    record=record_id, tok_s=claim.tok_s, source=claim.source_url, gb_per_token=gb,
+                    ran=what_ran(claim)))
 
     def peers_of(self, record_id: str | None, claim: Claim, ref: Reference) -> PeerGroup | None:
-        """The other records of this claim's setup (never the record itself); None: no key."""
+        """The other records of this claim's setup and of its machine (never the record itself);
+        None: neither key."""
         key = peer_key(claim, ref)
-        if key is None:
+        mkey = machine_key(claim, ref)
+        if key is None and mkey is None:
             return None
-        others = [f for f in self.groups.get(key, ()) if f.record != record_id]
-        return PeerGroup(setup=key.describe(), figures=others)
+        others = [f for f in self.groups.get(key, ())
+                  if f.record != record_id] if key is not None else []
+        group = PeerGroup(setup=key.describe() if key is not None else "", figures=others)
+        if mkey is None:
+            return group
+        same = [f for f in self.machines.get(mkey, ()) if f.record != record_id]
+        return group.model_copy(update={"machine": mkey.describe(), "machine_figures": same})

@@ -26,6 +26,7 @@ from checks.rules.forced_acceptance import forced_acceptance
 from checks.rules.fork import fork
 from checks.rules.full_ratio import full_ratio
 from checks.rules.lossy_acceptance import lossy_acceptance
+from checks.rules.machine_outlier import machine_outlier
 from checks.rules.measure import measure
 from checks.rules.param_count import param_count
 from checks.rules.peer_outlier import peer_outlier
@@ -71,6 +72,7 @@ CHECKS: tuple[Check, ...] = (
     Check("param_count", run=param_count),
     Check("suspect_field", run=suspect_field),
     Check("peer_outlier", run=peer_outlier),
+    Check("machine_outlier", run=machine_outlier),
     Check("measure", question=8, run=measure),
 )
 

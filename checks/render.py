@@ -80,6 +80,9 @@ REASONS: dict[tuple[str, str], Callable[[Answer], str]] = {
     ("roofline", "prefill"): lambda a: "prompt processing: the decode roofline does not apply",
     ("peer_outlier", "outlier"): lambda a: (
         f"{_f(a, 'ratio_to_highest', '{:.1f}')}× the highest of {_f(a, 'peers', '{:g}')} other records of its setup"),
+    ("machine_outlier", "outlier"): lambda a: (
+        f"{_f(a, 'ratio_to_bound', '{:.1f}')}× what {_f(a, 'machine_peers', '{:g}')} other records of its "
+        "machine allow"),
     ("roofline", "prefill_above_compute"): lambda a: (
         f"{_f(a, 'claimed_tok_s')} tok/s of prompt processing is beyond the cards' arithmetic"),
     ("roofline", "prefill_near_compute"): lambda a: (

@@ -59,7 +59,7 @@ def peer_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
     """
     group = ev.peers
     figure = peer_figure(ev.claim)
-    if group is None or figure is None:
+    if group is None or figure is None or not group.setup:
         return Answer(key="peer_outlier", status="n/a",
                       summary="No records of the same setup were given to compare with.")
     n = len(group.figures)
