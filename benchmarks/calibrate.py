@@ -36,7 +36,18 @@ same setup. A pasted table row that names no hardware is keyed by its table inst
 (`assign_machines`: the rows of one table of one post ran on one machine), so a fake in a post
 that never names its rig is still compared with the other rows of the same run. Per source the
 honest records with enough peers are counted with the highest ratio of an honest figure to its
-best peer (what `OUTLIER_FACTOR` is picked from), and the fakes caught by their peers.
+best peer (what `OUTLIER_FACTOR` is picked from), the same for records with one or two peers
+(what `FEW_PEERS_FACTOR` is picked from), and the fakes caught by their peers.
+
+Machines: every pasted table row gets its table as its machine (`Claim.machine`; rows naming
+different hardware stay apart by the hardware, and a row naming none in a table whose rows name
+several is left without), and a LocalScore row its submission (`submission_of`: the card, its
+memory, CPU, RAM and OS on one day), so `machine_outlier` bounds each batch-1 decode figure by the
+machine's other records per byte read. Per source the honest ratios of a figure to that bound are
+printed as a distribution (what `MACHINE_FACTOR` is picked from), and the fakes caught by their
+machine. On the calibration split (main @86608335 before this): 2,644 honest records with another
+record of their machine, median 0.88, p99 1.07, highest 2.05 (an ik_llama.cpp `-rtr` row at
+2.05× the bound of its table's other rows); `MACHINE_FACTOR` 3 leaves it a margin of 1.46.
 
 The pipeline's own functions do the work (`extractors.evidence.read_document`,
 `evidence_per_record`, `checks.runner.audit`): what this prints is what `sweep` would say.
@@ -368,14 +379,22 @@ def assign_machines(pending: list[_Pending]) -> None:
             p.ev = p.ev.model_copy(update={"claim": p.ev.claim.model_copy(
                 update={"machine": p.submission})})
     rows = sorted((p.table, k) for k, p in enumerate(pending) if p.table is not None)
-    machine = ""
+    tables: list[tuple[str, list[int]]] = []
     last: tuple[str, int] | None = None
     for (shape, line), k in rows:
         if last is None or shape != last[0] or line - last[1] > _ROW_GAP:
-            machine = f"{shape} | from line {line}"
+            tables.append((f"{shape} | from line {line}", []))
         last = (shape, line)
-        p = pending[k]
-        p.ev = p.ev.model_copy(update={"claim": p.ev.claim.model_copy(update={"machine": machine})})
+        tables[-1][1].append(k)
+    for machine, members in tables:
+        # A table whose rows name hardware, not all the same, compares machines: a row there
+        # naming none is a machine whose name nobody read, no peer of the table's other rows.
+        named = {" ".join(hw.lower().split()) for k in members if (hw := pending[k].ev.claim.hardware)}
+        for k in members:
+            p = pending[k]
+            if len(named) > 1 and not p.ev.claim.hardware:
+                continue
+            p.ev = p.ev.model_copy(update={"claim": p.ev.claim.model_copy(update={"machine": machine})})
 
 
 def calibrate(folder: Path, ref: Reference) -> Calibration:
@@ -456,7 +475,7 @@ def _few_peers_line(ratios: list[tuple[int, float, str]]) -> str:
         if rs:
             top, where = max(rs)
             parts.append(f"{n} peer(s): {len(rs)} honest, ÷ the best peer {_quantiles([r for r, _ in rs])} ({where})")
-    return "   fewer peers (not judged): " + ("; ".join(parts) if parts else "none")
+    return "   fewer peers (1: not judged, 2: above FEW_PEERS_FACTOR): " + ("; ".join(parts) if parts else "none")
 
 
 def _peers_line(ratios: list[tuple[float, str]]) -> str:

@@ -377,11 +377,20 @@ def test_the_highest_honest_ratio_to_the_best_peer_is_reported(slow_board: Path)
     assert "peers: 4 honest record(s) with 3+ peers; the highest is 1.03× its best peer (export.tsv#1)" in render(cal)
 
 
-def test_with_two_peers_nothing_is_judged_by_them(slow_board: Path) -> None:
+def test_with_two_peers_only_a_wider_margin_is_judged(slow_board: Path) -> None:
     text = (slow_board / "export.tsv").read_text().splitlines()
     (slow_board / "export.tsv").write_text("\n".join(text[:4]) + "\n")  # three rows: two peers each
-    t = calibrate(slow_board, load_reference()).tallies["tsv_board"]
-    assert (t.planted[10].n, t.planted[10].caught, t.planted[10].by_peers, t.peer_ratios) == (3, 0, 0, [])
+    cal = calibrate(slow_board, load_reference())
+    t = cal.tallies["tsv_board"]
+    # x10 is above 4x the better of two; x3 (at most 3.26x) is not
+    assert (t.planted[10].n, t.planted[10].caught, t.planted[10].by_peers, t.peer_ratios) == (3, 3, 3, [])
+    assert (t.planted[3].caught, t.planted[3].by_peers) == (0, 0)
+    # the honest ratios with two peers are what FEW_PEERS_FACTOR is picked from
+    assert sorted(t.few_peer_ratios) == [(2, pytest.approx(38.0 / 44.5), "export.tsv#2"),
+                                         (2, pytest.approx(41.0 / 44.5), "export.tsv#0"),
+                                         (2, pytest.approx(44.5 / 41.0), "export.tsv#1")]
+    assert ("fewer peers (1: not judged, 2: above FEW_PEERS_FACTOR): 2 peer(s): 3 honest, ÷ the best peer "
+            "median 0.92, p90 1.09, p99 1.09, highest 1.09 (export.tsv#1)") in render(cal)
 
 
 # --- peers of one unnamed machine: the rows of one table that name no hardware -----------------
@@ -424,8 +433,10 @@ def test_rows_of_one_unnamed_machine_catch_a_fake_as_suspicious(unnamed_rig: Pat
     p = t.planted[factor]
     # the first table's four rows have three peers each and every fake is above 2.5x the best;
     # the second table's three rows have two (never the first table's: another machine as far as
-    # anyone can tell), too few to judge by; nothing is `implausible` without hardware
-    assert (p.n, p.caught, p.by_peers, p.implausible) == (7, 4, 4, 0)
+    # anyone can tell): a x10 is above 4x the better of them, a x3 is not; nothing is
+    # `implausible` without hardware
+    assert (p.n, p.caught, p.by_peers, p.implausible) == (7, 7 if factor == 10 else 4,
+                                                          7 if factor == 10 else 4, 0)
     # leave-one-out: 18.45 against 18.20, the best of the other three
     assert max(t.peer_ratios) == (pytest.approx(18.45 / 18.20), "ik_llama.cpp:github-data/discussions/491 - rtr.md:L10#0")
     assert len(t.peer_ratios) == 4

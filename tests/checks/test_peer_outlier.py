@@ -12,7 +12,7 @@ import pytest
 from checks.models import Answer, Claim, Evidence
 from checks.peers import PeerIndex, peer_key
 from checks.reference import Reference
-from checks.rules.peer_outlier import OUTLIER_FACTOR, peer_outlier
+from checks.rules.peer_outlier import FEW_PEERS_FACTOR, OUTLIER_FACTOR, peer_outlier
 from checks.runner import audit
 
 
@@ -68,11 +68,26 @@ def test_the_finding_names_its_peers_highest_first(ref: Reference) -> None:
                                 "(44.5 tok/s; median 41.0)")
 
 
-@pytest.mark.parametrize("peers", [PEERS[:2], PEERS[:1], []])
-def test_fewer_than_three_peers_are_not_judged(ref: Reference, peers: list[Claim]) -> None:
+@pytest.mark.parametrize("peers", [PEERS[:1], []])
+def test_fewer_than_two_peers_are_not_judged(ref: Reference, peers: list[Claim]) -> None:
     a = _answer(ref, _row(445.0, "me"), peers)
     assert a.status == "n/a"
     assert a.figures == {"peers": float(len(peers))}
+
+
+@pytest.mark.parametrize(("tok_s", "status"), [
+    (445.0, "flag"),  # a x10 fake: 10x the better of two
+    (178.5, "flag"),  # just above 4x 44.5
+    (177.5, "ok"),  # just under: two runs say less than three, so the margin is wider
+    (110.0, "ok"),  # 2.5x: an outlier among three peers, not among two
+])
+def test_two_peers_judge_above_a_wider_factor(ref: Reference, tok_s: float, status: str) -> None:
+    a = _answer(ref, _row(tok_s, "me"), PEERS[:2])
+    assert a.status == status
+    assert a.figures["peers"] == 2.0
+    assert a.figures["peer_highest_tok_s"] == 44.5
+    assert a.figures["ratio_to_highest"] == pytest.approx(tok_s / 44.5)
+    assert a.figures["outlier_factor"] == FEW_PEERS_FACTOR == 4.0
 
 
 def test_no_peers_given_is_n_a(ref: Reference) -> None:
