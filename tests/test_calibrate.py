@@ -12,12 +12,16 @@ from typing import Any
 import pytest
 
 from benchmarks.calibrate import (
+    SourceTally,
+    _Pending,
+    assign_machines,
     calibrate,
     is_plain_decode,
     is_stream,
     main,
     planted,
     render,
+    submission_of,
     table_row,
 )
 from benchmarks.corpus.build import is_heldout
@@ -452,3 +456,84 @@ def test_rows_of_one_unnamed_machine_catch_a_fake_as_suspicious(unnamed_rig: Pat
 def test_a_pasted_table_row_names_its_table(record_id: str, text: str,
                                             row: tuple[str, int] | None) -> None:
     assert table_row(record_id, text) == row
+
+
+# --- machines: a LocalScore submission, one table's rows -----------------------------------------
+
+_INSIGHTS_HEAD = ("test_num\ttest_date\tgen_tps\tttft\tttft_unit\tprompt_tps\tlocalscore\tmodel_name\t"
+                  "model_quant\tmodel_params\tmodel_params_unit\taccel_name\taccel_type\taccel_group\t"
+                  "accel_ram\taccel_ram_unit\tsystem_cpu\tsystem_ram\tsystem_ram_unit\tsystem_os\n")
+
+
+def _insights_row(n: int, day: str, tok_s: float, model: str, params_m: int) -> str:
+    """A d893a/localscore-insights row (assets/localscore_results.tsv's columns) of an H100 box."""
+    return (f"{n}\t{day} 21:50:00\t{tok_s}\t358\tms\t3552\t1008\t{model}\tQ4_K - Medium\t{params_m}\tM\t"
+            "NVIDIA H100 80GB HBM3\tGPU\tNVIDIA GPU\t80\tGB\tAMD EPYC 9454 48-Core Processor (znver4)\t"
+            "1511.5\tGB\tLinux\n")
+
+
+@pytest.fixture()
+def submissions(tmp_path: Path) -> Path:
+    """One submission of three models on an H100 (slow, the way LocalScore's H100 rows ran: a
+    fifth of the ceiling and less), and one row of the same box on another day (another
+    submission, as far as anyone can tell)."""
+    src = tmp_path / "localscore"
+    (src / "files").mkdir(parents=True)
+    rows = [(1, "2025.03.19", 24.1, "Qwen2.5 14B Instruct", 14800),
+            (2, "2025.03.19", 41.0, "Meta Llama 3.1 8B Instruct", 8000),
+            (3, "2025.03.19", 97.8, "Llama 3.2 1B Instruct", 1500),
+            (4, "2025.04.02", 96.0, "Llama 3.2 1B Instruct", 1500)]
+    index = []
+    for n, day, tok_s, model, params in rows:
+        (src / "files" / f"{n}.tsv").write_text(_INSIGHTS_HEAD + _insights_row(n, day, tok_s, model, params))
+        index.append(json.dumps({"id": f"localscore:assets/localscore_results.tsv:{n}", "source": "localscore",
+                                 "url": f"https://example.invalid/L{n}", "plain_decode": True,
+                                 "file": f"{n}.tsv"}))
+    (src / "index.ndjson").write_text("\n".join(index) + "\n")
+    return tmp_path
+
+
+def test_a_submission_is_one_machine(submissions: Path) -> None:
+    text = (submissions / "localscore" / "files" / "1.tsv").read_text()
+    assert submission_of(text) == ("submission NVIDIA H100 80GB HBM3 | 80 | AMD EPYC 9454 48-Core Processor "
+                                   "(znver4) | 1511.5 | Linux | 2025.03.19")
+    assert submission_of(_EXPORT_HEAD + "1\t41.0\n") is None  # no machine columns: no submission
+
+
+def test_fakes_are_caught_by_the_other_models_of_their_submission(submissions: Path) -> None:
+    cal = calibrate(submissions, load_reference())
+    t = cal.tallies["localscore"]
+    assert dict(t.verdicts) == {"consistent": 4}
+    # the three rows of one submission bound each other; the fourth is alone on its day
+    assert sorted(w for _, w in t.machine_ratios) == [
+        f"localscore:assets/localscore_results.tsv:{n}#0" for n in (1, 2, 3)]
+    # the most generous bound: for the 14B and the 8B the lighter 1B's speed, for the 1B the
+    # bandwidth the 14B drew (24.1 tok/s x 7.385 GB) over its own 0.62 GB
+    assert sorted(r for r, _ in t.machine_ratios) == pytest.approx(sorted(
+        [24.1 / 97.8, 41.0 / 97.8, 97.8 / (24.1 * 7.385 / 0.62)]))
+    p = t.planted[10]
+    # every x10 lands under the H100's generous ceiling; the 8B's (4.2x the 1B's speed) and the
+    # 1B's (3.4x the bandwidth bound) are caught by their machine; the 14B's (2.5x) is not, nor
+    # the fourth row, alone on its day
+    assert (p.n, p.caught, p.by_machine, p.implausible, p.above) == (4, 2, 2, 0, 0)
+    assert "machine: 3 honest record(s) with another record of their machine" in render(cal)
+
+
+def _pending(hardware: str | None, line: int) -> _Pending:
+    claim = Claim(hardware=hardware, tok_s=10.0, tok_s_kind="decode")
+    return _Pending(SourceTally(), f"o:README.md:L{line}#0", Evidence(claim=claim), "text", True,
+                    ("o:README.md | Findings | System / Eval Rate", line))
+
+
+def test_a_table_of_several_named_machines_gives_its_unnamed_rows_none() -> None:
+    rows = [_pending("Raspberry Pi 5", 10), _pending(None, 11), _pending("RTX 4090", 12)]
+    assign_machines(rows)
+    assert [p.ev.claim.machine for p in rows] == [
+        "o:README.md | Findings | System / Eval Rate | from line 10", None,
+        "o:README.md | Findings | System / Eval Rate | from line 10"]
+
+
+def test_a_table_of_one_named_machine_or_none_is_one_machine() -> None:
+    rows = [_pending("RTX 4090", 10), _pending(None, 11), _pending("rtx  4090", 12)]
+    assign_machines(rows)
+    assert {p.ev.claim.machine for p in rows} == {"o:README.md | Findings | System / Eval Rate | from line 10"}
