@@ -39,9 +39,8 @@ honest records with enough peers are counted with the highest ratio of an honest
 best peer (what `OUTLIER_FACTOR` is picked from), the same for records with one or two peers
 (what `FEW_PEERS_FACTOR` is picked from), and the fakes caught by their peers.
 
-Machines: every pasted table row gets its table as its machine (`Claim.machine`; rows naming
-different hardware stay apart by the hardware, and a row naming none in a table whose rows name
-several is left without), and a LocalScore row its submission (`submission_of`: the card, its
+Machines: every pasted table row gets its table as its machine (`Claim.machine`; not in a table
+whose rows name several hardware: that one compares machines), and a LocalScore row its submission (`submission_of`: the card, its
 memory, CPU, RAM and OS on one day), so `machine_outlier` bounds each batch-1 decode figure by the
 machine's other records per byte read. Per source the honest ratios of a figure to that bound are
 printed as a distribution (what `MACHINE_FACTOR` is picked from), and the fakes caught by their
@@ -368,8 +367,8 @@ def table_row(record_id: str, text: str) -> tuple[str, int] | None:
 def assign_machines(pending: list[_Pending]) -> None:
     """Give every pasted table row the id of its table (`Claim.machine`): the rows of one table
     ran on one machine — one command's output in one post, the same rule extractors/post_rig.py
-    applies to a post (one machine or none) — so they may be each other's peers (rows naming
-    different hardware are still told apart: `checks.peers.machine_key` keys the hardware too).
+    applies to a post (one machine or none) — so they may be each other's peers. A table whose
+    rows name more than one hardware compares machines: none of its rows gets one.
     One table is the rows of one file with the same lead and columns on lines at most `_ROW_GAP`
     apart: a second table under the same heading needs its own header and separator lines, so it
     starts further down and is another machine as far as anyone can tell. A leaderboard row's
@@ -387,13 +386,15 @@ def assign_machines(pending: list[_Pending]) -> None:
         last = (shape, line)
         tables[-1][1].append(k)
     for machine, members in tables:
-        # A table whose rows name hardware, not all the same, compares machines: a row there
-        # naming none is a machine whose name nobody read, no peer of the table's other rows.
+        # A table whose rows name several hardware compares machines: two of its rows naming the
+        # same card may be two boxes (geerlingguy/ollama-benchmark's Llama 3.2 3B table has an RX
+        # 7900 XT in a Pi 500+ and in a Ryzen 9 9950X), and a row naming none is a machine whose
+        # name nobody read. No row of it is another's machine peer.
         named = {" ".join(hw.lower().split()) for k in members if (hw := pending[k].ev.claim.hardware)}
+        if len(named) > 1:
+            continue
         for k in members:
             p = pending[k]
-            if len(named) > 1 and not p.ev.claim.hardware:
-                continue
             p.ev = p.ev.model_copy(update={"claim": p.ev.claim.model_copy(update={"machine": machine})})
 
 
