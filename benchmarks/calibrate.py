@@ -44,9 +44,9 @@ whose rows name several hardware: that one compares machines), and a LocalScore 
 memory, CPU, RAM and OS on one day), so `machine_outlier` bounds each batch-1 decode figure by the
 machine's other records per byte read. Per source the honest ratios of a figure to that bound are
 printed as a distribution (what `MACHINE_FACTOR` is picked from), and the fakes caught by their
-machine. On the calibration split (main @86608335 before this): 2,644 honest records with another
-record of their machine, median 0.88, p99 1.07, highest 2.05 (an ik_llama.cpp `-rtr` row at
-2.05× the bound of its table's other rows); `MACHINE_FACTOR` 3 leaves it a margin of 1.46.
+machine. On the calibration split: 2,642 honest records with another record of their machine,
+median 0.88, p99 1.06, highest 2.05 (an ik_llama.cpp sweep-bench row at N_KV 0 against its table's
+deeper rows); `MACHINE_FACTOR` 3 leaves it a margin of 1.46.
 
 The pipeline's own functions do the work (`extractors.evidence.read_document`,
 `evidence_per_record`, `checks.runner.audit`): what this prints is what `sweep` would say.
