@@ -66,3 +66,11 @@ def test_a_virtual_machine_is_judged_at_its_most_generous_host(ref: Reference, t
     assert q7.figures["bandwidth_gbs"] == pytest.approx(4505.6)
     assert any("a virtual machine: bounded by the most generous Intel server host" in str(b.states)
                for b in q7.basis)
+
+
+@pytest.mark.parametrize("name", ["Framework Mainboard (128GB)", "Framework Mainboard", "Framework Desktop Mainboard"])
+def test_a_bare_framework_mainboard_is_read_as_the_most_generous_one(ref: Reference, name: str) -> None:
+    """geerlingguy/ollama-benchmark@51afb229ebaa README's 'System: Framework Mainboard (128GB)': the
+    Desktop's Strix Halo board (256 GB/s) bounds every mainboard Framework sells."""
+    hw = ref.gpu(name)
+    assert hw is not None and (hw.kind, hw.bandwidth_gbs) == ("unified", 256.0)
