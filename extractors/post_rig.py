@@ -50,6 +50,10 @@ _THREAD_AUTHOR = re.compile(r"^\|\s*\*\*Author\*\*\s*\|\s*`?(?P<who>[^`|\n]{1,80
 _OTHER_MACHINE = re.compile(r"(?i)\b(?:another|other|second|different|new|old|friend'?s?|work|remote|rented|cloud)\s+"
                             r"(?:machine|rig|system|box|server|computer|pc|laptop|node|workstation|gpu|card)s?\b"
                             r"|\b(?:runpod|vast\.ai|lambda ?labs|colab|aws|azure|gcp)\b")
+# Signs in a post's own lines (prose, commands, logs) that a card took part: an author's rig that
+# names only a CPU is no bound for such a run (the card's share streams faster than the host's).
+_CARD_USE = re.compile(r"(?i)\b(?:cuda\d{0,2}|rocm|vulkan|metal|gpus?|vram|ngl|n-gpu-layers)\b"
+                       r"|n_gpu_layers\s{0,3}=\s{0,3}[1-9]")
 _QUOTE = re.compile(r"^(?:> ?)+")
 MAX_SPEC_LINE = 120  # a spec list's item is one short line; a longer one is a log or a command
 # What a program prints, not what the post says: "llm_load_tensors: ...", "ggml_cuda_init: ...",
@@ -290,11 +294,15 @@ def _authors_rigs(found: list[Post], ref: Reference) -> dict[str, str]:
 
 
 def _names_nothing_else(post: Post, above: list[str], rig: str, ref: Reference) -> bool:
-    """The post names no machine of its own and does not say it ran somewhere else, and every
-    device a llama.cpp log above the table lists is a card of the author's `rig`."""
+    """The post names no machine of its own and does not say it ran somewhere else, every device
+    a llama.cpp log above the table lists is a card of the author's `rig`, and a rig of a CPU
+    alone is carried only to a post that shows no card at work (`_CARD_USE`)."""
     if _OTHER_MACHINE.search(post.rig_text) or any(_devices(x, ref) for x in _sentences(post.rig_text)):
         return False
-    cards = {row.name for n in _devices(rig, ref) if (row := ref.gpu(n.name)) is not None}
+    cards = {row.name for n in _devices(rig, ref) if (row := ref.gpu(n.name)) is not None
+             and row.kind not in ("cpu", "unified")}
+    if not cards and any(_CARD_USE.search(line) for line in above):
+        return False  # the author names only a CPU, and a card took part in this post's run
     listed = [m.group("name") for line in above if (m := _DEVICE.match(line))]
     return all((row := ref.gpu(name)) is not None and row.name in cards for name in listed)
 

@@ -98,3 +98,33 @@ def test_the_authors_own_cards_in_the_log_keep_the_rig(ref: Reference) -> None:
            "llm_load_tensors:  CUDA_Host buffer size = 203017.61 MiB\n")
     text = THREAD.replace("ik_llama.cpp CPU only\n", f"ik_llama.cpp CPU only\n```\n{log}```\n")
     assert post_rigs(text, ref)(_line_of(text, "8.74 |")).startswith("AesSedai's machine, named by them")
+
+
+_CPU_THREAD = """#### Description
+
+Some numbers.
+
+👤 **createthis** replied the **2025-03-20** at **10:00:00**:<br>
+
+I have a dual EPYC 9355 system which normally has 768gb of RAM across 24 channels.
+
+👤 **createthis** replied the **2025-03-21** at **10:00:00**:<br>
+
+mla 3
+main: n_kv_max = 163840, n_batch = 2048, n_ubatch = 512, flash_attn = 1, n_gpu_layers = {ngl}, n_threads = 32
+
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|   512 |    128 |      0 |    3.677 |   139.23 |   12.996 |     9.85 |
+"""
+
+
+@pytest.mark.parametrize(("ngl", "carried"), [("0", True), ("62", False)])
+def test_a_cpu_only_rig_is_carried_only_to_a_run_with_no_card_at_work(ref: Reference, ngl: str,
+                                                                      carried: bool) -> None:
+    """ik_llama.cpp #258's shape: the author names a dual EPYC 9355 box and no card; a later table
+    printed with n_gpu_layers = 62 had a card at work, which streams faster than the host."""
+    text = _CPU_THREAD.format(ngl=ngl)
+    rig = post_rigs(text, ref)(_line_of(text, "9.85 |"))
+    assert rig == ("createthis's machine, named by them in this thread: I have a dual EPYC 9355 system which "
+                   "normally has 768gb of RAM across 24 channels." if carried else "")
