@@ -2,7 +2,11 @@
 
 A named card is that card: weights larger than the stated cards' memory ("42 GB of Q4_K_M weights
 on one RTX 5090's 32 GB") are read as offloaded even when the record does not say so, and the
-ceiling is the offloaded one; cards are never invented to make the weights fit.
+ceiling is the offloaded one; cards are never invented to make the weights fit. A discrete card
+named with no count is one card (`one_named_card`) unless the record's words say more ran ("2x",
+"GPUs", `-ts`, `CUDA_VISIBLE_DEVICES=0,1`, "cluster", tensor parallel); a datacenter card, sold on
+4- and 8-GPU boards, keeps its count unknown. A card's memory is the row's, or the record's own
+larger figure (a card sold in several sizes: the RTX 4060 Ti's 8 and 16 GB).
 
 fits_memory and Q7 roofline share these sizes. A run whose weights do not fit in the card's
 memory × count, and that says it offloads ("+ 64GB RAM offload", "partial offload", llama.cpp
