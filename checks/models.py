@@ -257,6 +257,10 @@ class Claim(BaseModel):
     # tokens already in the KV cache when the timed decode starts (llama-sweep-bench `N_KV`,
     # llama-bench's "tg128 @ d4096"): every token decoded reads at least that many tokens of KV
     kv_depth: int | None = None
+    # accepted draft tokens per verify pass, the bonus token the target adds not counted
+    # (AccelMark `task.runtime_metrics.mean_accepted_tokens`: its example 2.96 = acceptance_rate
+    # 0.74 × 4 draft tokens): each pass emits this + 1 (checks/rules/speculative_bound.py)
+    accepted_per_pass: float | None = None
 
     def source_of(self, name: str) -> str:
         """A short phrase naming where a field came from, for a report's basis."""

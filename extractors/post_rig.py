@@ -42,7 +42,18 @@ __all__ = ["MAX_HOST_SHARE", "MAX_RIG_SENTENCES", "MAX_SENTENCE", "Post", "log_r
 
 MAX_SENTENCE = 300  # a longer "sentence" is a list or a log line, not the post's description of its rig
 MAX_RIG_SENTENCES = 3
-_POST_START = re.compile(r"^(?P<quote>(?:> ?)*)(?:👤 \*\*[^*\n]{1,80}\*\* replied|#### Description\b)")
+_POST_START = re.compile(r"^(?P<quote>(?:> ?)*)(?:👤 \*\*(?P<who>[^*\n]{1,80})\*\* replied|#### Description\b)")
+# The discussion's own author, in the export's header table: "| **Author** | `ikawrakow` |".
+_THREAD_AUTHOR = re.compile(r"^\|\s*\*\*Author\*\*\s*\|\s*`?(?P<who>[^`|\n]{1,80}?)`?\s*\|")
+# Words saying a post's run was on some machine other than the one its author describes: then the
+# author's rig is not the run's.
+_OTHER_MACHINE = re.compile(r"(?i)\b(?:another|other|second|different|new|old|friend'?s?|work|remote|rented|cloud)\s+"
+                            r"(?:machine|rig|system|box|server|computer|pc|laptop|node|workstation|gpu|card)s?\b"
+                            r"|\b(?:runpod|vast\.ai|lambda ?labs|colab|aws|azure|gcp)\b")
+# Signs in a post's own lines (prose, commands, logs) that a card took part: an author's rig that
+# names only a CPU is no bound for such a run (the card's share streams faster than the host's).
+_CARD_USE = re.compile(r"(?i)\b(?:cuda\d{0,2}|rocm|vulkan|metal|gpus?|vram|ngl|n-gpu-layers)\b"
+                       r"|n_gpu_layers\s{0,3}=\s{0,3}[1-9]")
 _QUOTE = re.compile(r"^(?:> ?)+")
 MAX_SPEC_LINE = 120  # a spec list's item is one short line; a longer one is a log or a command
 # What a program prints, not what the post says: "llm_load_tensors: ...", "ggml_cuda_init: ...",
@@ -71,6 +82,7 @@ class Post:
     last: int
     prose: str
     model_files: tuple[str, ...] = ()  # the .gguf files its pasted commands load, in order
+    author: str | None = None  # who wrote it: the comment's "👤 **name**", the thread's author for its description
     # The lines of its code blocks that read as a spec list ("56 threads of a AMD EPYC 9355 (64t
     # total)", "2x 24GB Nvidia 3090"), one per line: the post's own description of its machine,
     # read for the rig (never for the model: a block listing the quants compared names several)
@@ -86,11 +98,15 @@ def posts(text: str) -> list[Post]:
     """The posts of a discussion export, in order; text before the first post is its own post."""
     lines = text.splitlines()
     starts = [0] + [i for i, line in enumerate(lines) if i and _POST_START.match(line)]
+    thread = next((m.group("who").strip() for line in lines[:starts[1] if len(starts) > 1 else len(lines)]
+                   if (m := _THREAD_AUTHOR.match(line))), None)
     out = []
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
         files = tuple(m.group("f") for line in lines[start:end] for m in _MODEL_FILE.finditer(line))
-        out.append(Post(start + 1, end, _prose(lines[start:end]), files, _spec(lines[start:end])))
+        opened = _POST_START.match(lines[start]) if start else None
+        author = opened.group("who") if opened is not None and opened.group("who") else thread
+        out.append(Post(start + 1, end, _prose(lines[start:end]), files, spec=_spec(lines[start:end]), author=author))
     return out
 
 
@@ -235,15 +251,60 @@ def post_rigs(text: str, ref: Reference) -> Callable[[int], str]:
     prose = _by_line(text, ref, rig_sentences)
     found = posts(text)
     lines = text.splitlines()
+    authors = _authors_rigs(found, ref)
 
     def at(lineno: int) -> str:
         rig = prose(lineno)
         if rig:
             return rig
         post = next((p for p in found if p.first <= lineno <= p.last), None)
-        return log_rig(lines[post.first - 1:lineno - 1]) if post is not None else ""
+        if post is None:
+            return ""
+        log = log_rig(lines[post.first - 1:lineno - 1])
+        if log:
+            return log
+        own = authors.get(post.author or "")
+        if own and _names_nothing_else(post, lines[post.first - 1:lineno - 1], own, ref):
+            return f"{post.author}'s machine, named by them in this thread: {own}"
+        return ""
 
     return at
+
+
+def _authors_rigs(found: list[Post], ref: Reference) -> dict[str, str]:
+    """`author -> their rig sentences` for each author of the thread who names exactly one machine
+    across all their posts (by `rig_sentences`' one-machine rule over all of them together) and
+    no post of whom names another: a post of theirs that names no machine ran on it."""
+    by_author: dict[str, list[Post]] = {}
+    for p in found:
+        if p.author:
+            by_author.setdefault(p.author, []).append(p)
+    out: dict[str, str] = {}
+    for author, theirs in by_author.items():
+        texts = [p.rig_text for p in theirs]
+        if any(_OTHER_MACHINE.search(t) for t in texts):
+            continue
+        named = [t for t in texts if any(_devices(x, ref) for x in _sentences(t))]
+        if not named or any(not rig_sentences(t, ref) for t in named):
+            continue  # one of their posts names two machines: a comparison, no rig to carry
+        rig = rig_sentences("\n".join(named), ref)
+        if rig:
+            out[author] = rig
+    return out
+
+
+def _names_nothing_else(post: Post, above: list[str], rig: str, ref: Reference) -> bool:
+    """The post names no machine of its own and does not say it ran somewhere else, every device
+    a llama.cpp log above the table lists is a card of the author's `rig`, and a rig of a CPU
+    alone is carried only to a post that shows no card at work (`_CARD_USE`)."""
+    if _OTHER_MACHINE.search(post.rig_text) or any(_devices(x, ref) for x in _sentences(post.rig_text)):
+        return False
+    cards = {row.name for n in _devices(rig, ref) if (row := ref.gpu(n.name)) is not None
+             and row.kind not in ("cpu", "unified")}
+    if not cards and any(_CARD_USE.search(line) for line in above):
+        return False  # the author names only a CPU, and a card took part in this post's run
+    listed = [m.group("name") for line in above if (m := _DEVICE.match(line))]
+    return all((row := ref.gpu(name)) is not None and row.name in cards for name in listed)
 
 
 # What llama.cpp prints (ikawrakow/ik_llama.cpp@8337e4cd3861; ggml-org/llama.cpp prints the same

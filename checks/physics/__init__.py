@@ -46,8 +46,10 @@ from checks.physics.offload import (
     MEMORY_UNIT_BYTES,
     PLATFORM_BANDWIDTH,
     OffloadSplit,
+    card_gib,
     card_memory_gb,
     offload_split,
+    one_named_card,
     says_offload,
 )
 from checks.physics.serving import ServingBounds, required_batch, serving_bounds
@@ -80,6 +82,7 @@ __all__ = [
     "aggregate_tok_s",
     "bandwidth",
     "batch_size",
+    "card_gib",
     "card_memory_gb",
     "compute_peak",
     "compute_roof",
@@ -94,6 +97,7 @@ __all__ = [
     "num",
     "offload_split",
     "one_card_fits",
+    "one_named_card",
     "params_per_token",
     "params_resident",
     "peak_tflops",

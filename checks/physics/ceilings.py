@@ -208,13 +208,15 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
     if missing:
         return Missing(tuple(missing))
     assert isinstance(hw, HardwareRow) and isinstance(weights, Derived)
-    if claim.hardware_count is None and not says_offload(claim, model):
-        # One card is assumed only where the weights fit on one: a model that needs several
-        # runs on several, and more cards stream faster, so assuming one would judge against it.
+    split = offload_split(claim, hw, model, fmt, host_row(claim, ref))
+    if claim.hardware_count is None and not says_offload(claim, model) and split is None:
+        # One card is assumed only where the weights fit on one, or where the record names one
+        # card and nothing more (`one_named_card`: then what does not fit is offloaded, `split`).
+        # Otherwise a model that needs several runs on several, and more cards stream faster.
         resident = resident_weight_gb(claim, model, fmt)
-        if isinstance(resident, Derived) and resident.value > card_memory_gb(hw, 1):
+        if isinstance(resident, Derived) and resident.value > card_memory_gb(hw, 1, claim.hardware_memory_gb):
             return Missing((f"card count ({num(resident.value)} GB of weights need more than one "
-                            f"{hw.name}'s {num(card_memory_gb(hw, 1))} GB)",))
+                            f"{hw.name}'s {num(card_memory_gb(hw, 1, claim.hardware_memory_gb))} GB)",))
     bw = bandwidth(claim, hw)
     if context is None:
         # A batch decodes its output at positions input + 1 … input + output: on average each
@@ -225,7 +227,6 @@ def roofline_ceilings(claim: Claim, ref: Reference, batch: int = 1,
     depth = batch == 1 and bool(claim.kv_depth) and not claim.context_length
     kv = (kv_gb_per_sequence(claim, model, generous=True, context=context) if batch > 1
           else depth_kv_gb(claim, model, generous=True) if depth else Derived(0.0, "GB"))
-    split = offload_split(claim, hw, model, fmt, host_row(claim, ref))
     off_notes: tuple[str, ...] = ()
     if isinstance(split, Missing):
         off_notes = (f"offload stated but no {split.what[0]}: all weights read at the card's bandwidth",)

@@ -30,7 +30,7 @@ from checks.basis import formula, row
 from checks.models import Basis, Claim, Status
 from checks.physics.ceilings import hardware_row, peak_tflops, required_tflops
 from checks.physics.figures import Derived, Missing, num
-from checks.physics.offload import card_memory_gb, says_offload
+from checks.physics.offload import card_memory_gb, one_named_card, says_offload
 from checks.physics.weights import (
     WeightFormat,
     model_is_moe,
@@ -79,11 +79,24 @@ def one_card_fits(claim: Claim, hw: HardwareRow, model: ModelRow | None, fmt: We
     model that needs several runs on several, and more cards do more arithmetic."""
     if claim.hardware_count is not None:
         return None
-    resident = resident_weight_gb(claim, model, fmt)
-    if isinstance(resident, Derived) and resident.value > card_memory_gb(hw, 1):
+    if _overflows_one_card(claim, hw, model, fmt):
+        if one_named_card(claim, hw) and (fmt.family is not None or bool(claim.model_size_bytes)):
+            # One card named and nothing more: the rest is offloaded (checks/physics/offload.py);
+            # the roof is that card's arithmetic, and it never condemns (`why_not`).
+            return None
+        resident = resident_weight_gb(claim, model, fmt)
+        assert isinstance(resident, Derived)
         return Missing((f"card count ({num(resident.value)} GB of weights need more than one "
-                        f"{hw.name}'s {num(card_memory_gb(hw, 1))} GB)",))
+                        f"{hw.name}'s {num(card_memory_gb(hw, 1, claim.hardware_memory_gb))} GB)",))
     return None
+
+
+def _overflows_one_card(claim: Claim, hw: HardwareRow, model: ModelRow | None, fmt: WeightFormat) -> bool:
+    """The card count is not stated and the weights do not fit one card."""
+    if claim.hardware_count is not None:
+        return False
+    resident = resident_weight_gb(claim, model, fmt)
+    return isinstance(resident, Derived) and resident.value > card_memory_gb(hw, 1, claim.hardware_memory_gb)
 
 
 def compute_peak(claim: Claim, hw: HardwareRow, fmt: WeightFormat) -> Derived | Missing:
@@ -144,7 +157,7 @@ def compute_roof(claim: Claim, ref: Reference) -> ComputeRoof | Missing:
     why_not = None
     if not hw.is_verified("peak_tflops"):
         why_not = f"the {hw.name}'s peak is not confirmed against a source"
-    elif says_offload(claim, model):
+    elif says_offload(claim, model) or _overflows_one_card(claim, hw, model, fmt):
         why_not = "part of the model runs in system memory, and the host's arithmetic is not counted"
     moe_unknown = model_is_moe(claim, model, ref) is None
     return ComputeRoof(bound=bound, peak=peak, params=params, hw=hw, moe_unknown=moe_unknown,

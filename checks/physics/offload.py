@@ -2,7 +2,11 @@
 
 A named card is that card: weights larger than the stated cards' memory ("42 GB of Q4_K_M weights
 on one RTX 5090's 32 GB") are read as offloaded even when the record does not say so, and the
-ceiling is the offloaded one; cards are never invented to make the weights fit.
+ceiling is the offloaded one; cards are never invented to make the weights fit. A discrete card
+named with no count is one card (`one_named_card`) unless the record's words say more ran ("2x",
+"GPUs", `-ts`, `CUDA_VISIBLE_DEVICES=0,1`, "cluster", tensor parallel); a datacenter card, sold on
+4- and 8-GPU boards, keeps its count unknown. A card's memory is the row's, or the record's own
+larger figure (a card sold in several sizes: the RTX 4060 Ti's 8 and 16 GB).
 
 fits_memory and Q7 roofline share these sizes. A run whose weights do not fit in the card's
 memory × count, and that says it offloads ("+ 64GB RAM offload", "partial offload", llama.cpp
@@ -34,6 +38,7 @@ same proportion as its resident ones.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from checks.basis import row
@@ -46,9 +51,11 @@ __all__ = [
     "MEMORY_UNIT_BYTES",
     "PLATFORM_BANDWIDTH",
     "OffloadSplit",
+    "card_gib",
     "card_memory_gb",
     "host_generous_gbs",
     "offload_split",
+    "one_named_card",
     "says_offload",
 ]
 
@@ -68,9 +75,43 @@ PLATFORM_BANDWIDTH: dict[str, tuple[float, str, str]] = {
 }
 
 
-def card_memory_gb(hw: HardwareRow, count: int) -> float:
-    """The cards' memory in GB (1e9), read as GiB × count."""
-    return hw.memory_gb * MEMORY_UNIT_BYTES / GB * count
+def card_gib(hw: HardwareRow, stated_gb: float | None = None) -> float:
+    """One card's memory as sized (GiB): the row's, or the record's own figure where it is larger
+    (`Claim.hardware_memory_gb`, LocalScore's `accel_ram`): a card sold in several memory sizes
+    (RTX 4060 Ti 8 and 16 GB) is the variant the record saw, and the larger reading favours the
+    claim. A figure 10× off the row never gets here (checks/physics/model_size.sourced_claim)."""
+    return max(hw.memory_gb, stated_gb or 0.0)
+
+
+def card_memory_gb(hw: HardwareRow, count: int, stated_gb: float | None = None) -> float:
+    """The cards' memory in GB (1e9), read as GiB × count (`card_gib`)."""
+    return card_gib(hw, stated_gb) * MEMORY_UNIT_BYTES / GB * count
+
+
+# Words that say more than one card ran, though no count was read: a count ("2x", "4×"), plural
+# GPUs or cards, llama.cpp's tensor split or device list, a split across cards, tensor parallel.
+# Any of them and the count stays unknown: one card is never assumed against them.
+_MORE_CARDS = re.compile(
+    r"(?i)\b(?:[2-9]|1[0-6])\s?[x×]\s?[a-z0-9]|\b(?:dual|twin|triple|quad|two|three|four|six|eight)\b"
+    r"|\bgpus\b|\bcards\b|\bcluster\b|--tensor-split|(?:^|\s)-ts\s|cuda_visible_devices\s{0,3}=\s{0,3}\d+\s{0,3},"
+    r"|tensor[ -]parallel|\btp\s{0,3}[=:]?\s{0,3}[2-9]|(?:-sm|--split-mode)\s{0,3}[=:]?\s{0,3}(?:row|graph|tensor)")
+
+
+def one_named_card(claim: Claim, hw: HardwareRow) -> bool:
+    """A discrete card named with no count, and nothing the record says of more: one card
+    ("on an RTX 5090", "my 3090", LocalScore's one accelerator). Weights that do not fit it are
+    offloaded (`offload_split`), never spread over cards nobody named. A unified-memory machine
+    or CPU has no card memory to overflow; a rig or system row carries its own count. A
+    datacenter card is sold on multi-card boards (NVIDIA HGX: 4 or 8 GPUs,
+    https://www.nvidia.com/en-us/data-center/hgx/), so a record naming one whose weights do not
+    fit it most likely ran on several: its count stays unknown."""
+    if claim.hardware_count is not None or hw.kind in ("unified", "cpu", "datacenter"):
+        return False
+    if hw.weights_across_devices or hw.cards > 1 or hw.source_kind in ("composite", "system"):
+        return False
+    said = " ".join(x for x in (claim.hardware, claim.launch_command, claim.notes, claim.cell,
+                                *(f"{k}={v}" for k, v in claim.env.items())) if x)
+    return _MORE_CARDS.search(said) is None
 
 
 def says_offload(claim: Claim, model: ModelRow | None) -> bool:
@@ -160,7 +201,12 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
     known = fmt.family is not None or bool(claim.model_size_bytes)
     layers = model.layers if model is not None else None
     all_on_card = claim.gpu_layers is not None and layers is not None and claim.gpu_layers >= layers
-    if not stated and (claim.hardware_count is None or not known or all_on_card or claim.offload is False):
+    one = one_named_card(claim, hw)
+    # `-ngl 99` on one named card the weights cannot fit: tensors were overridden to system memory
+    # (`-ot exps=CPU`), there is nowhere else for them to be; a stated count keeps the layer rule.
+    all_on_card = all_on_card and not one
+    if not stated and ((claim.hardware_count is None and not one) or not known or all_on_card
+                       or claim.offload is False):
         return None
     count = claim.hardware_count or 1
     basis: list[Basis | str] = []
@@ -173,15 +219,19 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
         weights = resident_weight_gb(claim, model, fmt)
         if isinstance(weights, Missing):
             return weights
-        memory = card_memory_gb(hw, count)
+        memory = card_memory_gb(hw, count, claim.hardware_memory_gb)
         if weights.value <= memory:
             return None
         frac = (weights.value - memory) / weights.value
-        if not stated:
+        if not stated and claim.hardware_count is None:
+            basis.append(f"a named card is one card: {num(weights.value)} GB of {fmt.name} weights do "
+                         f"not fit {hw.on(1)} ({num(memory)} GB), so the rest is read from system "
+                         "memory (no more cards are named)")
+        elif not stated:
             basis.append(f"{num(weights.value)} GB of {fmt.name} weights do not fit the stated "
                          f"{hw.on(count)} ({num(memory)} GB): the rest is read from system memory")
         basis += [*weights.basis,
-                  row(hw, f"{num(hw.memory_gb)} GB (GiB) × {count} = {num(memory)} GB on the card(s); "
+                  row(hw, f"{num(card_gib(hw, claim.hardware_memory_gb))} GB (GiB) × {count} = {num(memory)} GB on the card(s); "
                           f"({num(weights.value)} − {num(memory)}) ÷ {num(weights.value)} = {num(frac)} of the "
                           "weights in system memory (as much as fits on the card, KV not counted)")]
     bw = _system_bandwidth(claim, hw, host)

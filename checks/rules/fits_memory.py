@@ -35,6 +35,7 @@ from checks.physics import (
     Missing,
     OffloadSplit,
     batch_size,
+    card_gib,
     card_memory_gb,
     hardware_row,
     kv_gb_per_sequence,
@@ -69,10 +70,13 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
     kv = kv_gb_per_sequence(c, model, generous=True)
     kv_total = kv.value * batch
     need = weights.value + kv_total
-    memory = card_memory_gb(hw, count)
+    memory = card_memory_gb(hw, count, c.hardware_memory_gb)
+    per = card_gib(hw, c.hardware_memory_gb)
     ratio = need / memory
     basis = [*weights.basis, *kv.basis,
              row(hw, f"{num(hw.memory_gb)} GB (GiB) = {num(hw.memory_gb * MEMORY_UNIT_BYTES / GB)} GB"
+                 + (f"; the record's {num(per)} GB ({c.source_of('hardware_memory_gb')}), the larger, "
+                    f"= {num(per * MEMORY_UNIT_BYTES / GB)} GB" if per > hw.memory_gb else "")
                  + (f" × {count} cards = {num(memory)} GB" if count > 1 else "")),
              formula(f"need = {num(weights.value)} GB weights + {num(kv_total)} GB KV"
                      + (f" ({batch} × {num(kv.value)} GB)" if batch > 1 and kv.value else "")
@@ -96,11 +100,6 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
         return Answer(key="fits_memory", status="unanswerable", missing=["device count"], **kw,
                       summary=f"{lead}: {hw.name} systems spread a model over many devices' on-chip "
                               "memory, and the record does not say how many.")
-    if need > memory and c.hardware_count is None:
-        cards_needed = math.ceil(need / card_memory_gb(hw, 1))
-        return Answer(key="fits_memory", status="unanswerable", missing=["card count"], **kw,
-                      summary=f"{lead}: it needs at least {cards_needed} cards, and the record does "
-                              "not say how many it ran on; one card was never claimed.")
     if need > memory and isinstance(offload_split(c, hw, model, fmt), OffloadSplit):
         # The stated cards are the cards: the roofline reads what does not fit at system-memory
         # speed (checks/physics/offload.py), so the ceiling already carries the offload.
@@ -108,6 +107,11 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
                       summary=f"{num(weights.value)} GB of {fmt.name} weights do not fit {cards}'s "
                               f"{num(memory)} GB: the roofline judges the offloaded ceiling, the rest "
                               f"read at system-memory bandwidth{tail}.")
+    if need > memory and c.hardware_count is None:
+        cards_needed = math.ceil(need / card_memory_gb(hw, 1, c.hardware_memory_gb))
+        return Answer(key="fits_memory", status="unanswerable", missing=["card count"], **kw,
+                      summary=f"{lead}: it needs at least {cards_needed} cards, and the record does "
+                              "not say how many it ran on; one card was never claimed.")
     if need > memory and fmt.assumed and c.model_size_bytes is None:
         # The format is a guess (the smallest in common use): a smaller one may fit, or the run
         # offloads (llama.cpp's -ot exps=CPU, KTransformers) and says so where this record does

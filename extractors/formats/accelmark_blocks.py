@@ -246,9 +246,54 @@ def blocks(metrics: dict[str, Any], base: str, *, only_spec: bool, dropped: list
                                    chips, cpath, False, dropped, suite, _chips(chips, cpath))
 
 
-def suite_drafter(b: ClaimBuilder, suite: str) -> None:
-    """The drafter the suite runs in its speculative scenario, when the record does not say."""
+def suite_drafter(b: ClaimBuilder, suite: str, runner: str = "", extra: Any = None) -> None:
+    """The drafter the suite runs in its speculative scenario, when the record does not say; and
+    the window its runner sets (`_runner_window`)."""
     if suite in SPEC_DRAFTER:
         where = f"{SUITES}/{suite}/suite.json speculative_draft_model_id"
         b.set("drafter_model", SPEC_DRAFTER[suite], field=where)
         b.set("spec_method", "EAGLE", field=where, span=SPEC_DRAFTER[suite])
+    window = _runner_window(suite, runner, extra)
+    if window is not None:
+        k, where = window
+        b.set("spec_window", k + 1, field=where, span=str(k))
+        b.set("spec_window_convention", f"num_speculative_tokens {k} + 1 bonus token = window (vLLM convention)",
+              field=where)
+
+
+# The vLLM runners (FreedomIntelligence/AccelMark@5797fc42745be2494e6213938d9e5afa0c6c5bef
+# runners/<id>/runner.py) merge the benchmark runner's engine kwargs into `LLM(**extra_kwargs)`;
+# for the speculative scenario runners/benchmark_runner.py sets
+# `setdefault("num_speculative_tokens", suite.get("speculative_num_tokens", 4))`, the runner's
+# YAML `engine_kwargs` (the record's `task.extra_config`) winning on conflict. vLLM proposes that
+# many draft tokens per step and verifies them in one pass: at most k + 1 tokens per sequence
+# per pass. The SGLang runner drops the key (its own EAGLE defaults run) and the TPU runner passes
+# no drafter: neither is listed.
+VLLM_RUNNERS = frozenset({"nvidia_vllm_47f5d58e", "nvidia_vllm020_0f6c56e4", "nvidia_onecat_vllm_12a253c2",
+                          "amd_vllm_rocm_6c18cd8f", "ascend_vllm_ascend_d4aa9fda",
+                          "moorethreads_vllm_musa_f2f6f965"})
+# `speculative_num_tokens` of the suites with a speculative scenario (suites/suite_A, suite_D).
+SPEC_NUM_TOKENS = {"suite_A": 4, "suite_D": 4}
+_DEFAULT_K = 4  # benchmark_runner.py: suite.get("speculative_num_tokens", 4)
+
+
+def _runner_window(suite: str, runner: str, extra: Any) -> tuple[int, str] | None:
+    """(k, where it comes from) for a vLLM runner's speculative scenario: the record's own
+    `num_speculative_tokens` in `task.extra_config` (also inside `speculative_config`), else the
+    suite's; None for another runner or a speculative setting whose k cannot be read."""
+    if runner not in VLLM_RUNNERS:
+        return None
+    if isinstance(extra, dict):
+        for obj, path in ((extra, "task.extra_config"),
+                          (extra.get("speculative_config"), "task.extra_config.speculative_config")):
+            for key in ("num_speculative_tokens", "speculative_num_tokens"):
+                if isinstance(obj, dict) and key in obj:
+                    try:
+                        k = to_int(obj[key])
+                    except BadValue:
+                        return None
+                    return (k, f"{path}.{key}") if k >= 1 else None
+        if "speculative_config" in extra:
+            return None  # the user's own config, and no k in it
+    k = SPEC_NUM_TOKENS.get(suite, _DEFAULT_K)
+    return k, f"{SUITES}/{suite}/suite.json speculative_num_tokens (runners/benchmark_runner.py)"

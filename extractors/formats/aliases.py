@@ -76,6 +76,7 @@ FIELD_ALIASES: dict[str, tuple[str, ...]] = {
     "gpu_layers": ("gpu_layers", "n_gpu_layers", "ngl"),
     "host": ("host", "host_cpu"),
     "kv_depth": ("kv_depth", "n_kv"),
+    "accepted_per_pass": ("accepted_per_pass", "accepted_drafts_per_pass"),
     "system_ram_gb": ("system_ram_gb", "ram_gb", "system_memory_gb", "host_memory_gb"),
     "hardware_memory_gb": ("accel_ram", "accel_memory", "accelerator_memory",
                            "accelerator_memory_gb", "accelerator_memory_capacity", "gpu_memory",

@@ -225,6 +225,7 @@ TARGETS: dict[str, Converter] = {
     "gpu_layers": _int("gpu_layers"),
     "host": _text("host"),
     "kv_depth": _int("kv_depth"),
+    "accepted_per_pass": _float("accepted_per_pass"),
     "system_ram_gb": _plain("system_ram_gb", to_gigabytes),
     "hardware_memory_gb": _plain("hardware_memory_gb", to_gigabytes),
     "tpot_target_ms": _plain("tpot_target_ms", to_rate),

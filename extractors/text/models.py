@@ -48,6 +48,7 @@ _FAMILIES = {
     "granite": "granite", "olmo": "OLMo", "falcon": "Falcon", "internlm": "InternLM",
     "smollm": "SmolLM", "lfm": "LFM", "yi": "Yi", "exaone": "EXAONE", "hermes": "Hermes",
     "starcoder": "StarCoder", "baichuan": "Baichuan", "gpt-oss": "gpt-oss", "r1": "R1",
+    "open-llama": "OpenLLaMA", "wayfarer": "Wayfarer",
 }
 # Families whose bare name is one model (one size), so it is a model name without a size.
 _SINGLE = {"DeepSeek", "Kimi", "GLM", "MiniMax"}  # with a version: "DeepSeek V3", "Kimi K2"
@@ -86,7 +87,7 @@ class ModelName:
 
 def _family(raw: str) -> str:
     key = re.sub(r"[- ]+", "-", raw.lower())
-    return _FAMILIES[{"gptoss": "gpt-oss", "metallama": "meta-llama"}.get(key, key)]
+    return _FAMILIES[{"gptoss": "gpt-oss", "metallama": "meta-llama", "openllama": "open-llama"}.get(key, key)]
 
 
 def _pieces(rest: str) -> list[tuple[str, str, int]]:

@@ -52,10 +52,35 @@ def test_moe_must_hold_every_expert(xref: Reference) -> None:
     assert "61.1 GB of BF16 weights do not fit one RTX 5090's 34.4 GB" in a.summary
 
 
-def test_a_model_that_needs_several_cards_with_no_count_stated_is_unanswerable(xref: Reference) -> None:
+def test_a_named_card_with_no_count_is_one_card_and_the_rest_offloaded(xref: Reference) -> None:
+    """'on an RTX 5090': one card; what does not fit is read from system memory, no card invented."""
     a = _fit(xref, Claim(model="Qwen3-30B-A3B", weight_format="BF16", hardware="RTX 5090"))
+    assert a.status == "ok" and a.figures["ratio"] == pytest.approx(61.06 / 34.36, abs=0.01)
+    assert "61.1 GB of BF16 weights do not fit one RTX 5090's 34.4 GB: the roofline judges the offloaded" in a.summary
+
+
+@pytest.mark.parametrize("words", [{"notes": "2x RTX 5090"}, {"launch_command": "llama-server -ts 1,1 -ngl 99"},
+                                   {"notes": "dual 5090 build"}, {"env": {"CUDA_VISIBLE_DEVICES": "0,1"}}])
+def test_a_model_that_needs_several_cards_with_more_cards_said_is_unanswerable(xref: Reference,
+                                                                               words: dict[str, object]) -> None:
+    a = _fit(xref, Claim(model="Qwen3-30B-A3B", weight_format="BF16", hardware="RTX 5090", **words))
     assert a.status == "unanswerable" and a.missing == ["card count"]
     assert "needs at least 2 cards" in a.summary and a.figures["ratio"] == pytest.approx(61.06 / 34.36, abs=0.01)
+
+
+def test_a_datacenter_card_with_no_count_is_never_read_as_one_overflowing_card(xref: Reference) -> None:
+    """Sold on 4- and 8-GPU boards: a 70B BF16 on 'H100 SXM' most likely ran on several."""
+    a = _fit(xref, Claim(model="Llama-3.1-70B", weight_format="BF16", hardware="H100 SXM"))
+    assert a.status == "unanswerable" and a.missing == ["card count"]
+
+
+def test_the_record_s_own_larger_card_memory_picks_the_variant(ref: Reference) -> None:
+    """LocalScore's accel_ram 16 GB beside 'RTX 4060 Ti' (the table's 8 GB row): the 16 GB card."""
+    c = Claim(model="gemma2", params_total_b=10.2, weight_format="Q8_0", hardware="NVIDIA GeForce RTX 4060 Ti",
+              hardware_memory_gb=16.0)
+    a = _fit(ref, c)
+    assert a.status == "ok" and a.figures["memory_gb"] == pytest.approx(16 * 2**30 / 1e9)
+    assert "it fits" in a.summary
 
 
 def test_kv_at_long_context_and_batch_can_overflow(xref: Reference) -> None:

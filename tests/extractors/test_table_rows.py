@@ -156,7 +156,7 @@ def test_a_dense_family_row_is_judged(figure: str, want: str, ref: Reference) ->
 
 
 def test_an_unknown_name_is_not_given_a_family(ref: Reference) -> None:
-    assert claim(EXLLAMA.format(card="3090Ti", family="Wayfarer", size="12B", figure="50"), ref).model is None
+    assert claim(EXLLAMA.format(card="3090Ti", family="Lodestar", size="12B", figure="50"), ref).model is None
 
 
 def test_llama_cpp_is_a_program_not_the_family(ref: Reference) -> None:

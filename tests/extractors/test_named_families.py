@@ -1,0 +1,51 @@
+"""Models the readers now size from the record's own words (issue 13 part 5): a family word the
+table names dense, with the size written beside it.
+
+Shapes as the calibration corpus writes them:
+- turboderp/exllamav2@b9c025b4b1ee README.md's performance table, a split cell: "3090Ti, OpenLlama,
+  GPTQ, 3B: 259 t/s" (OpenLLaMA: a reproduction of LLaMA, dense);
+- NexVeridian/llm-inference-benchmarks@51a8e4d13948 README.md: "Size (B): 12; … Model: wayfarer;
+  Type: MLX; Quant: 4" (Latitude's Wayfarer 12B, a Mistral Nemo fine-tune; Wayfarer Large 70B, a
+  Llama 3.3 fine-tune).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from checks.models import Report
+from checks.reference import Reference
+from checks.runner import audit
+from extractors.evidence import build_evidence, read_document
+from extractors.inputs import InputSpec, read_local
+
+_EXL = ("ExLlamaV2 / Performance (Some quick tests to compare performance with ExLlama V1. There may be more "
+        "performance optimizations in the future, and speeds will vary across GPUs, with slow CPUs still being "
+        "a potential bottleneck:), 3090Ti, OpenLlama, GPTQ, 3B: {tg} t/s")
+_M4 = ("Inference Benchmarks (Apple M4 Max 48GB 16 Core 16-inch using LM Studio): Size (B): {size}; Speed (T/s): "
+       "{tg}; Model: {model}; Type: MLX; Quant: 4; Spec Dec (B): -; Spec Quant: -")
+
+
+def _audit(ref: Reference, text: str) -> Report:
+    return audit(build_evidence([read_document(read_local(InputSpec("text", text)), ref)], ref), ref)
+
+
+@pytest.mark.parametrize(("tg", "verdict"), [("259", "consistent"), ("2590", "suspicious")])
+def test_openllama_3b_is_a_dense_llama(ref: Reference, tg: str, verdict: str) -> None:
+    report = _audit(ref, _EXL.format(tg=tg))
+    assert (report.claim.model, report.claim.params_total_b) == ("OpenLLaMA 3B", 3.0)
+    q7 = report.question("roofline")
+    assert report.verdict == verdict
+    assert "dense_ratio" not in q7.figures  # no MoE reading left open
+    assert q7.figures["ceiling_tok_s"] == pytest.approx(672.0, abs=0.5)  # 1008 GB/s ÷ 1.5 GB (GPTQ 4-bit)
+
+
+@pytest.mark.parametrize(("model", "size", "tg", "verdict", "name"), [
+    ("wayfarer", 12, "65", "consistent", "Wayfarer 12B"),
+    ("wayfarer", 12, "650", "implausible", "Wayfarer 12B"),
+    ("wayfarer large", 70, "150", "implausible", "Wayfarer Large 70B"),
+])
+def test_wayfarer_is_dense(ref: Reference, model: str, size: int, tg: str, verdict: str, name: str) -> None:
+    report = _audit(ref, _M4.format(size=size, tg=tg, model=model))
+    assert report.claim.model == name
+    assert report.verdict == verdict
