@@ -108,13 +108,17 @@ def required_literals(items: Any) -> frozenset[str] | None:
 # characters (İ and ı as i, ſ as s, the Kelvin sign as k: tests/extractors/test_reader_shortcuts.py
 # checks all of Unicode), so the class of a case-blind letter holds them too.
 _LETTERS = "A-Za-z\u0130\u0131\u017f\u212a"
+# The same four, by the ASCII letter each is matched to: a pattern whose matches open with a few
+# letters ("ISL/OSL", "input/output", "prompt/gen") starts on those letters only (the pass then
+# skips, in C, the letters no match can start with; most of a log's characters are letters).
+_ALSO = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
 
 def _char_token(ch: str, icase: bool) -> str | None:
     if icase and ch.isascii() and ch.isalpha():
-        return "letters"
+        return "letter:" + ch.lower()  # this letter in either case (see `_ALSO`)
     if not icase or ch.lower() == ch.upper() == ch:
         return ch
     return None  # a cased non-ASCII letter under IGNORECASE: its other cases are not listed
@@ -195,8 +199,14 @@ def start_class(source: str, flags: int = 0) -> str | None:
     found, nullable = _firsts(parsed, bool(parsed.state.flags & re.IGNORECASE))
     if found is None or nullable or not found:
         return None
-    parts = []
+    letters = {t[len("letter:"):] for t in found if t.startswith("letter:")}
+    if "letters" in found:  # some match opens with any letter: the class holds them all
+        found = frozenset(t for t in found if not t.startswith("letter:")) | {"letters"}
+        letters = set()
+    parts = [c + c.upper() + _ALSO.get(c, "") for c in sorted(letters)]
     for token in sorted(found):
+        if token.startswith("letter:"):
+            continue
         if token == "letters":
             parts.append(_LETTERS)
         elif token == "digits":
