@@ -22,7 +22,7 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any, cast
 
-__all__ = ["fold", "folded", "lazy", "literals_of", "required_literals", "start_class"]
+__all__ = ["fold", "folded", "lazy", "literals_of", "required_literals", "start_class", "walking"]
 
 # A gate's casefolding costs a pass over the text: the last short and the last long text folded
 # are kept (by identity), as a reader runs many patterns over the same text.
@@ -30,6 +30,7 @@ __all__ = ["fold", "folded", "lazy", "literals_of", "required_literals", "start_
 # afresh each call costs about what the pattern does.
 _GATE_MIN = 128
 _FOLD_KEPT: list[tuple[str, str]] = [("", ""), ("", "")]
+_LONG_TEXT = 4096  # the slot of _FOLD_KEPT a text's fold is kept in: short (0) or long (1)
 # The start-class pass (below) pays for its second call and its compiling on long texts only: a
 # record's notes or a post are read as fast by the pattern alone.
 _STARTS_MIN = 2048
@@ -41,7 +42,7 @@ def fold(text: str) -> str:
 
 
 def _folded(text: str) -> str:
-    slot = 0 if len(text) < 4096 else 1  # a short line between searches of a long text keeps it
+    slot = 0 if len(text) < _LONG_TEXT else 1  # a short line between searches of a long text keeps it
     kept = _FOLD_KEPT[slot]  # one read: the pair cannot be torn
     if kept[0] is text:
         return kept[1]
@@ -53,6 +54,22 @@ def _folded(text: str) -> str:
 def folded(text: str) -> str:
     """`fold(text)`, kept for the last short and the last long text folded (by identity)."""
     return _folded(text)
+
+
+# The text a reader is walking (a `Scan`'s), with its fold made once by the reader: patterns asked
+# of that very text are gated at any length, where another short text goes straight to its
+# pattern (folding a clause afresh for one search costs what the search does).
+_WALKED: list[tuple[str, str]] = [("", "")]
+
+
+def walking(text: str, folded_text: str | None) -> None:
+    """Tell the gates that `folded_text` is `fold(text)` for the text being read now (None: not
+    folded yet, the gates fold it when they first need to, as for any other text)."""
+    if folded_text is None:
+        _WALKED[0] = ("", "")
+        return
+    _WALKED[0] = (text, folded_text)
+    _FOLD_KEPT[0 if len(text) < _LONG_TEXT else 1] = (text, folded_text)  # `folded` finds it too
 
 
 def literals_of(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
@@ -303,12 +320,12 @@ def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
         return whole
 
     def whole_search(text: str) -> re.Match[str] | None:
-        if len(text) < _STARTS_MIN:
+        if not isinstance(text, str) or len(text) < _STARTS_MIN:
             return compiled.search(text)
         return (whole or built())[0](text)
 
     def whole_finditer(text: str) -> Iterator[re.Match[str]]:
-        if len(text) < _STARTS_MIN:
+        if not isinstance(text, str) or len(text) < _STARTS_MIN:
             return compiled.finditer(text)
         return (whole or built())[1](text)
 
@@ -316,26 +333,34 @@ def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
     # is spelled out in each method rather than through a helper and a generator.
 
     def search(text: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
-        if args or kwargs or not isinstance(text, str) or len(text) < _GATE_MIN:
-            return compiled.search(text, *args, **kwargs)  # a short text: no pass saves more
-        if need is not None:
+        if args or kwargs or need is None:
+            return compiled.search(text, *args, **kwargs) if args or kwargs else whole_search(text)
+        walked = _WALKED[0]
+        if walked[0] is text:
+            folded = walked[1]
+        elif not isinstance(text, str) or len(text) < _GATE_MIN:
+            return compiled.search(text)  # a short text: no pass saves more
+        else:
             folded = _folded(text)
-            for w in need:
-                if w in folded:
-                    return whole_search(text)
-            return None
-        return whole_search(text)
+        for w in need:
+            if w in folded:
+                return whole_search(text)
+        return None
 
     def finditer(text: str, *args: Any, **kwargs: Any) -> Iterator[re.Match[str]]:
-        if args or kwargs or not isinstance(text, str) or len(text) < _GATE_MIN:
-            return compiled.finditer(text, *args, **kwargs)
-        if need is not None:
+        if args or kwargs or need is None:
+            return compiled.finditer(text, *args, **kwargs) if args or kwargs else whole_finditer(text)
+        walked = _WALKED[0]
+        if walked[0] is text:
+            folded = walked[1]
+        elif not isinstance(text, str) or len(text) < _GATE_MIN:
+            return compiled.finditer(text)
+        else:
             folded = _folded(text)
-            for w in need:
-                if w in folded:
-                    return whole_finditer(text)
-            return iter(())
-        return whole_finditer(text)
+        for w in need:
+            if w in folded:
+                return whole_finditer(text)
+        return iter(())
 
     def findall(text: str, *args: Any, **kwargs: Any) -> list[Any]:
         if need is not None and not args and not kwargs and isinstance(text, str) and len(text) >= _GATE_MIN:
