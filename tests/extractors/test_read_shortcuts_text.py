@@ -1,0 +1,97 @@
+"""Shortcuts in reading a text give what the plain forms gave: blanking spans as slices, a
+launch line's command memoised by the line, a command's flags memoised by its words, a Scan's
+fold gating the patterns asked of its text, and blank free text read as nothing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from checks.reference import load_reference
+from extractors.builder import ClaimBuilder
+from extractors.text import _blank
+from extractors.text.flags import _parsed, parse_flags
+from extractors.text.freetext import read_free_text
+from extractors.text.launch import _MEMO_LINE, find_commands
+from extractors.text.lazyre import _WALKED, lazy
+from extractors.text.scan import Scan
+
+REF = load_reference()
+
+
+def _blank_by_character(text: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        for i in range(max(0, start), min(end, len(chars))):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_blanking_spans_as_slices_gives_the_character_by_character_text(seed: int) -> None:
+    rnd = random.Random(seed)
+    for _ in range(500):
+        text = "".join(rnd.choice("ab\n c") for _ in range(rnd.randint(0, 30)))
+        spans = [(rnd.randint(-3, 35), rnd.randint(-3, 35)) for _ in range(rnd.randint(0, 4))]
+        assert _blank(text, spans) == _blank_by_character(text, spans), (text, spans)
+
+
+_SERVE = "python -m sglang.launch_server --model-path org/m --tp 2 --speculative-algorithm EAGLE"
+
+
+@pytest.mark.parametrize("text", [
+    f"{_SERVE}\nnotes\n{_SERVE}\n",
+    f"run: `{_SERVE}` then\n\nrun: `{_SERVE}` then",
+    f"{_SERVE} \\\n  --port 1\n{_SERVE} \\\n  --port 1",
+])
+def test_a_repeated_launch_line_gives_a_command_at_each_place(text: str) -> None:
+    found = find_commands(text)
+    assert len(found) == 2
+    first, second = found
+    assert (first.raw, first.args, first.env) == (second.raw, second.args, second.env)
+    assert text[first.start:first.end] == text[second.start:second.end]
+    assert first.start < second.start
+    first.args.append("--changed")  # each mention is its own copy
+    assert "--changed" not in find_commands(text)[1].args
+
+
+def test_a_launch_line_over_the_memo_limit_is_read_the_same() -> None:
+    long = _SERVE + " --x " + "a" * _MEMO_LINE
+    (cmd,) = find_commands(long)
+    assert cmd.args[-1] == "a" * _MEMO_LINE
+    assert (cmd.start, cmd.end) == (0, len(long))
+
+
+@pytest.mark.parametrize("args", [
+    ["--tp", "2", "--model", "m", "pos"],
+    ["-ngl", "99", "--no-mmap", "-c", "4096"],
+    ["--x=1", "-5", "--y", "-5"],
+])
+def test_flags_read_through_the_memo_are_fresh_lists(args: list[str]) -> None:
+    flags, positionals = parse_flags(args)
+    assert (tuple(flags), tuple(positionals)) == _parsed.__wrapped__(tuple(args))
+    flags.clear()
+    positionals.append("x")
+    assert parse_flags(args) == (list(_parsed.__wrapped__(tuple(args))[0]),
+                                 list(_parsed.__wrapped__(tuple(args))[1]))
+
+
+def test_a_scans_fold_gates_its_short_text_and_a_blanked_one_gets_its_own() -> None:
+    pattern = lazy(r"(?i)\bgreedy\b")
+    s = Scan("greedy decode, 20 tok/s", ClaimBuilder("t"), REF)
+    assert _WALKED[0] == (s.text, s.folded)
+    assert pattern.search(s.text) is not None
+    s.blank(0, len("greedy"))
+    assert _WALKED[0][0] is s.text
+    assert pattern.search(s.text) is None
+    s.text = "GREEDY" + s.text[6:]
+    assert pattern.search(s.text) is not None  # gated by the new text's fold, not the old one
+
+
+@pytest.mark.parametrize("text", ["", " ", " " * 320, "\n \t\n" * 40, "\u3000" * 9])
+def test_blank_free_text_reads_as_nothing(text: str) -> None:
+    b = ClaimBuilder("t")
+    reading = read_free_text(text, b, REF)
+    assert (reading.found, reading.numbers, reading.primary, b.values) == (False, [], None, {})
