@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from checks.reference import Reference
-from extractors.text.lazyre import lazy
+from extractors.text.lazyre import lazy, start_class
 
 __all__ = ["GPU_GENERIC", "Name", "NameFinder", "card_name", "find_gpus", "finder"]
 
@@ -71,17 +72,24 @@ GPU_GENERIC = lazy(_GPU_SOURCE)
 # non-ASCII characters `re` matches to an ASCII letter under IGNORECASE (İ and ı as i, ſ as s,
 # the Kelvin sign as k; tests/extractors/test_names_speed.py checks all of Unicode).
 _FIRST = "[A-Za-z0-9\u0130\u0131\u017f\u212a]"
-# The positions where GPU_GENERIC matches, found by a pattern that opens with a character class:
-# `re` then skips every position outside the class in C, where GPU_GENERIC's opening look-behind
-# made it try its alternatives at every position of the text.
-_GPU_AT = lazy(_FIRST + "(?<=(?=" + _GPU_SOURCE + ")" + _FIRST + ")")
+
+
+@cache  # built on first use: parsing the pattern for its first characters is not import work
+def _gpu_at() -> re.Pattern[str]:
+    """The positions where GPU_GENERIC matches, found by a pattern that opens with a character
+    class: `re` then skips every position outside the class in C, where GPU_GENERIC's opening
+    look-behind made it try its alternatives at every position of the text. The class is the
+    characters its matches can start with (`start_class`: 'f', 'j', 'o', 'u' … start none)."""
+    first = start_class(_GPU_SOURCE) or _FIRST
+    return re.compile(first + "(?<=(?=" + _GPU_SOURCE + ")" + first + ")")
 
 
 def _generic(text: str) -> Iterator[re.Match[str]]:
     """`GPU_GENERIC.finditer(text)`: the same matches, in order, none overlapping; each search
     resumes where the last match ended, as `finditer` does."""
     pos = 0
-    while (at := _GPU_AT.search(text, pos)) is not None:
+    gpu_at = _gpu_at()
+    while (at := gpu_at.search(text, pos)) is not None:
         m = GPU_GENERIC.match(text, at.start())
         if m is None:  # cannot happen (the pass looked ahead with the pattern itself)
             pos = at.start() + 1
@@ -171,6 +179,17 @@ def _fold(text: str) -> str:
     return _FOLD.sub(" ", text.lower())
 
 
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _starts_of(keys: list[str]) -> str:
+    """The ASCII letters and digits a case-blind match of some key can start with (the gate's
+    word start is one of them), as a class body; one that matches nothing when there are no keys."""
+    firsts = {k[0] for k in keys if k}
+    chars = [a for a in _ALNUM if any(re.fullmatch("(?i)" + re.escape(c), a) for c in firsts)]
+    return re.escape("".join(chars)) if chars else "^\\x00-\\U0010ffff"
+
+
 class NameFinder:
     """Every alias of one table, indexed by its first three characters."""
 
@@ -208,7 +227,9 @@ class NameFinder:
             # character class lets `re` skip every position outside the class in C (spaces,
             # punctuation, the blanked spans of a log) instead of trying the gate there.
             one = _WORD.pattern[:-len("[A-Za-z0-9]")] + f"(?=(?i:{_trie(self._keys)}))[A-Za-z0-9]"
-            self._gate = re.compile(f"[A-Za-z0-9](?<={one})")
+            # The class holds only the characters a key can start with (in either case): a word
+            # starting with any other letter is skipped in C, not tried against the trie.
+            self._gate = re.compile(f"[{_starts_of(self._keys)}](?<={one})")
         return self._gate
 
     def pattern(self, key: str) -> re.Pattern[str] | None:
