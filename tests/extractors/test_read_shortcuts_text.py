@@ -5,6 +5,7 @@ fold gating the patterns asked of its text, and blank free text read as nothing.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -95,3 +96,24 @@ def test_blank_free_text_reads_as_nothing(text: str) -> None:
     b = ClaimBuilder("t")
     reading = read_free_text(text, b, REF)
     assert (reading.found, reading.numbers, reading.primary, b.values) == (False, [], None, {})
+
+
+def test_a_short_texts_pass_is_built_once_the_pattern_is_hot_and_reads_the_same() -> None:
+    from extractors.text.lazyre import _STARTS_HOT, _STARTS_SHORT, _gated, _starts
+
+    source = r"(?i)\b(?:ISL|input|prompt)\s*/\s*(\d+)"
+    plain = re.compile(source)
+    built: list[int] = []
+
+    def make() -> re.Pattern[str] | None:
+        built.append(1)
+        return _starts(source, 0)
+
+    search, finditer, _ = _gated(plain, None, make)
+    text = ("x" * _STARTS_SHORT) + " ISL/128 and input / 256"
+    for k in range(_STARTS_HOT + 3):
+        m = search(text)
+        assert m is not None and (m.span(), m.groups()) == (plain.search(text).span(), ("128",))  # type: ignore[union-attr]
+        assert [x.span() for x in finditer(text)] == [x.span() for x in plain.finditer(text)]
+        assert len(built) == (0 if 2 * (k + 1) < _STARTS_HOT else 1)
+    assert search("ISL/1") is not None and len(built) == 1  # under _STARTS_SHORT: the pattern alone
