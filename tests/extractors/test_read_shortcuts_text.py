@@ -117,3 +117,30 @@ def test_a_short_texts_pass_is_built_once_the_pattern_is_hot_and_reads_the_same(
         assert [x.span() for x in finditer(text)] == [x.span() for x in plain.finditer(text)]
         assert len(built) == (0 if 2 * (k + 1) < _STARTS_HOT else 1)
     assert search("ISL/1") is not None and len(built) == 1  # under _STARTS_SHORT: the pattern alone
+
+
+@pytest.mark.parametrize("text", [
+    "27B dense, batch 1, 2048 tokens in 0.969 s — 2103.6 tok/s on one consumer GPU (RTX 5090).\n"
+    "Full record: https://speedboard.example/api/v1/records?submitter=speedrunner",
+    "INFO Avg generation throughput: 12.5 tokens/s\nİNFO Avg prompt throughput: 1.0 tokens/s",
+    "llama_print_timings: eval time = 10.00 ms / 100 runs (0.10 ms per token, 10000.00 tokens per second)",
+    "",
+])
+def test_a_short_texts_lines_are_searched_only_when_the_text_holds_a_needles_word(text: str) -> None:
+    import gc
+
+    from extractors.text.lazyre import _Lazy
+    from extractors.text.lines import lines_matching
+
+    needles = {(o._source, o._flags) for o in gc.get_objects() if isinstance(o, _Lazy)}
+    assert len(needles) > 100
+    for source, flags in sorted(needles):
+        plain = re.compile(source, flags)
+        wanted, pos = [], 0
+        for raw in text.split("\n"):
+            if m := plain.search(raw):
+                wanted.append((pos, raw, m.span(), m.groups()))
+            pos += len(raw) + 1
+        got = [(line.start, line.text, m.span(), m.groups())
+               for line, m in lines_matching(text, lazy(source, flags))]
+        assert got == wanted, source
