@@ -214,6 +214,7 @@ class NameFinder:
         self.key_lengths = sorted({len(k) for k in groups}, reverse=True)
         self._keys = sorted(groups, key=len, reverse=True)
         self._gate: re.Pattern[str] | None = None
+        self._plans: dict[str, tuple[re.Pattern[str], ...]] = {}
 
     def gate(self) -> re.Pattern[str]:
         """The word starts where some key can begin: one scan in C instead of a dictionary lookup
@@ -239,26 +240,34 @@ class NameFinder:
             found = self.patterns[key] = re.compile(self._sources[key])
         return found
 
+    def plan(self, head: str) -> tuple[re.Pattern[str], ...]:
+        """The patterns to try where a word starts with `head` (the text's next `longest`
+        characters), one per key length whose folded head is a key, longest first."""
+        found = self._plans.get(head)
+        if found is None:
+            # Most words start with plain ASCII letters and digits: folding is then lowercasing.
+            plain = head.isascii() and head.isalnum()
+            folded = head.lower() if plain else ""
+            tried = (self.pattern(folded[:n] if plain else _fold(head[:n])) for n in self.key_lengths)
+            found = tuple(p for p in tried if p is not None)
+            if len(self._plans) >= _PLANS_KEPT:  # bounded: a stranger's text has many heads
+                self._plans.clear()
+            self._plans[head] = found
+        return found
+
     def finditer(self, text: str) -> Iterator[Name]:
         last_end = 0
-        lengths = self.key_lengths
-        longest = lengths[0] if lengths else 0
-        compiled = self.patterns
-        pattern = self.pattern
+        longest = self.key_lengths[0] if self.key_lengths else 0
+        plans, plan = self._plans, self.plan
         for w in self.gate().finditer(text):
             pos = w.start()
             if pos < last_end:
                 continue
             best: re.Match[str] | None = None
             head = text[pos:pos + longest]
-            # Most words start with plain ASCII letters and digits: folding is then lowercasing,
-            # done once for every key length (the regex fold per length was a third of the time).
-            plain = head.isascii() and head.isalnum()
-            folded = head.lower() if plain else ""
-            for length in lengths:
-                key = folded[:length] if plain else _fold(head[:length])
-                found = compiled.get(key) or pattern(key)
-                m = found.match(text, pos) if found else None
+            # A text repeats its words: what to try after each head is worked out once.
+            for found in plans.get(head) or plan(head):
+                m = found.match(text, pos)
                 if m and (best is None or m.end() > best.end()):
                     best = m
             if best is not None:
@@ -267,6 +276,7 @@ class NameFinder:
                 yield Name(best.start(), last_end, raw, self.names.get(_fold(raw), raw))
 
 
+_PLANS_KEPT = 4096  # heads a finder remembers the patterns of
 _CACHE: dict[int, tuple[Reference, dict[str, NameFinder]]] = {}
 
 
