@@ -8,7 +8,8 @@ pattern's methods on itself, so later calls cost a plain attribute lookup.
 The gate: from the pattern's parse tree, a set of literal strings one of which every match must
 contain (a run of literal characters, a branch's alternatives each with one, a repeat taken at
 least once). `search`, `finditer` and `findall` over a whole text whose casefolded copy holds none
-of them return no match without running the pattern; the Python regex engine tries a pattern at
+of them return no match without running the pattern (a pattern in sequence has several such sets,
+one per required item: up to four are asked, each a necessary condition); the Python regex engine tries a pattern at
 every position, and most patterns of most texts cannot match at all. Lookarounds count for
 nothing and a search from a position is never gated, so the gate only skips searches that could
 not have matched: every character an ASCII literal matches, in either case, casefolds to that
@@ -91,6 +92,23 @@ def _best(options: list[frozenset[str]]) -> frozenset[str] | None:
 
 def required_literals(items: Any) -> frozenset[str] | None:
     """Strings (lower case) one of which every match of the parsed sequence contains, or None."""
+    return _best(_options(items))
+
+
+# A gate asks at most this many of a pattern's requirements (each one more scan of the text).
+_GATE_OPTIONS = 4
+
+
+def required_all(items: Any) -> tuple[tuple[str, ...], ...]:
+    """Every requirement of the parsed sequence (`required_literals`' candidates), the most
+    selective first: each is a set of strings one of which every match contains, so a text
+    lacking all the strings of any one of them cannot match."""
+    useful = [o for o in _options(items) if o and all(o)]
+    useful.sort(key=lambda o: (-min(len(s) for s in o), sorted(o)))
+    return tuple(tuple(sorted(o)) for o in useful[:_GATE_OPTIONS])
+
+
+def _options(items: Any) -> list[frozenset[str]]:
     options: list[frozenset[str]] = []
     run: list[str] = []
 
@@ -117,7 +135,7 @@ def required_literals(items: Any) -> frozenset[str] | None:
         if found is not None:
             options.append(found)
     flush()
-    return _best(options)
+    return options
 
 
 # ---- where a match can start ---------------------------------------------------------------
@@ -299,19 +317,21 @@ class _Lazy:
         for attr in ("match", "fullmatch", "sub", "subn", "split", "pattern", "flags", "groups",
                      "groupindex", "scanner"):
             setattr(self, attr, getattr(compiled, attr))
-        need = required_literals(_parser.parse(self._source, self._flags))
+        parsed = _parser.parse(self._source, self._flags)
+        need = required_literals(parsed)
         self.required = tuple(sorted(need)) if need is not None else None
         self.search, self.finditer, self.findall = _gated(
-            compiled, self.required, lambda: _starts(self._source, self._flags))
+            compiled, required_all(parsed) or None, lambda: _starts(self._source, self._flags))
         return getattr(self, name) if name in vars(self) else getattr(compiled, name)
 
     def __repr__(self) -> str:
         return f"lazy({self._source!r})"
 
 
-def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
+def _gated(compiled: re.Pattern[str], need: tuple[tuple[str, ...], ...] | None,
            make_starts: Callable[[], re.Pattern[str] | None]) -> tuple[Any, Any, Any]:
-    """search / finditer / findall of a whole text: none when the text holds none of `need`, and
+    """search / finditer / findall of a whole text: none when the text lacks every string of one
+    of the requirements in `need` (`required_all`), and
     through the start-class pass (`_starts`) when there is one. A search from a position, or of
     a short text, goes straight to the pattern; the pass is built when a long text first asks,
     so a run reading only short texts never compiles it."""
@@ -357,10 +377,13 @@ def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
             return compiled.search(text)  # a short text: no pass saves more
         else:
             folded = _folded(text)
-        for w in need:
-            if w in folded:
-                return whole_search(text)
-        return None
+        for option in need:  # every requirement must be met; the most selective is asked first
+            for w in option:
+                if w in folded:
+                    break
+            else:
+                return None
+        return whole_search(text)
 
     def finditer(text: str, *args: Any, **kwargs: Any) -> Iterator[re.Match[str]]:
         if args or kwargs or need is None:
@@ -372,18 +395,23 @@ def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
             return compiled.finditer(text)
         else:
             folded = _folded(text)
-        for w in need:
-            if w in folded:
-                return whole_finditer(text)
-        return iter(())
+        for option in need:
+            for w in option:
+                if w in folded:
+                    break
+            else:
+                return iter(())
+        return whole_finditer(text)
 
     def findall(text: str, *args: Any, **kwargs: Any) -> list[Any]:
         if need is not None and not args and not kwargs and isinstance(text, str) and len(text) >= _GATE_MIN:
             folded = _folded(text)
-            for w in need:
-                if w in folded:
-                    return compiled.findall(text)
-            return []
+            for option in need:
+                for w in option:
+                    if w in folded:
+                        break
+                else:
+                    return []
         return compiled.findall(text, *args, **kwargs)
 
     return search, finditer, findall

@@ -144,3 +144,37 @@ def test_a_short_texts_lines_are_searched_only_when_the_text_holds_a_needles_wor
         got = [(line.start, line.text, m.span(), m.groups())
                for line, m in lines_matching(text, lazy(source, flags))]
         assert got == wanted, source
+
+
+@pytest.mark.parametrize(("source", "options"), [
+    (r"x(?:ab|cd)+y", (("ab", "cd"), ("x",), ("y",))),
+    (r"(?i)\bbest\s+of\s+(\d+)", (("best",), ("of",))),
+    (r"(?i)foo|\d+", ()),  # one branch needs nothing
+])
+def test_every_requirement_of_a_pattern_most_selective_first(source: str,
+                                                             options: tuple[tuple[str, ...], ...]) -> None:
+    from re import _parser  # type: ignore[attr-defined]
+
+    from extractors.text.lazyre import required_all
+
+    assert required_all(_parser.parse(source, 0)) == options
+
+
+def test_every_reader_pattern_gated_on_all_its_requirements_reads_as_compiled() -> None:
+    import gc
+
+    from benchmarks.text_speed import board_notes, claim_log
+    from extractors.text.lazyre import _Lazy
+
+    texts = [claim_log(8000), board_notes(8000), "filler " * 30 + "best of 3, ISL/OSL 128/128",
+             "27B dense, batch 1 — 2103.6 tok/s on one RTX 5090 (NVFP4), AL=56.0 İnput ſpec \u212a"]
+    sources = sorted({(o._source, o._flags) for o in gc.get_objects() if isinstance(o, _Lazy)})
+    assert len(sources) > 100
+    for source, flags in sources:
+        gated, plain = lazy(source, flags), re.compile(source, flags)
+        for text in texts:
+            assert [(m.span(), m.groups()) for m in gated.finditer(text)] == \
+                [(m.span(), m.groups()) for m in plain.finditer(text)], source
+            got, want = gated.search(text), plain.search(text)
+            assert (got and got.span()) == (want and want.span()), source
+            assert gated.findall(text) == plain.findall(text), source
