@@ -23,7 +23,8 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any, cast
 
-__all__ = ["fold", "folded", "lazy", "literals_of", "required_literals", "start_class", "walking"]
+__all__ = ["fold", "folded", "lazy", "literals_of", "required_all", "required_literals", "start_class",
+           "walking"]
 
 # A gate's casefolding costs a pass over the text: the last short and the last long text folded
 # are kept (by identity), as a reader runs many patterns over the same text.
