@@ -25,6 +25,7 @@ Quirks, each with its reason:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from extractors.formats.values import BadValue, to_float
@@ -109,7 +110,14 @@ def to_gigabytes(value: Any) -> float:
 
 def header_unit(key: str) -> tuple[str, str] | None:
     """A header that ends in a unit: "memory (GiB)" → ("memory", "gib"); None otherwise."""
-    m = _HEADER.match(str(key)) if len(str(key)) <= _MAX_KEY else None
+    key = str(key)
+    return _header_unit(key) if len(key) <= _MAX_KEY else None
+
+
+# Boards spell the same few dozen keys on every record: each key read once (bounded; keys are short).
+@lru_cache(maxsize=4096)
+def _header_unit(key: str) -> tuple[str, str] | None:
+    m = _HEADER.match(key)
     if not m:
         return None
     base, unit = m.group(1).strip(" _-([").strip(), m.group(2).lower()
@@ -125,16 +133,27 @@ def record_units(record: dict[str, Any]) -> dict[str, str]:
     """The unit each key's value is in, from a unit column beside it (`model_params_unit`): the
     key's own spelling → the unit (lower case). Only units this module knows are kept."""
     out: dict[str, str] = {}
-    keys = {str(k).lower(): k for k in record}
+    keys: dict[str, Any] | None = None
     for key, value in record.items():
-        m = _UNIT_COLUMN.match(str(key)) if len(str(key)) <= _MAX_KEY else None
-        if not m or not isinstance(value, str):
+        name = str(key)
+        column = _unit_column(name) if len(name) <= _MAX_KEY else None
+        if column is None or not isinstance(value, str):
             continue
-        base = keys.get(m.group(1).lower())
+        if keys is None:  # most records have no unit column: the lookup is made when one is seen
+            keys = {str(k).lower(): k for k in record}
+        base = keys.get(column)
         unit = value.strip().lower()
         if base is not None and unit in _ALL_UNITS:
             out[str(base)] = unit
     return out
+
+
+@lru_cache(maxsize=4096)
+def _unit_column(key: str) -> str | None:
+    """The key a unit column names the unit of (`model_params_unit` → "model_params"), lower
+    case; None for any other key. Memoised by key, as `_header_unit`."""
+    m = _UNIT_COLUMN.match(key)
+    return m.group(1).lower() if m else None
 
 
 def with_unit(value: Any, unit: str | None) -> Any:

@@ -117,12 +117,26 @@ def _url_spans(text: str) -> list[tuple[int, int]]:
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     """The text with each span replaced by spaces (newlines kept), so offsets stay valid."""
-    chars = list(text)
-    for start, end in spans:
-        for i in range(max(0, start), min(end, len(chars))):
-            if chars[i] != "\n":
-                chars[i] = " "
-    return "".join(chars)
+    # The spans merged, then each blanked as one slice: a log's consumed lines are most of it,
+    # and blanking them character by character in Python cost more than reading them.
+    merged: list[list[int]] = []
+    for start, end in sorted((max(0, s), min(e, len(text))) for s, e in spans):
+        if start >= end:
+            continue
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    if not merged:
+        return text
+    out, pos = [], 0
+    for start, end in merged:
+        out.append(text[pos:start])
+        out.append("\n".join(" " * len(part) for part in text[start:end].split("\n")))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
 
 
 def _kind(launch: LaunchReading, logs: LogReading, free: FreeTextReading, rest: str) -> Kind:

@@ -30,6 +30,7 @@ import ast
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from checks.reference import Reference
@@ -101,6 +102,16 @@ Flag = tuple[str, str, str | None, str]  # (flag as written, folded flag, value,
 
 def parse_flags(args: list[str]) -> tuple[list[Flag], list[str]]:
     """[(flag as written, folded flag, value, span)], positionals."""
+    words = tuple(args)
+    flags, positionals = _parsed(words) if sum(map(len, words)) <= _MEMO_WORDS else _parsed.__wrapped__(words)
+    return list(flags), list(positionals)
+
+
+_MEMO_WORDS = 2000  # characters of words memoised at most: the memo stays small
+
+
+@lru_cache(maxsize=2048)  # by the words: a board's commands repeat their templates
+def _parsed(args: tuple[str, ...]) -> tuple[tuple[Flag, ...], tuple[str, ...]]:
     flags: list[Flag] = []
     positionals: list[str] = []
     i = 0
@@ -119,7 +130,7 @@ def parse_flags(args: list[str]) -> tuple[list[Flag], list[str]]:
         else:
             positionals.append(tok)
         i += 1
-    return flags, positionals
+    return tuple(flags), tuple(positionals)
 
 
 class _Spec:

@@ -122,6 +122,10 @@ class _Mention:
 
 def read_free_text(text: str, b: ClaimBuilder, ref: Reference | None = None) -> FreeTextReading:
     """Fill `b` from prose; return the tok/s figures quoted and which one is the claim."""
+    if text.isspace() or not text:
+        # Nothing left to read (a record's launch command once its command is blanked): no
+        # reader can match blanks, and asking each of them cost a third of reading a record.
+        return FreeTextReading()
     s = Scan(_PROGRESS.sub(lambda m: " " * len(m.group(0)), text), b, ref)
     mentions, primary, at = _tok_s(s)
     out = FreeTextReading(numbers=[m.value for m in mentions], primary=primary)
@@ -218,14 +222,17 @@ def _line_kind(text: str, at: int) -> str | None:
 
 def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
     mentions: list[_Mention] = []
-    # Every number, plainly: its matches are dense, where a start-class pass costs more than it skips.
-    numbers = [m.start() for m in re.finditer(NUM, s.text)]
+    # Every number, plainly: its matches are dense, where a start-class pass costs more than it
+    # skips. Found when the first figure needs them: most texts quote no tok/s figure at all.
+    numbers: list[int] | None = None
     last_end = 0
     for m in s.finditer(_TOKS):
         value = with_suffix(parse_positive(m.group("num") or m.group("hi")), m.group("k"))
         if value is None or _NOT_SPEED.match(s.text, m.end()):
             continue
         start, end = s.clause(m.start())
+        if numbers is None:
+            numbers = [n.start() for n in re.finditer(NUM, s.text)]
         i = bisect.bisect_left(numbers, m.start())
         prev = numbers[i - 1] if i > 0 and numbers[i - 1] >= start else start
         # A cue after a figure's comma belongs to that figure ("2.2 t/s without SD, 3.5 t/s").

@@ -23,7 +23,8 @@ Quirks, each for a reason:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from checks.models import Claim
 from checks.parsing import shell_words
@@ -141,16 +142,32 @@ def _logical_lines(text: str) -> list[tuple[int, int, str]]:
 def find_commands(text: str) -> list[Command]:
     """Every recognised command in text, servers first, then in order of appearance."""
     found: list[Command] = []
-    for start, end, line in _logical_lines(text):
-        if _FENCE.match(line) or not _HINT.search(line):
-            continue
-        hits = [(m, eng, role) for pat, eng, role in _PROGRAMS if (m := pat.search(line))]
-        if not hits:
-            continue
-        match, engine, role = min(hits, key=lambda h: h[0].start())
-        found.append(_command(line, start, end, match, engine, role))
+    for start, _, line in _logical_lines(text):
+        cmd = _line_command(line) if len(line) <= _MEMO_LINE else _line_command.__wrapped__(line)
+        if cmd is not None:
+            # A fresh copy per mention, at its place in this text (the memo's is shared).
+            found.append(replace(cmd, args=list(cmd.args), env=dict(cmd.env), start=start + cmd.start,
+                                 end=start + cmd.end))
     found.sort(key=lambda c: (_ROLE_ORDER[c.role], c.start))
     return found
+
+
+# Lines memoised are at most this long, so the memo stays small whatever a stranger pastes.
+_MEMO_LINE = 2000
+
+
+@lru_cache(maxsize=2048)
+def _line_command(line: str) -> Command | None:
+    """The command one logical line runs, its span within the line; memoised by the line (a
+    board repeats its launch templates, a log its command lines: tokenising and matching the
+    twelve programs again was most of reading them)."""
+    if _FENCE.match(line) or not _HINT.search(line):
+        return None
+    hits = [(m, eng, role) for pat, eng, role in _PROGRAMS if (m := pat.search(line))]
+    if not hits:
+        return None
+    match, engine, role = min(hits, key=lambda h: h[0].start())
+    return _command(line, 0, len(line), match, engine, role)
 
 
 def _command(line: str, start: int, end: int, match: re.Match[str], engine: str,

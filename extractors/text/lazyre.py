@@ -8,7 +8,8 @@ pattern's methods on itself, so later calls cost a plain attribute lookup.
 The gate: from the pattern's parse tree, a set of literal strings one of which every match must
 contain (a run of literal characters, a branch's alternatives each with one, a repeat taken at
 least once). `search`, `finditer` and `findall` over a whole text whose casefolded copy holds none
-of them return no match without running the pattern; the Python regex engine tries a pattern at
+of them return no match without running the pattern (a pattern in sequence has several such sets,
+one per required item: up to four are asked, each a necessary condition); the Python regex engine tries a pattern at
 every position, and most patterns of most texts cannot match at all. Lookarounds count for
 nothing and a search from a position is never gated, so the gate only skips searches that could
 not have matched: every character an ASCII literal matches, in either case, casefolds to that
@@ -22,7 +23,8 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any, cast
 
-__all__ = ["fold", "folded", "lazy", "literals_of", "required_literals", "start_class"]
+__all__ = ["fold", "folded", "lazy", "literals_of", "required_all", "required_literals", "start_class",
+           "walking"]
 
 # A gate's casefolding costs a pass over the text: the last short and the last long text folded
 # are kept (by identity), as a reader runs many patterns over the same text.
@@ -30,9 +32,15 @@ __all__ = ["fold", "folded", "lazy", "literals_of", "required_literals", "start_
 # afresh each call costs about what the pattern does.
 _GATE_MIN = 128
 _FOLD_KEPT: list[tuple[str, str]] = [("", ""), ("", "")]
-# The start-class pass (below) pays for its second call and its compiling on long texts only: a
-# record's notes or a post are read as fast by the pattern alone.
+_LONG_TEXT = 4096  # the slot of _FOLD_KEPT a text's fold is kept in: short (0) or long (1)
+# The start-class pass (below) pays for its compiling on long texts at once; a record's notes or
+# a post (short texts) are read through it only once the pattern has been asked often enough for
+# its compiling to be repaid (a sweep of records, a bot's day), so a one-off CLI audit compiles
+# none of them. Opening on the few letters a match can start with, the pass reads even a
+# 100-character text about twice as fast as the pattern alone; a shorter one goes straight there.
 _STARTS_MIN = 2048
+_STARTS_SHORT = 64
+_STARTS_HOT = 64  # whole-text searches of short texts before the pass is built for them
 
 
 def fold(text: str) -> str:
@@ -41,7 +49,7 @@ def fold(text: str) -> str:
 
 
 def _folded(text: str) -> str:
-    slot = 0 if len(text) < 4096 else 1  # a short line between searches of a long text keeps it
+    slot = 0 if len(text) < _LONG_TEXT else 1  # a short line between searches of a long text keeps it
     kept = _FOLD_KEPT[slot]  # one read: the pair cannot be torn
     if kept[0] is text:
         return kept[1]
@@ -53,6 +61,22 @@ def _folded(text: str) -> str:
 def folded(text: str) -> str:
     """`fold(text)`, kept for the last short and the last long text folded (by identity)."""
     return _folded(text)
+
+
+# The text a reader is walking (a `Scan`'s), with its fold made once by the reader: patterns asked
+# of that very text are gated at any length, where another short text goes straight to its
+# pattern (folding a clause afresh for one search costs what the search does).
+_WALKED: list[tuple[str, str]] = [("", "")]
+
+
+def walking(text: str, folded_text: str | None) -> None:
+    """Tell the gates that `folded_text` is `fold(text)` for the text being read now (None: not
+    folded yet, the gates fold it when they first need to, as for any other text)."""
+    if folded_text is None:
+        _WALKED[0] = ("", "")
+        return
+    _WALKED[0] = (text, folded_text)
+    _FOLD_KEPT[0 if len(text) < _LONG_TEXT else 1] = (text, folded_text)  # `folded` finds it too
 
 
 def literals_of(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
@@ -69,6 +93,23 @@ def _best(options: list[frozenset[str]]) -> frozenset[str] | None:
 
 def required_literals(items: Any) -> frozenset[str] | None:
     """Strings (lower case) one of which every match of the parsed sequence contains, or None."""
+    return _best(_options(items))
+
+
+# A gate asks at most this many of a pattern's requirements (each one more scan of the text).
+_GATE_OPTIONS = 4
+
+
+def required_all(items: Any) -> tuple[tuple[str, ...], ...]:
+    """Every requirement of the parsed sequence (`required_literals`' candidates), the most
+    selective first: each is a set of strings one of which every match contains, so a text
+    lacking all the strings of any one of them cannot match."""
+    useful = [o for o in _options(items) if o and all(o)]
+    useful.sort(key=lambda o: (-min(len(s) for s in o), sorted(o)))
+    return tuple(tuple(sorted(o)) for o in useful[:_GATE_OPTIONS])
+
+
+def _options(items: Any) -> list[frozenset[str]]:
     options: list[frozenset[str]] = []
     run: list[str] = []
 
@@ -95,7 +136,7 @@ def required_literals(items: Any) -> frozenset[str] | None:
         if found is not None:
             options.append(found)
     flush()
-    return _best(options)
+    return options
 
 
 # ---- where a match can start ---------------------------------------------------------------
@@ -108,13 +149,17 @@ def required_literals(items: Any) -> frozenset[str] | None:
 # characters (İ and ı as i, ſ as s, the Kelvin sign as k: tests/extractors/test_reader_shortcuts.py
 # checks all of Unicode), so the class of a case-blind letter holds them too.
 _LETTERS = "A-Za-z\u0130\u0131\u017f\u212a"
+# The same four, by the ASCII letter each is matched to: a pattern whose matches open with a few
+# letters ("ISL/OSL", "input/output", "prompt/gen") starts on those letters only (the pass then
+# skips, in C, the letters no match can start with; most of a log's characters are letters).
+_ALSO = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
 
 def _char_token(ch: str, icase: bool) -> str | None:
     if icase and ch.isascii() and ch.isalpha():
-        return "letters"
+        return "letter:" + ch.lower()  # this letter in either case (see `_ALSO`)
     if not icase or ch.lower() == ch.upper() == ch:
         return ch
     return None  # a cased non-ASCII letter under IGNORECASE: its other cases are not listed
@@ -195,8 +240,14 @@ def start_class(source: str, flags: int = 0) -> str | None:
     found, nullable = _firsts(parsed, bool(parsed.state.flags & re.IGNORECASE))
     if found is None or nullable or not found:
         return None
-    parts = []
+    letters = {t[len("letter:"):] for t in found if t.startswith("letter:")}
+    if "letters" in found:  # some match opens with any letter: the class holds them all
+        found = frozenset(t for t in found if not t.startswith("letter:")) | {"letters"}
+        letters = set()
+    parts = [c + c.upper() + _ALSO.get(c, "") for c in sorted(letters)]
     for token in sorted(found):
+        if token.startswith("letter:"):
+            continue
         if token == "letters":
             parts.append(_LETTERS)
         elif token == "digits":
@@ -267,23 +318,26 @@ class _Lazy:
         for attr in ("match", "fullmatch", "sub", "subn", "split", "pattern", "flags", "groups",
                      "groupindex", "scanner"):
             setattr(self, attr, getattr(compiled, attr))
-        need = required_literals(_parser.parse(self._source, self._flags))
+        parsed = _parser.parse(self._source, self._flags)
+        need = required_literals(parsed)
         self.required = tuple(sorted(need)) if need is not None else None
         self.search, self.finditer, self.findall = _gated(
-            compiled, self.required, lambda: _starts(self._source, self._flags))
+            compiled, required_all(parsed) or None, lambda: _starts(self._source, self._flags))
         return getattr(self, name) if name in vars(self) else getattr(compiled, name)
 
     def __repr__(self) -> str:
         return f"lazy({self._source!r})"
 
 
-def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
+def _gated(compiled: re.Pattern[str], need: tuple[tuple[str, ...], ...] | None,
            make_starts: Callable[[], re.Pattern[str] | None]) -> tuple[Any, Any, Any]:
-    """search / finditer / findall of a whole text: none when the text holds none of `need`, and
+    """search / finditer / findall of a whole text: none when the text lacks every string of one
+    of the requirements in `need` (`required_all`), and
     through the start-class pass (`_starts`) when there is one. A search from a position, or of
     a short text, goes straight to the pattern; the pass is built when a long text first asks,
     so a run reading only short texts never compiles it."""
     whole: list[Any] = []  # [search, finditer] of a whole long text, once built
+    short_calls = [0]  # whole-text searches of short texts while the pass is not built
 
     def built() -> list[Any]:
         if not whole:
@@ -292,13 +346,22 @@ def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
                          else (compiled.search, compiled.finditer))
         return whole
 
+    def hot(text: Any) -> bool:
+        """Whether this whole-text search goes through the pass (building it when due)."""
+        if not isinstance(text, str) or len(text) < _STARTS_SHORT:
+            return False
+        if len(text) >= _STARTS_MIN or whole:
+            return True
+        short_calls[0] += 1
+        return short_calls[0] >= _STARTS_HOT
+
     def whole_search(text: str) -> re.Match[str] | None:
-        if len(text) < _STARTS_MIN:
+        if not hot(text):
             return compiled.search(text)
         return (whole or built())[0](text)
 
     def whole_finditer(text: str) -> Iterator[re.Match[str]]:
-        if len(text) < _STARTS_MIN:
+        if not hot(text):
             return compiled.finditer(text)
         return (whole or built())[1](text)
 
@@ -306,34 +369,50 @@ def _gated(compiled: re.Pattern[str], need: tuple[str, ...] | None,
     # is spelled out in each method rather than through a helper and a generator.
 
     def search(text: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
-        if args or kwargs or not isinstance(text, str) or len(text) < _GATE_MIN:
-            return compiled.search(text, *args, **kwargs)  # a short text: no pass saves more
-        if need is not None:
+        if args or kwargs or need is None:
+            return compiled.search(text, *args, **kwargs) if args or kwargs else whole_search(text)
+        walked = _WALKED[0]
+        if walked[0] is text:
+            folded = walked[1]
+        elif not isinstance(text, str) or len(text) < _GATE_MIN:
+            return compiled.search(text)  # a short text: no pass saves more
+        else:
             folded = _folded(text)
-            for w in need:
+        for option in need:  # every requirement must be met; the most selective is asked first
+            for w in option:
                 if w in folded:
-                    return whole_search(text)
-            return None
+                    break
+            else:
+                return None
         return whole_search(text)
 
     def finditer(text: str, *args: Any, **kwargs: Any) -> Iterator[re.Match[str]]:
-        if args or kwargs or not isinstance(text, str) or len(text) < _GATE_MIN:
-            return compiled.finditer(text, *args, **kwargs)
-        if need is not None:
+        if args or kwargs or need is None:
+            return compiled.finditer(text, *args, **kwargs) if args or kwargs else whole_finditer(text)
+        walked = _WALKED[0]
+        if walked[0] is text:
+            folded = walked[1]
+        elif not isinstance(text, str) or len(text) < _GATE_MIN:
+            return compiled.finditer(text)
+        else:
             folded = _folded(text)
-            for w in need:
+        for option in need:
+            for w in option:
                 if w in folded:
-                    return whole_finditer(text)
-            return iter(())
+                    break
+            else:
+                return iter(())
         return whole_finditer(text)
 
     def findall(text: str, *args: Any, **kwargs: Any) -> list[Any]:
         if need is not None and not args and not kwargs and isinstance(text, str) and len(text) >= _GATE_MIN:
             folded = _folded(text)
-            for w in need:
-                if w in folded:
-                    return compiled.findall(text)
-            return []
+            for option in need:
+                for w in option:
+                    if w in folded:
+                        break
+                else:
+                    return []
         return compiled.findall(text, *args, **kwargs)
 
     return search, finditer, findall

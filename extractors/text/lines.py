@@ -78,7 +78,14 @@ def lines_matching(text: str, needle: re.Pattern[str]) -> Iterator[tuple[Line, r
     In a long text only the lines holding one of the needle's required words (`literals_of`,
     casefolded) are searched: a line without one cannot match. Casefolding keeps every line
     break and makes none, so the folded text's n-th line is the text's n-th line folded."""
-    need = literals_of(needle) if len(text) >= _LINES_MIN else None
+    need = literals_of(needle)
+    if need is not None and len(text) < _LINES_MIN:
+        # A short text: none of its lines can match when the whole (folded) text holds none of
+        # the needle's words (a line's fold is part of the text's), else each line is searched.
+        low = folded(text)
+        if not any(w in low for w in need):
+            return
+        need = None
     if need is None:
         pos = 0
         for raw in text.split("\n"):

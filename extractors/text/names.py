@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from checks.reference import Reference
-from extractors.text.lazyre import lazy
+from extractors.text.lazyre import lazy, start_class
 
 __all__ = ["GPU_GENERIC", "Name", "NameFinder", "card_name", "find_gpus", "finder"]
 
@@ -71,17 +72,24 @@ GPU_GENERIC = lazy(_GPU_SOURCE)
 # non-ASCII characters `re` matches to an ASCII letter under IGNORECASE (İ and ı as i, ſ as s,
 # the Kelvin sign as k; tests/extractors/test_names_speed.py checks all of Unicode).
 _FIRST = "[A-Za-z0-9\u0130\u0131\u017f\u212a]"
-# The positions where GPU_GENERIC matches, found by a pattern that opens with a character class:
-# `re` then skips every position outside the class in C, where GPU_GENERIC's opening look-behind
-# made it try its alternatives at every position of the text.
-_GPU_AT = lazy(_FIRST + "(?<=(?=" + _GPU_SOURCE + ")" + _FIRST + ")")
+
+
+@cache  # built on first use: parsing the pattern for its first characters is not import work
+def _gpu_at() -> re.Pattern[str]:
+    """The positions where GPU_GENERIC matches, found by a pattern that opens with a character
+    class: `re` then skips every position outside the class in C, where GPU_GENERIC's opening
+    look-behind made it try its alternatives at every position of the text. The class is the
+    characters its matches can start with (`start_class`: 'f', 'j', 'o', 'u' … start none)."""
+    first = start_class(_GPU_SOURCE) or _FIRST
+    return re.compile(first + "(?<=(?=" + _GPU_SOURCE + ")" + first + ")")
 
 
 def _generic(text: str) -> Iterator[re.Match[str]]:
     """`GPU_GENERIC.finditer(text)`: the same matches, in order, none overlapping; each search
     resumes where the last match ended, as `finditer` does."""
     pos = 0
-    while (at := _GPU_AT.search(text, pos)) is not None:
+    gpu_at = _gpu_at()
+    while (at := gpu_at.search(text, pos)) is not None:
         m = GPU_GENERIC.match(text, at.start())
         if m is None:  # cannot happen (the pass looked ahead with the pattern itself)
             pos = at.start() + 1
@@ -171,6 +179,17 @@ def _fold(text: str) -> str:
     return _FOLD.sub(" ", text.lower())
 
 
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _starts_of(keys: list[str]) -> str:
+    """The ASCII letters and digits a case-blind match of some key can start with (the gate's
+    word start is one of them), as a class body; one that matches nothing when there are no keys."""
+    firsts = {k[0] for k in keys if k}
+    chars = [a for a in _ALNUM if any(re.fullmatch("(?i)" + re.escape(c), a) for c in firsts)]
+    return re.escape("".join(chars)) if chars else "^\\x00-\\U0010ffff"
+
+
 class NameFinder:
     """Every alias of one table, indexed by its first three characters."""
 
@@ -195,6 +214,7 @@ class NameFinder:
         self.key_lengths = sorted({len(k) for k in groups}, reverse=True)
         self._keys = sorted(groups, key=len, reverse=True)
         self._gate: re.Pattern[str] | None = None
+        self._plans: dict[str, tuple[re.Pattern[str], ...]] = {}
 
     def gate(self) -> re.Pattern[str]:
         """The word starts where some key can begin: one scan in C instead of a dictionary lookup
@@ -208,7 +228,9 @@ class NameFinder:
             # character class lets `re` skip every position outside the class in C (spaces,
             # punctuation, the blanked spans of a log) instead of trying the gate there.
             one = _WORD.pattern[:-len("[A-Za-z0-9]")] + f"(?=(?i:{_trie(self._keys)}))[A-Za-z0-9]"
-            self._gate = re.compile(f"[A-Za-z0-9](?<={one})")
+            # The class holds only the characters a key can start with (in either case): a word
+            # starting with any other letter is skipped in C, not tried against the trie.
+            self._gate = re.compile(f"[{_starts_of(self._keys)}](?<={one})")
         return self._gate
 
     def pattern(self, key: str) -> re.Pattern[str] | None:
@@ -218,26 +240,34 @@ class NameFinder:
             found = self.patterns[key] = re.compile(self._sources[key])
         return found
 
+    def plan(self, head: str) -> tuple[re.Pattern[str], ...]:
+        """The patterns to try where a word starts with `head` (the text's next `longest`
+        characters), one per key length whose folded head is a key, longest first."""
+        found = self._plans.get(head)
+        if found is None:
+            # Most words start with plain ASCII letters and digits: folding is then lowercasing.
+            plain = head.isascii() and head.isalnum()
+            folded = head.lower() if plain else ""
+            tried = (self.pattern(folded[:n] if plain else _fold(head[:n])) for n in self.key_lengths)
+            found = tuple(p for p in tried if p is not None)
+            if len(self._plans) >= _PLANS_KEPT:  # bounded: a stranger's text has many heads
+                self._plans.clear()
+            self._plans[head] = found
+        return found
+
     def finditer(self, text: str) -> Iterator[Name]:
         last_end = 0
-        lengths = self.key_lengths
-        longest = lengths[0] if lengths else 0
-        compiled = self.patterns
-        pattern = self.pattern
+        longest = self.key_lengths[0] if self.key_lengths else 0
+        plans, plan = self._plans, self.plan
         for w in self.gate().finditer(text):
             pos = w.start()
             if pos < last_end:
                 continue
             best: re.Match[str] | None = None
             head = text[pos:pos + longest]
-            # Most words start with plain ASCII letters and digits: folding is then lowercasing,
-            # done once for every key length (the regex fold per length was a third of the time).
-            plain = head.isascii() and head.isalnum()
-            folded = head.lower() if plain else ""
-            for length in lengths:
-                key = folded[:length] if plain else _fold(head[:length])
-                found = compiled.get(key) or pattern(key)
-                m = found.match(text, pos) if found else None
+            # A text repeats its words: what to try after each head is worked out once.
+            for found in plans.get(head) or plan(head):
+                m = found.match(text, pos)
                 if m and (best is None or m.end() > best.end()):
                     best = m
             if best is not None:
@@ -246,6 +276,7 @@ class NameFinder:
                 yield Name(best.start(), last_end, raw, self.names.get(_fold(raw), raw))
 
 
+_PLANS_KEPT = 4096  # heads a finder remembers the patterns of
 _CACHE: dict[int, tuple[Reference, dict[str, NameFinder]]] = {}
 
 

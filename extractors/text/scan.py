@@ -11,10 +11,11 @@ from typing import Any
 
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
-from extractors.text.lazyre import lazy
+from extractors.text.lazyre import fold, lazy, walking
 
 __all__ = ["Scan"]
 
+_FOLD_NOW = 4096  # a blanked text shorter than this is folded at once
 _SEP = lazy(r"\n|[;!?]|\.(?=\s|$)")
 
 
@@ -22,16 +23,29 @@ class Scan:
     """The text, where its sentences break, and the builder being filled."""
 
     def __init__(self, text: str, b: ClaimBuilder, ref: Reference | None) -> None:
-        self.text, self.b, self.ref = text, b, ref
+        self.b, self.ref = b, ref
         # The text casefolded once, for the readers' keyword gates (`mentions`). Blanking later
         # only removes words, so a gate on the original text lets through at least what the
         # patterns could match. Dotless i and a dotted capital I fold like i, as IGNORECASE
         # patterns match them.
-        self.folded = text.casefold().replace("ı", "i").replace("\u0307", "")
+        self.folded = fold(text)
+        self._text = text
+        walking(text, self.folded)  # the patterns' own gates reuse this fold, at any length
         self.seps = [m.start() for m in _SEP.finditer(text)]
         self.lines = [m.start() for m in re.finditer(r"\n", text)]
         self.primary_line: int | None = None
         self.found = False
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    @text.setter
+    def text(self, text: str) -> None:
+        # Blanked: the gates get the new text's own fold (a blank can join words into a literal);
+        # a long one is folded when a gate first asks (blanks often come several in a row).
+        self._text = text
+        walking(text, fold(text) if len(text) < _FOLD_NOW else None)
 
     def clause(self, pos: int) -> tuple[int, int]:
         i = bisect.bisect_right(self.seps, pos)

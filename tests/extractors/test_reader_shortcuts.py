@@ -159,6 +159,26 @@ def test_every_ascii_letter_ignorecase_matches_only_the_letters_class() -> None:
         assert set(re.findall(f"(?i){letter}", everything)) <= allowed, letter
 
 
+def test_each_ascii_letter_ignorecase_matches_only_its_own_class() -> None:
+    from extractors.text.lazyre import _ALSO
+
+    everything = "".join(map(chr, range(sys.maxunicode + 1)))
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        own = {letter, letter.upper(), *_ALSO.get(letter, "")}
+        assert set(re.findall(f"(?i){letter}", everything)) == own, letter
+
+
+@pytest.mark.parametrize(("source", "expect"), [
+    (r"(?i)\b(?:ISL|input|prompt)\s*/", "[iI\u0130\u0131pP]"),
+    (r"(?i)(?<![\w.])(?:kv|sm)\b", "[kK\u212asS\u017f]"),
+    (r"(?i)\b(?:ISL|[a-z]x)\b", "[A-Za-z\u0130\u0131\u017f\u212a]"),
+])
+def test_a_case_blind_pattern_starts_on_its_own_first_letters(source: str, expect: str) -> None:
+    from extractors.text.lazyre import start_class
+
+    assert start_class(source) == expect
+
+
 def test_a_long_texts_lines_are_searched_only_where_a_needle_can_match() -> None:
     from benchmarks.text_speed import claim_log
     from extractors.text import lines as lines_module
