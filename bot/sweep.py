@@ -257,7 +257,8 @@ class _BoardPeers:
     setups: list[str] = field(default_factory=list)  # group -> the setup, described
     members: list[list[tuple[int, str, float, str | None]]] = field(default_factory=list)
     group: array[int] = field(default_factory=lambda: array("i"))  # dump index -> group, -1
-    _figures: dict[int, list[tuple[int, PeerFigure]]] = field(default_factory=dict, repr=False)
+    # group -> its figures as models (in `members` order) and each member's place among them
+    _figures: dict[int, tuple[list[PeerFigure], dict[int, int]]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(cls, n: int, stripes: Sequence[tuple[list[PeerKey], list[_PeerEntry]]]) -> _BoardPeers:
@@ -283,13 +284,19 @@ class _BoardPeers:
         g = self.group[i] if i < len(self.group) else -1
         if g < 0:
             return None
-        figures = self._figures.get(g)
-        if figures is None:
-            figures = self._figures[g] = [
-                (j, PeerFigure.model_construct(record=record, tok_s=tok_s, source=source))
-                for j, record, tok_s, source in self.members[g]]
-        return PeerGroup.model_construct(setup=self.setups[g],
-                                         figures=[f for j, f in figures if j != i])
+        built = self._figures.get(g)
+        if built is None:
+            members = self.members[g]
+            built = self._figures[g] = (
+                [PeerFigure.model_construct(record=record, tok_s=tok_s, source=source)
+                 for _, record, tok_s, source in members],
+                {j: k for k, (j, *_) in enumerate(members)})
+        figures, place = built
+        # Every figure but the record's own, by two slices (copied in C): a group of a big board's
+        # thousand records is not walked in Python once for each of its records.
+        k = place.get(i)
+        others = figures[:] if k is None else figures[:k] + figures[k + 1:]
+        return PeerGroup.model_construct(setup=self.setups[g], figures=others)
 
 
 def _audit_part(dump: Dump, index: SiblingIndex | _PartSiblings, part: Sequence[int], ref: Reference,
