@@ -818,8 +818,9 @@ _MODEL_LISTS = frozenset({"assumptions", "differences", "steps"})
 
 
 @cache  # per answer class (Answer, Question): its fields in declared order, as the JSON has them
-def _answer_fields(cls: type[BaseModel]) -> tuple[str, ...]:
-    return tuple(cls.model_fields)
+def _answer_fields(cls: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
+    """Each field's name, and whether the JSON leaves it out when empty."""
+    return tuple((name, name in _OPTIONAL_EMPTY) for name in cls.model_fields)
 
 
 def _answer_data(a: Answer, where: dict[str, tuple[Any, str | None]],
@@ -827,12 +828,12 @@ def _answer_data(a: Answer, where: dict[str, tuple[Any, str | None]],
     """What `Answer._without_empty`, then `_answer_without_provenance` and `_assumptions_by_name`
     give in JSON, read straight off the answer's members in one walk: the figures and lists as
     they are (plain values, written by pydantic's JSON encoder after), basis entries by
-    `_basis_data`, the plan and the assumptions by their own serializers."""
+    `_basis_in_report`, the plan and the assumptions by their own serializers."""
     d = a.__dict__
     out: dict[str, Any] = {}
-    for name in _answer_fields(type(a)):
+    for name, optional in _answer_fields(type(a)):
         value = d[name]
-        if name in _OPTIONAL_EMPTY:
+        if optional:
             if not value:
                 continue
             if name == "basis":
@@ -855,11 +856,21 @@ def _assumption_in_report(x: Any, named: dict[str, Any]) -> Any:
 
 
 def _basis_in_report(b: Any, where: dict[str, tuple[Any, str | None]]) -> Any:
-    """One basis entry as `_answer_without_provenance` leaves it."""
+    """One basis entry as `_basis_data`, then `_answer_without_provenance` leave it."""
     if type(b) is not Basis:
         return b
-    out: dict[str, str | None] = _basis_data(b)
-    if out.get("kind") in _FIELD_KINDS and (name := out.get("field")) in where:
+    d = b.__dict__
+    kind = d["kind"]
+    out: dict[str, str | None] = {} if kind == "note" else {"kind": kind}
+    if v := d["states"]:
+        out["states"] = v
+    if v := d["source"]:
+        out["source"] = v
+    if v := d["field"]:
+        out["field"] = v
+    if v := d["at"]:
+        out["at"] = v
+    if kind in _FIELD_KINDS and (name := out.get("field")) in where:
         if (out.get("source"), out.get("at")) == where[name]:
             out.pop("source", None)
             out.pop("at", None)
@@ -958,7 +969,12 @@ class Report(BaseModel):
     def units(self) -> dict[str, str]:
         """The unit of every figure name the answers use that has one ('ceiling_tok_s': 'tok/s'),
         once per report: a unit belongs to the figure's name, not to one answer."""
-        return {name: unit for a in [*self.questions, *self.findings] for name, unit in a.units().items()}
+        units: dict[str, str] = {}
+        for a in [*self.questions, *self.findings]:
+            for name in a.figures:
+                if unit := figure_unit(name):
+                    units[name] = unit
+        return units
 
     @model_serializer(mode="wrap")
     def _compact(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
