@@ -11,22 +11,29 @@ peak RSS < 300 MB at 100k; community board, records with text (issue 14) 10k at 
 records/s, 100k in ≤ 11× the 10k time with peak RSS < 300 MB. A dump whose projected sweep would
 overrun the run's budget is not run: the row says so, with the projection, and counts as a
 missed target.
+
+Then where a record's CPU goes (`split`, 2k community records in one process, `bot.sweep`'s own
+steps on the process's CPU clock): the one pass, the audit, the report's JSON, the ranking row;
+each row's baseline is the whole per record, so its ratio is its share.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import os
+import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.dumps import write_community_dump, write_inferencex_dump
-from benchmarks.measure import Run, run_command
+from benchmarks.measure import ROOT, Run, run_command
 from benchmarks.table import Budget, Row
 
-__all__ = ["CASES", "run"]
+__all__ = ["CASES", "run", "split"]
 
 # The community board case has sibling batches (InferenceX rows have none); it runs before the
 # 100k case so that a budget overrun there does not cost it.
@@ -93,6 +100,71 @@ def _rows(name: str, n: int, family: str, sweep: Run | None, base: Run,
     ]
 
 
+# The records of the one-process split (`split`): the community board's shape, its texts repeated.
+_SPLIT_RECORDS = 2_000
+
+
+def split(path: Path) -> dict[str, float]:
+    """Where a sweep's CPU goes, per record, in one process (`bot.sweep`'s own steps, timed with
+    the process's CPU clock): the one pass (reading each record, keying it, spooling its Claim),
+    the audit (each Claim loaded from the spool with its siblings and peers, then the checks), the
+    report's JSON and the ranking row. The spool's decode, inside the audit, is also timed alone."""
+    from bot.sweep import MEMO_SIZE, _audit_part, _decode, _first_pass, _rank, _Spool
+    from checks.reference import load_reference
+    from extractors.dump import open_dump
+    from extractors.formats.record_text import TextMemo, text_memo
+
+    ref = load_reference()
+    clock = time.process_time
+    got: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="claimcheck-split-") as tmp, text_memo(TextMemo(MEMO_SIZE)):
+        start = clock()
+        dump = open_dump(path, ref)
+        index, readable, _, spool, peers = _first_pass(dump, ref, None, 1, tmp)
+        got["one pass (read, key, spool)"] = clock() - start
+        assert isinstance(spool, _Spool)
+        audit_s = json_s = rank_s = 0.0
+        reports = _audit_part(dump, index, readable, ref, spool, peers)
+        while True:
+            start = clock()
+            item = next(reports, None)
+            audit_s += clock() - start
+            if item is None:
+                break
+            start = clock()
+            item[1].model_dump_json(by_alias=True)
+            json_s += clock() - start
+            start = clock()
+            _rank(*item)
+            rank_s += clock() - start
+        got["audit (load, siblings, peers, checks)"] = audit_s
+        got["report JSON"] = json_s
+        got["ranking row"] = rank_s
+        with open(spool.files[0], "rb") as f:
+            lines = f.readlines()
+        start = clock()
+        for line in lines:
+            _decode(line)
+        got["of which the spool's decode"] = clock() - start
+    return {k: 1000 * v / len(readable) for k, v in got.items()}
+
+
+def _split_rows(tmp: Path) -> list[Row]:
+    path = write_community_dump(tmp / "split.json", _SPLIT_RECORDS)
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.sweep_scale", "--split", str(path)],
+                          capture_output=True, text=True, cwd=ROOT,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), check=False)
+    path.unlink()
+    if proc.returncode != 0:
+        return [Row("sweep CPU split", "run", None, "ms", "", None,
+                    note=f"exit {proc.returncode}: {proc.stderr.strip()[-200:]}")]
+    parts: dict[str, float] = json.loads(proc.stdout)
+    total = sum(v for k, v in parts.items() if not k.startswith("of which"))
+    name = f"sweep CPU split ({_SPLIT_RECORDS // 1000}k community, one process)"
+    return [Row(name, f"{part} per record", ms, "ms", "the whole sweep per record", total)
+            for part, ms in parts.items()]
+
+
 def run(budget: Budget) -> list[Row]:
     rows: list[Row] = []
     times: dict[tuple[str, int], float] = {}
@@ -112,6 +184,8 @@ def run(budget: Budget) -> list[Row]:
                 times[family, n], cpu[family, n] = sweep.seconds, sweep.cpu_s
             rows += _rows(label, n, family, sweep, base, projected)
             path.unlink()
+        if budget.left() > 30:
+            rows += _split_rows(Path(tmp))
     for family in ("InferenceX", "community"):
         name = f"sweep growth {family}"
         small, big = (family, 10_000), (family, 100_000)
@@ -126,3 +200,10 @@ def run(budget: Budget) -> list[Row]:
             rows.append(Row(name, "100k ÷ 10k time", None, "×", "100k ÷ 10k records", 10.0,
                             target=f"≤ {_GROWTH_TARGET:g}×", met=False, note="100k not run"))
     return rows
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--split":
+        print(json.dumps(split(Path(sys.argv[2]))))
+    else:
+        sys.exit("usage: python -m benchmarks.sweep_scale --split DUMP")

@@ -19,13 +19,14 @@ import json
 import math
 from collections.abc import Callable
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializationInfo,
     SerializerFunctionWrapHandler,
     computed_field,
     field_validator,
@@ -450,6 +451,7 @@ _UNIT_SUFFIXES = (
 )
 
 
+@lru_cache(maxsize=1024)  # a name's unit never changes; the checks use some hundred names
 def figure_unit(name: str) -> str:
     """'tok/s' for `ceiling_tok_s`, 'GB' for `weights_gb`, '' for a ratio, a count or a flag."""
     if name in FIGURE_KINDS:
@@ -587,14 +589,21 @@ class Basis(BaseModel):
         return hash(self._key())
 
     @model_serializer(mode="plain")
-    def _without_empty(self) -> dict[str, str]:
+    def _without_empty(self) -> dict[str, str | None]:
         # An entry names only what it has: most carry no field or span, and reports hold hundreds
         # (plain, not wrap: built straight from the five strings, the cheapest serializer).
-        out: dict[str, str] = {} if self.kind == "note" else {"kind": self.kind}
-        for k, v in (("states", self.states), ("source", self.source), ("field", self.field), ("at", self.at)):
-            if v:
-                out[k] = v
-        return out
+        return _basis_data(self)
+
+
+def _basis_data(b: Basis) -> dict[str, str | None]:
+    """A basis entry's JSON members: its kind unless a note, and each of its four strings it has."""
+    d = b.__dict__
+    kind = d["kind"]
+    out: dict[str, str | None] = {} if kind == "note" else {"kind": kind}
+    for k in ("states", "source", "field", "at"):
+        if v := d[k]:
+            out[k] = v
+    return out
 
 
 class Difference(BaseModel):
@@ -805,6 +814,127 @@ _REPORT_DEFAULTS: dict[str, Any] = {
 }
 
 
+def _plain_json(info: SerializationInfo) -> bool:
+    """A JSON dump with none of the options that change which members are written."""
+    return (info.mode_is_json() and info.include is None and info.exclude is None
+            and not (info.exclude_unset or info.exclude_defaults or info.exclude_none or info.round_trip))
+
+
+def _json_of(model: BaseModel) -> Any:
+    """A member model's JSON data, by its own (compiled) serializer: one call, no Python per field."""
+    return model.__pydantic_serializer__.to_python(model, mode="json")
+
+
+# The answer members that are lists of models (written by the models' own serializers).
+_MODEL_LISTS = frozenset({"assumptions", "differences", "steps"})
+
+
+@cache  # per answer class (Answer, Question): its fields in declared order, as the JSON has them
+def _answer_fields(cls: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
+    """Each field's name, and whether the JSON leaves it out when empty."""
+    return tuple((name, name in _OPTIONAL_EMPTY) for name in cls.model_fields)
+
+
+def _answer_data(a: Answer, where: dict[str, tuple[Any, str | None]],
+                 named: dict[str, Any]) -> dict[str, Any]:
+    """What `Answer._without_empty`, then `_answer_without_provenance` and `_assumptions_by_name`
+    give in JSON, read straight off the answer's members in one walk: the figures and lists as
+    they are (plain values, written by pydantic's JSON encoder after), basis entries by
+    `_basis_in_report`, the plan and the assumptions by their own serializers."""
+    d = a.__dict__
+    out: dict[str, Any] = {}
+    for name, optional in _answer_fields(type(a)):
+        value = d[name]
+        if optional:
+            if not value:
+                continue
+            if name == "basis":
+                value = [_basis_in_report(b, where) for b in value]
+            elif name == "assumptions":
+                value = [_assumption_in_report(x, named) for x in value]
+            elif name in _MODEL_LISTS:
+                value = [_json_of(x) if isinstance(x, BaseModel) else x for x in value]
+        out[name] = value
+    return out
+
+
+def _assumption_in_report(x: Any, named: dict[str, Any]) -> Any:
+    """One of an answer's assumptions as `_assumptions_by_name` leaves it: its name when the
+    report's list holds it under that name."""
+    if not isinstance(x, Assumption):
+        return _json_of(x) if isinstance(x, BaseModel) else x
+    data = _json_of(x)
+    return x.name if named.get(x.name) == data else data
+
+
+def _basis_in_report(b: Any, where: dict[str, tuple[Any, str | None]]) -> Any:
+    """One basis entry as `_basis_data`, then `_answer_without_provenance` leave it."""
+    if type(b) is not Basis:
+        return b
+    d = b.__dict__
+    kind = d["kind"]
+    out: dict[str, str | None] = {} if kind == "note" else {"kind": kind}
+    if v := d["states"]:
+        out["states"] = v
+    if v := d["source"]:
+        out["source"] = v
+    if v := d["field"]:
+        out["field"] = v
+    if v := d["at"]:
+        out["at"] = v
+    if kind in _FIELD_KINDS and (name := out.get("field")) in where:
+        if (out.get("source"), out.get("at")) == where[name]:
+            out.pop("source", None)
+            out.pop("at", None)
+        elif "source" not in out:
+            out["source"] = None
+    return out
+
+
+def _report_members(r: Report, by_alias: bool) -> dict[str, Any]:
+    """The JSON data `handler` gives for a report (every member, the computed units last), built
+    from its members in Python, the answers left as they are (`_compacted` writes them), the
+    other models by their own serializers."""
+    d = r.__dict__
+    return {
+        "schema" if by_alias else "schema_": d["schema_"],
+        "verdict": d["verdict"],
+        "headline": d["headline"],
+        "questions": d["questions"],
+        "findings": d["findings"],
+        "claim": _json_of(d["claim"]),
+        "sources": [_json_of(s) for s in d["sources"]],
+        "assumptions": [_json_of(a) for a in d["assumptions"]],
+        "siblings": d["siblings"],
+        "hardware_name": d["hardware_name"],
+        "not_found": d["not_found"],
+        "warnings": d["warnings"],
+        "caveat": d["caveat"],
+        "references": [_json_of(c) for c in d["references"]],
+        "units": r.units,
+    }
+
+
+def _compacted(r: Report, out: dict[str, Any], *, plain: bool) -> dict[str, Any]:
+    """`Report._compact`'s work on the JSON data of every member (`plain`: the answers still
+    models, written here by `_answer_data`)."""
+    by_citation = {c.citation: c.id for c in r.references if c.kind in ("record", "document")}
+    claim = {k: v for k, v in out["claim"].items() if v is not None and v != [] and v != {}}
+    provenance = {name: _compact_provenance(p, by_citation) for name, p in claim.get("provenance", {}).items()}
+    where = {name: (p.get("source"), _at(p)) for name, p in provenance.items()}
+    if provenance:
+        claim["provenance"] = {name: _provenance_v4(p, claim.get(name)) for name, p in provenance.items()}
+    out["claim"] = claim
+    named = _by_name(out["assumptions"])
+    for group in ("questions", "findings"):
+        out[group] = ([_answer_data(a, where, named) for a in out[group]] if plain else
+                      [_assumptions_by_name(_answer_without_provenance(a, where), named) for a in out[group]])
+    out["sources"] = [{k: v for k, v in src.items() if k == "url" or v not in _EMPTY_SOURCE.get(k, ())}
+                      for src in out["sources"]]
+    out["references"] = [{k: v for k, v in c.items() if v is not None} for c in out["references"]]
+    return {k: v for k, v in out.items() if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]}
+
+
 # The width a member of the printed report may take on one line, with its indentation.
 _WIDTH = 120
 
@@ -851,29 +981,27 @@ class Report(BaseModel):
     def units(self) -> dict[str, str]:
         """The unit of every figure name the answers use that has one ('ceiling_tok_s': 'tok/s'),
         once per report: a unit belongs to the figure's name, not to one answer."""
-        return {name: unit for a in [*self.questions, *self.findings] for name, unit in a.units().items()}
+        units: dict[str, str] = {}
+        for a in [*self.questions, *self.findings]:
+            for name in a.figures:
+                if unit := figure_unit(name):
+                    units[name] = unit
+        return units
 
     @model_serializer(mode="wrap")
-    def _compact(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _compact(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
         """/3: each source once, empty and default members left out (the loader fills them in).
         A claim field's provenance names its source by its `references` id when the report cites
-        that source ("record-1"), not by repeating the path or URL per field."""
-        out: dict[str, Any] = handler(self)
-        by_citation = {c.citation: c.id for c in self.references if c.kind in ("record", "document")}
-        claim = {k: v for k, v in out["claim"].items() if v is not None and v != [] and v != {}}
-        provenance = {name: _compact_provenance(p, by_citation) for name, p in claim.get("provenance", {}).items()}
-        where = {name: (p.get("source"), _at(p)) for name, p in provenance.items()}
-        if provenance:
-            claim["provenance"] = {name: _provenance_v4(p, claim.get(name)) for name, p in provenance.items()}
-        out["claim"] = claim
-        named = _by_name(out["assumptions"])
-        for group in ("questions", "findings"):
-            out[group] = [_assumptions_by_name(_answer_without_provenance(a, where), named)
-                          for a in out[group]]
-        out["sources"] = [{k: v for k, v in src.items() if k == "url" or v not in _EMPTY_SOURCE.get(k, ())}
-                          for src in out["sources"]]
-        out["references"] = [{k: v for k, v in c.items() if v is not None} for c in out["references"]]
-        return {k: v for k, v in out.items() if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]}
+        that source ("record-1"), not by repeating the path or URL per field.
+
+        JSON with no options (`model_dump_json`, what the sweep prints per record) starts from
+        `_report_members`, plain data read off the members, not from `handler`: pydantic's
+        walk calls back into Python for each answer and basis entry (a report has some hundred),
+        which cost three times the rest of the report's serialisation. Every other dump starts
+        from `handler`; the two give the same JSON (tests/bot/test_report_json.py)."""
+        if _plain_json(info):
+            return _compacted(self, _report_members(self, bool(info.by_alias)), plain=True)
+        return _compacted(self, handler(self), plain=False)
 
     @model_validator(mode="before")
     @classmethod
