@@ -21,6 +21,7 @@ from extractors.errors import InvalidInput, NoClaimFound, UnrecognisedInput, Usa
 from extractors.formats import FORMATS, detect
 from extractors.formats.board_mapping import BoardMappingError
 from extractors.formats.generic_board import GenericBoard
+from extractors.formats.record_text import reading_with
 from extractors.links import is_evidence_link, is_image_link
 from extractors.select import pick_primary, siblings_by_record, siblings_of
 from extractors.text import TextReading, parse_text
@@ -69,7 +70,8 @@ def read_document(doc: RawDocument, ref: Reference, source: Source | None = None
         if mapping is not None:
             fmt, name, kind = board, f"{board.name}:{mapping.name}", mapping.kind
     if fmt is not None:
-        records = fmt.parse(doc)
+        with reading_with(ref):
+            records = fmt.parse(doc)
         if not records:
             raise NoClaimFound(f"{doc.source}: recognised as {fmt.name} but it holds no records")
         src = src.model_copy(update={"format": name, "kind": kind})

@@ -59,6 +59,7 @@ __all__ = [
     "config_flags",
     "current_memo",
     "read_record_text",
+    "reading_with",
     "record_conflicts",
     "row_texts",
     "text_fields",
@@ -79,6 +80,22 @@ _MAX_TEXT = 20_000  # one field of a record; a whole pasted log belongs in a fil
 @cache
 def _packaged_reference() -> Reference:
     return load_reference()
+
+
+# The reference of the enclosing `read_document` call: a format adapter's `parse(doc)` is given
+# no reference, and its records' texts must be read with the caller's tables (a user's override
+# files included), not a second copy of the packaged ones loaded on the side.
+_CONTEXT_REF: ContextVar[Reference | None] = ContextVar("claimcheck_record_reference", default=None)
+
+
+@contextmanager
+def reading_with(ref: Reference) -> Iterator[Reference]:
+    """Records' texts read inside this block are read with `ref`."""
+    token = _CONTEXT_REF.set(ref)
+    try:
+        yield ref
+    finally:
+        _CONTEXT_REF.reset(token)
 
 
 @dataclass(frozen=True)
@@ -246,7 +263,7 @@ def read_record_text(b: ClaimBuilder, texts: Sequence[tuple[str, Any]], *, engin
     as in a post. Returns the conflicts found, already appended to the builder's `conflicts`.
     `memo` (else the one of the enclosing `text_memo` block, if any) saves reading texts seen
     before."""
-    ref = ref or _packaged_reference()
+    ref = ref or _CONTEXT_REF.get() or _packaged_reference()
     memo = _CONTEXT_MEMO.get() if memo is None else memo
     structured = dict(b.values)
     structured_prov = dict(b.provenance)

@@ -149,3 +149,22 @@ def test_mlperf_system_notes_say_speculative() -> None:
     [c] = MLPerf().parse(RawDocument(path.read_bytes(), source=path.name))
     assert (c.speculative, c.spec_method) == (True, "MTP")
     assert c.provenance["spec_method"].field == "sw_notes"
+
+
+def test_a_records_texts_are_read_with_the_callers_reference(tmp_path: Path) -> None:
+    """A format adapter's parse is given no reference: read_document hands it the caller's, so a
+    card only a user's override file knows is found in a record's notes (and the packaged tables
+    are not loaded a second time on the side)."""
+    from extractors.evidence import read_document
+
+    row = {"name": "Test Card 9000", "kind": "consumer", "memory_gb": 24, "bandwidth_gbs": 1000,
+           "tdp_w": 300, "source": "test fixture", "checked": "2026-12-02"}
+    override = tmp_path / "ref.json"
+    override.write_text(json.dumps({"hardware": [row]}), encoding="utf-8")
+    record = {"model": "Qwen3.6-27B", "quant": "NVFP4", "batch": 1, "tok_s": 42.0,
+              "notes": "measured on one Test Card 9000"}
+    doc = RawDocument(json.dumps({"records": [record]}).encode(), source="board.json")
+    with_override = read_document(doc, load_reference(override))
+    packaged = read_document(doc, load_reference())
+    assert [c.hardware for c in with_override.records] == ["Test Card 9000"]
+    assert [c.hardware for c in packaged.records] == [None]
