@@ -36,7 +36,7 @@ from extractors.text.rows import RowReading, read_rows
 
 T = TypeVar("T")
 
-__all__ = ["TextReading", "find_links", "parse_text"]
+__all__ = ["TextReading", "find_links", "parse_text", "table_mates"]
 
 MAX_TEXT = 4_000_000  # characters; a pasted log larger than this is read in part
 MAX_LINKS = 100
