@@ -36,7 +36,7 @@ from extractors.text.rows import RowReading, read_rows
 
 T = TypeVar("T")
 
-__all__ = ["TextReading", "find_links", "parse_text", "table_mates"]
+__all__ = ["TextReading", "find_links", "parse_text"]
 
 MAX_TEXT = 4_000_000  # characters; a pasted log larger than this is read in part
 MAX_LINKS = 100
@@ -55,7 +55,7 @@ class TextReading(BaseModel):
     numbers: list[float] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     # the claim's table mates: the other decode rows of its pasted table on its machine, each the
-    # claim with that row's own cells (`table_mates`); its peers in the audit (build_evidence)
+    # claim with that row's own cells (`_table_mates`); its peers in the audit (build_evidence)
     table_rows: list[Claim] = Field(default_factory=list)
 
 
@@ -104,14 +104,14 @@ def parse_text(doc: RawDocument, ref: Reference) -> TextReading:
               span=f"{len(rows.others) + 1} decode rows of one table")
     claim = _safely(b.build, Claim(), "claim", warnings)
     none: list[Claim] = []
-    mates = _safely(lambda: table_mates(claim, rows), none, "table rows", warnings)
+    mates = _safely(lambda: _table_mates(claim, rows), none, "table rows", warnings)
     return TextReading(
         claim=claim, found=found, links=links, kind=_kind(launch, logs, free, rest),
         numbers=numbers, warnings=[*warnings, *launch.warnings, *logs.warnings], table_rows=mates,
     )
 
 
-def table_mates(claim: Claim, rows: RowReading) -> list[Claim]:
+def _table_mates(claim: Claim, rows: RowReading) -> list[Claim]:
     """The claim as each other row of its table gives it: the row's own cells replace the chosen
     row's; a value the chosen row gave and this row lacks is dropped; what the rest of the text
     says (the model named in the prose, the card, the format) holds for every row. Each mate's

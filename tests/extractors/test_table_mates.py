@@ -1,5 +1,5 @@
 """A pasted table's other decode rows are the claim's machine peers (extractors/text/rows.py
-`RowReading.others`, extractors/text `table_mates`, extractors/evidence.py `build_evidence`).
+`RowReading.others`, extractors/text `_table_mates`, extractors/evidence.py `build_evidence`).
 
 tests/fixtures/text/sweep_bench_gemma3_27b.md is the first nine rows of a llama-sweep-bench table
 as ubergarm pasted it in its post's "Raw Data" block (ikawrakow/ik_llama.cpp@8337e4cd3
