@@ -697,6 +697,7 @@ def test_no_table_cites_an_internal_document() -> None:
 
 def test_a_lookup_normalises_only_its_query(monkeypatch: pytest.MonkeyPatch) -> None:
     ref = load_reference()  # its own: the session's reference caches names it has resolved
+    assert ref.gpu("RTX 3090") is not None  # a table is indexed on its first look-up
     index = ref._index["hardware"]
     real = index._normalise
     calls: list[str] = []
