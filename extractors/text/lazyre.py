@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from re import _compiler, _parser  # type: ignore[attr-defined]
 from re import _constants as sre  # type: ignore[attr-defined]
-from re import _parser  # type: ignore[attr-defined]
 from typing import Any, cast
 
-__all__ = ["fold", "folded", "lazy", "literals_of", "required_all", "required_literals", "start_class",
-           "walking"]
+__all__ = ["compile_parsed", "fold", "folded", "lazy", "literals_of", "required_all", "required_literals",
+           "start_class", "walking"]
 
 # A gate's casefolding costs a pass over the text: the last short and the last long text folded
 # are kept (by identity), as a reader runs many patterns over the same text.
@@ -303,6 +303,20 @@ def _via_starts(starts: re.Pattern[str], compiled: re.Pattern[str]) -> tuple[Any
     return search, finditer
 
 
+def compile_parsed(source: str, flags: int, parsed: Any) -> re.Pattern[str]:
+    """`re.compile(source, flags)` from its parse tree `parsed` (`_parser.parse(source, flags)`),
+    built as `re._compiler.compile` builds it: the gates read the same tree, and parsing is most
+    of compiling a pattern (a cold CLI audit parses some 110 of them), so it is done once, not
+    once for the pattern and again for its gate. Generating the code reads the tree only."""
+    code = _compiler._code(parsed, flags)
+    groupindex = parsed.state.groupdict
+    indexgroup: list[str | None] = [None] * parsed.state.groups
+    for k, i in groupindex.items():
+        indexgroup[i] = k
+    return cast(re.Pattern[str], _compiler._sre.compile(source, flags | parsed.state.flags, code,
+                                             parsed.state.groups - 1, groupindex, tuple(indexgroup)))
+
+
 class _Lazy:
     """A pattern's source and flags until something is asked of it."""
 
@@ -314,11 +328,11 @@ class _Lazy:
         # methods here so the next lookup does not come back through this hook.
         if name.startswith("__"):
             raise AttributeError(name)
-        compiled = re.compile(self._source, self._flags)
+        parsed = _parser.parse(self._source, self._flags)
+        compiled = compile_parsed(self._source, self._flags, parsed)
         for attr in ("match", "fullmatch", "sub", "subn", "split", "pattern", "flags", "groups",
                      "groupindex", "scanner"):
             setattr(self, attr, getattr(compiled, attr))
-        parsed = _parser.parse(self._source, self._flags)
         need = required_literals(parsed)
         self.required = tuple(sorted(need)) if need is not None else None
         self.search, self.finditer, self.findall = _gated(

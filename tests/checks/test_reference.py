@@ -697,6 +697,7 @@ def test_no_table_cites_an_internal_document() -> None:
 
 def test_a_lookup_normalises_only_its_query(monkeypatch: pytest.MonkeyPatch) -> None:
     ref = load_reference()  # its own: the session's reference caches names it has resolved
+    assert ref.gpu("RTX 3090") is not None  # a table is indexed on its first look-up
     index = ref._index["hardware"]
     real = index._normalise
     calls: list[str] = []
@@ -737,3 +738,34 @@ def test_an_sram_system_without_a_device_count_is_not_judged_on_one_chips_memory
     assert "Groq LPU systems spread a model over many devices' on-chip memory" in a.summary
     many = fits_memory(Evidence(claim=claim.model_copy(update={"hardware_count": 576})), ref, {})
     assert many.status == "ok"  # 35 GB of 4-bit weights over 576 x 0.23 GB
+
+
+def _platform_row(name: str, match: list[str]) -> dict[str, object]:
+    return {"name": name, "kind": "cpu", "match": match, "memory_gb": 64, "bandwidth_gbs": 50.0,
+            "bandwidth_derivation": "2 channels x 64 bit / 8 x 3125 MT/s", "source": "test row",
+            "checked": "2026-12-01"}
+
+
+def test_a_user_platform_pattern_that_is_no_regex_fails_at_load(tmp_path: Path) -> None:
+    # Platform patterns are compiled on the first CPU looked up; a user's own are tried at load.
+    path = write(tmp_path, {"platforms": [_platform_row("Broken CPU", ["ryzen (9"])]})
+    with pytest.raises(ReferenceError, match=re.escape(str(path))) as exc:
+        load_reference(path, database=False)
+    assert "platforms[0] field 'match': not a regular expression" in str(exc.value)
+
+
+def test_a_copy_with_other_platforms_matches_its_own(tmp_path: Path) -> None:
+    # The compiled patterns belong to one reference: a copy with other rows, made after the
+    # original compiled its own, reads the copy's rows (and the original keeps its own).
+    base = load_reference(write(tmp_path, {"platforms": [_platform_row("Made-up A", ["zzcpu a\\d"])]}),
+                          database=False)
+    row_a = base.gpu("zzcpu a1")
+    assert row_a is not None and row_a.bandwidth_gbs == 50.0
+    other = base.model_copy(update={"platforms": [
+        base.platforms[-1].model_copy(update={"name": "Made-up B", "match": ["zzcpu b\\d"],
+                                             "bandwidth_gbs": 70.0})]})
+    row_b = other.gpu("zzcpu b1")
+    assert row_b is not None and row_b.bandwidth_gbs == 70.0
+    assert other.gpu("zzcpu a1") is None
+    row_a_again = base.gpu("zzcpu a1")
+    assert row_a_again is not None and row_a_again.bandwidth_gbs == 50.0

@@ -10,7 +10,7 @@ from re import _parser  # type: ignore[attr-defined]
 
 import pytest
 
-from extractors.text.lazyre import lazy, required_literals
+from extractors.text.lazyre import compile_parsed, lazy, required_all, required_literals
 
 
 @pytest.mark.parametrize(("source", "flags", "text"), [
@@ -25,6 +25,25 @@ def test_same_matches_as_the_compiled_pattern(source: str, flags: int, text: str
     assert pattern.sub("_", text) == compiled.sub("_", text)
     assert pattern.pattern == source
     assert pattern.flags == compiled.flags
+
+
+@pytest.mark.parametrize(("source", "flags"), [
+    (r"(?i)\bbatch\s*(?P<n>\d+)(?:\s*x\s*(?P<m>\d+))?", 0),
+    (r"^x(\d)$", re.MULTILINE),
+    (r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:tok(?:ens)?/s|t/s)(?!\w)", re.IGNORECASE),
+    (r"(a|b)\1{2,5}[^\W\d_]+", 0),
+    (r"(?s)<think>.*?</think>|\A\s*$", 0),
+    (r"[\u00b5\u03bc]s|caf\u00e9", re.IGNORECASE | re.UNICODE),
+])
+def test_compiled_from_the_parse_tree_is_the_compiled_pattern(source: str, flags: int) -> None:
+    # The gates walk the tree first: the pattern built from it afterwards is re.compile's own
+    # (patterns compare equal when their source, flags and compiled code are).
+    parsed = _parser.parse(source, flags)
+    required_literals(parsed)
+    required_all(parsed)
+    built, compiled = compile_parsed(source, flags, parsed), re.compile(source, flags)
+    assert built == compiled
+    assert (built.groups, built.groupindex, built.flags) == (compiled.groups, compiled.groupindex, compiled.flags)
 
 
 def test_compiles_on_first_use_only() -> None:
