@@ -148,10 +148,9 @@ def doc(citation: str, states: str = "", url: str | None = None) -> Basis:
 
 
 _STATUSES = frozenset(get_args(Status))
-# The plan members a rule may hand over, with the one type their items have; the plain members.
-_PLAN_ITEMS: dict[str, type] = {"differences": Difference, "steps": Step}
-_STRINGS = frozenset({"key", "status", "summary", "reason", "label"})
-_LISTS = frozenset({"figures", "basis", "missing", "assumptions"})
+# The members a rule may hand over beyond the usual ones: the plain label, and the plan members
+# with the one type their items have.
+_EXTRA_ITEMS: dict[str, type] = {"differences": Difference, "steps": Step}
 
 
 def answer(key: str, status: Status, summary: str, *, reason: str = "",
@@ -163,59 +162,61 @@ def answer(key: str, status: Status, summary: str, *, reason: str = "",
     (a rule's strings, figures and entries): the same answer validation gives, the figures typed
     by name as `Answer` types them, for a tenth of the cost (an audit builds two dozen answers).
     Any other value (a status outside the list, a numpy float, a dict for an entry) is validated."""
-    values: dict[str, Any] = {"key": key, "status": status, "summary": summary, "reason": reason,
-                              "figures": dict(figures or {}), "basis": list(basis), "missing": list(missing),
-                              "assumptions": list(assumptions), **extra}
-    return _plain(values) or Answer(**values)
+    figs, entries, miss, assumed = dict(figures or {}), list(basis), list(missing), list(assumptions)
+    if (type(key) is str and type(summary) is str and type(reason) is str and type(status) is str
+            and status in _STATUSES and _plain_figures(figs) and _plain_entries(entries)
+            and (not miss or all(type(m) is str for m in miss))
+            and (not assumed or all(type(a) is Assumption for a in assumed))
+            and (not extra or _plain_extra(extra))):
+        # `built(Answer, ...)` written out: the fields in declared order, a fresh list for each
+        # plan member not given, the names given as pydantic's fields-set.
+        a = _new(Answer)
+        _set(a, "__dict__", {
+            "key": key, "status": status, "summary": summary, "figures": figs, "missing": miss,
+            "basis": entries, "assumptions": assumed, "reason": reason, "label": extra.get("label", ""),
+            "differences": extra.get("differences", []), "steps": extra.get("steps", [])})
+        _set(a, "__pydantic_fields_set__", {"key", "status", "summary", "reason", "figures", "basis", "missing",
+                                            "assumptions", *extra})
+        _set(a, "__pydantic_extra__", None)
+        _set(a, "__pydantic_private__", None)
+        return a
+    return Answer(key=key, status=status, summary=summary, reason=reason, figures=figs, basis=entries,
+                  missing=miss, assumptions=assumed, **extra)
 
 
-def _plain(values: dict[str, Any]) -> Answer | None:
-    """The Answer of `values` (fresh dict and lists) when each is of its declared type, else None."""
-    if type(values["status"]) is not str or values["status"] not in _STATUSES:
-        return None
-    for name, value in values.items():
-        if name in _STRINGS:
-            if type(value) is not str:
-                return None
-        elif name in _PLAN_ITEMS:
-            kind = _PLAN_ITEMS[name]
-            items = list(value)
-            for item in items:
-                if type(item) is not kind:
-                    return None
-            values[name] = items
-        elif name not in _LISTS:
-            return None  # a name `Answer` does not declare: validation says so
-    figures = values["figures"]
+def _plain_figures(figures: dict[str, Any]) -> bool:
+    """Each figure a bool, int or float (then typed by its name, in place), as `Answer` takes them."""
     for name, value in figures.items():
         kind = type(value)
         if kind is float and name not in FIGURE_KINDS:
             continue  # a quantity already (most figures): kept as it is, as `Answer` keeps it
         if type(name) is not str or (kind is not bool and kind is not int and kind is not float):
-            return None
+            return False
         figures[name] = _typed(name, value)
-    basis = values["basis"]
+    return True
+
+
+def _plain_entries(basis: list[Any]) -> bool:
+    """Each entry a Basis, or a str (then a note entry, in place), as `Answer` takes them."""
     for i, b in enumerate(basis):
         if type(b) is str:
             basis[i] = _entry("note", b)
         elif type(b) is not Basis:
-            return None
-    for m in values["missing"]:
-        if type(m) is not str:
-            return None
-    for a in values["assumptions"]:
-        if type(a) is not Assumption:
-            return None
-    # `built(Answer, **values)` written out: the fields in declared order, a fresh list for each
-    # plan member not given.
-    a = _new(Answer)
-    _set(a, "__dict__", {
-        "key": values["key"], "status": values["status"], "summary": values["summary"], "figures": figures,
-        "missing": values["missing"], "basis": basis, "assumptions": values["assumptions"],
-        "reason": values["reason"], "label": values.get("label", ""),
-        "differences": values.get("differences", []),
-        "steps": values.get("steps", [])})
-    _set(a, "__pydantic_fields_set__", set(values))
-    _set(a, "__pydantic_extra__", None)
-    _set(a, "__pydantic_private__", None)
-    return a
+            return False
+    return True
+
+
+def _plain_extra(extra: dict[str, Any]) -> bool:
+    """A str label and plan members of their item types (each made a fresh list, in place)."""
+    for name, value in extra.items():
+        if name == "label":
+            if type(value) is not str:
+                return False
+            continue
+        kind = _EXTRA_ITEMS.get(name)
+        if kind is None:
+            return False  # a name `Answer` does not declare: validation says so
+        items = extra[name] = list(value)
+        if any(type(item) is not kind for item in items):
+            return False
+    return True
