@@ -67,8 +67,8 @@ def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str
             if b.source in moved:
                 # A new list from the first renamed entry on (the answer's own list is left as
                 # it was), each renamed entry a copy pointing at the record's number.
-                a.basis = [*basis[:i], *(replaced(e, source=moved[e.source][0], cite=moved[e.source][1])
-                                         if e.source in moved else e for e in basis[i:])]
+                a.basis = basis[:i] + [replaced(e, source=moved[e.source][0], cite=moved[e.source][1])
+                                       if e.source in moved else e for e in basis[i:]]
                 break
     return answers, references
 
