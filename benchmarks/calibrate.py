@@ -40,8 +40,9 @@ best peer (what `OUTLIER_FACTOR` is picked from), the same for records with one 
 (what `FEW_PEERS_FACTOR` is picked from), and the fakes caught by their peers.
 
 Machines: every pasted table row gets its table as its machine (`Claim.machine`; not in a table
-whose rows name several hardware: that one compares machines), and a LocalScore row its submission (`submission_of`: the card, its
-memory, CPU, RAM and OS on one day), so `machine_outlier` bounds each batch-1 decode figure by the
+whose rows name several hardware: that one compares machines); a LocalScore row has its submission
+as its machine from the reader (the board entry's machine columns, extractors/data/boards.json: the
+card, its memory, CPU, RAM and OS on one day, what `sweep` reads too), so `machine_outlier` bounds each batch-1 decode figure by the
 machine's other records per byte read. Per source the honest ratios of a figure to that bound are
 printed as a distribution (what `MACHINE_FACTOR` is picked from), and the fakes caught by their
 machine. On the calibration split: 2,642 honest records with another record of their machine,
@@ -93,11 +94,6 @@ _PLAIN_ENGINES = ("llama-bench", "llamafile", "localscore", "ollama", "llama.cpp
 _ROW_ID = re.compile(r"(?P<path>.+):L(?P<line>\d+)")
 # Lines between two rows of one table: 1, or 2 where a row without a number was skipped between.
 _ROW_GAP = 2
-# A LocalScore submission: one machine (card, its memory, CPU, RAM, OS) benchmarked on one day —
-# the leaderboard runs its models one after another on the submitter's machine
-# (https://github.com/cjpais/LocalScore). Column names of the TSV export.
-_SUBMISSION_COLUMNS = ("accel_name", "accel_ram", "system_cpu", "system_ram", "system_os")
-_SUBMISSION_DATE = "test_date"
 
 
 @dataclass
@@ -169,7 +165,6 @@ class _Pending:
     fmt: str | None
     plain: bool
     table: tuple[str, int] | None = None  # (file and table shape, line) of a pasted table row
-    submission: str | None = None  # a leaderboard row's machine and day (LocalScore)
 
 
 def _why_unanswered(report: Report) -> str:
@@ -323,25 +318,10 @@ def _read_one(out: Calibration, pending: list[_Pending], t_for: Any, path: Path,
     fmt = reading.source.format
     t = t_for(fmt)
     t.files += 1
-    text = path.read_text(encoding="utf-8")
-    table = table_row(rel, text) if pasted else None
-    submission = submission_of(text) if fmt == "tsv_board" else None
+    table = table_row(rel, path.read_text(encoding="utf-8")) if pasted else None
     for i, ev in enumerate(evidence):
         cell = f" [{ev.claim.cell}]" if ev.claim.cell else ""
-        pending.append(_Pending(t, f"{rel}#{i}{cell}", ev, fmt, plain, table, submission))
-
-
-def submission_of(text: str) -> str | None:
-    """A one-row leaderboard export's submission: its machine columns and the day it ran, or None
-    where the export lacks them (`_SUBMISSION_COLUMNS`)."""
-    lines = text.splitlines()
-    if len(lines) != 2:
-        return None
-    row = dict(zip(lines[0].split("\t"), lines[1].split("\t"), strict=False))
-    if any(not row.get(c) for c in (*_SUBMISSION_COLUMNS, _SUBMISSION_DATE)):
-        return None
-    day = row[_SUBMISSION_DATE].split()[0]
-    return "submission " + " | ".join(row[c] for c in _SUBMISSION_COLUMNS) + f" | {day}"
+        pending.append(_Pending(t, f"{rel}#{i}{cell}", ev, fmt, plain, table))
 
 
 def table_row(record_id: str, text: str) -> tuple[str, int] | None:
@@ -371,12 +351,8 @@ def assign_machines(pending: list[_Pending]) -> None:
     rows name more than one hardware compares machines: none of its rows gets one.
     One table is the rows of one file with the same lead and columns on lines at most `_ROW_GAP`
     apart: a second table under the same heading needs its own header and separator lines, so it
-    starts further down and is another machine as far as anyone can tell. A leaderboard row's
-    machine is its submission (`submission_of`)."""
-    for p in pending:
-        if p.submission is not None and not p.ev.claim.machine:
-            p.ev = p.ev.model_copy(update={"claim": p.ev.claim.model_copy(
-                update={"machine": p.submission})})
+    starts further down and is another machine as far as anyone can tell. A leaderboard row
+    names its machine itself (the reader's `Claim.machine`: a LocalScore submission)."""
     rows = sorted((p.table, k) for k, p in enumerate(pending) if p.table is not None)
     tables: list[tuple[str, list[int]]] = []
     last: tuple[str, int] | None = None

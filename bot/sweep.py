@@ -42,7 +42,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.options import PipelineOptions
 from checks.models import Claim, PeerFigure, PeerGroup, Report, Verdict
-from checks.peers import PeerKey, peer_figure, peer_key
+from checks.peers import (
+    MachineKey,
+    PeerKey,
+    gb_per_token,
+    machine_key,
+    peer_figure,
+    peer_key,
+    what_ran,
+)
 from checks.reference import Reference
 from checks.runner import audit
 from extractors.document import RawDocument
@@ -249,6 +257,60 @@ def _peer_id(i: int, claim: Claim) -> str:
 # One record's figure among its peers as the one pass sends it to the sweep's process: (dump
 # index, the setup's number in that pass's list of setups, its peer id, tok/s, source URL).
 _PeerEntry = tuple[int, int, str, float, str | None]
+# One record among its machine's as the one pass sends it: (dump index, the machine's number in
+# that pass's list, its peer id, tok/s, source URL, GB per token (None: it bounds no other), what
+# ran).
+_MachineEntry = tuple[int, int, str, float, str | None, float | None, str]
+
+
+@dataclass
+class _BoardMachines:
+    """The board's batch-1 decode records by machine (`checks.peers.machine_key`: one LocalScore
+    submission, one table of one post), keyed in the one pass beside the setups: `fill` gives a
+    record's group the machine and the machine's other records that
+    `checks.peers.PeerIndex.peers_of` gives for the same records added in dump order. Plain data
+    to send to each worker; a machine's records are few (a submission's models), so each record's
+    others are cut out by a walk of them."""
+
+    machines: list[str] = field(default_factory=list)  # machine -> its key, described
+    members: list[list[tuple[int, str, float, str | None, float, str]]] = field(default_factory=list)
+    machine: array[int] = field(default_factory=lambda: array("i"))  # dump index -> machine, -1
+    _figures: dict[int, list[tuple[int, PeerFigure]]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, n: int, stripes: Sequence[tuple[list[MachineKey], list[_MachineEntry]]]) -> _BoardMachines:
+        number: dict[MachineKey, int] = {}
+        out = cls(machine=array("i", [-1]) * n)
+        for keys, entries in stripes:
+            local = [number.setdefault(k, len(number)) for k in keys]
+            out.members += [[] for _ in range(len(number) - len(out.members))]
+            for i, k, record, tok_s, source, gb, ran in entries:
+                out.machine[i] = local[k]
+                if gb is not None:
+                    out.members[local[k]].append((i, record, tok_s, source, gb, ran))
+        for m in out.members:
+            m.sort(key=lambda e: e[0])  # dump order, as PeerIndex adds them (stripes interleave)
+        out.machines = [k.describe() for k in number]
+        return out
+
+    def __getstate__(self) -> dict[str, object]:
+        return {**self.__dict__, "_figures": {}}  # built again where used
+
+    def fill(self, i: int, group: PeerGroup | None) -> PeerGroup | None:
+        """Record i's group with its machine's other records (never itself); unchanged where it
+        has no machine, a group of no setup peers where it has a machine but no setup."""
+        m = self.machine[i] if i < len(self.machine) else -1
+        if m < 0:
+            return group
+        figures = self._figures.get(m)
+        if figures is None:
+            figures = self._figures[m] = [
+                (j, PeerFigure.model_construct(record=record, tok_s=tok_s, source=source,
+                                               gb_per_token=gb, ran=ran))
+                for j, record, tok_s, source, gb, ran in self.members[m]]
+        base = group if group is not None else PeerGroup(setup="", figures=[])
+        return base.model_copy(update={"machine": self.machines[m],
+                                       "machine_figures": [f for j, f in figures if j != i]})
 
 
 @dataclass
@@ -260,6 +322,7 @@ class _BoardPeers:
     figures ordered highest first (ties in dump order) as the peer_outlier rule ranks them, so
     its sort has nothing left to do."""
 
+    machines: _BoardMachines = field(default_factory=_BoardMachines)  # the records by machine
     setups: list[str] = field(default_factory=list)  # group -> the setup, described
     members: list[list[tuple[int, str, float, str | None]]] = field(default_factory=list)
     group: array[int] = field(default_factory=lambda: array("i"))  # dump index -> group, -1
@@ -338,6 +401,7 @@ def _audit_part(dump: Dump, index: SiblingIndex | _PartSiblings, part: Sequence[
                                    f"(record {r} or one of its siblings can no longer be read)")
             siblings = [held[j] for j in wanted[1:]]
             group = peers.of(r) if peers is not None else None
+            group = peers.machines.fill(r, group) if peers is not None else group
             yield r, audit(record_evidence(held[r], dump.source, siblings, dump.warnings), ref,
                            peers=group)
             for j in release.pop(r, ()):
@@ -416,6 +480,8 @@ class _StripeRead:
     notes: ReadNotes = field(default_factory=ReadNotes)
     peer_setups: list[PeerKey] = field(default_factory=list)
     peers: list[_PeerEntry] = field(default_factory=list)
+    machine_keys: list[MachineKey] = field(default_factory=list)
+    machines: list[_MachineEntry] = field(default_factory=list)
 
 
 def _keys(dump: Dump, ref: Reference, stripe: int = 0, stride: int = 1,
@@ -426,6 +492,7 @@ def _keys(dump: Dump, ref: Reference, stripe: int = 0, stride: int = 1,
     got = _StripeRead()
     setups: dict[SetupKey, int] = {}
     peer_setups: dict[PeerKey, int] = {}
+    machine_keys: dict[MachineKey, int] = {}
     with _reading(), open(spool, "wb") if spool else _Nowhere() as out:
         at = 0
         for i, item in dump.read(wanted=None if stride == 1 else lambda i: i % stride == stripe):
@@ -441,11 +508,16 @@ def _keys(dump: Dump, ref: Reference, stripe: int = 0, stride: int = 1,
             if key is not None and figure is not None:
                 got.peers.append((i, peer_setups.setdefault(key, len(peer_setups)),
                                   _peer_id(i, item), figure[0], item.source_url))
+            mkey = machine_key(item, ref)  # None at once for a record that names no machine
+            if mkey is not None and item.tok_s is not None:
+                got.machines.append((i, machine_keys.setdefault(mkey, len(machine_keys)), _peer_id(i, item),
+                                     item.tok_s, item.source_url, gb_per_token(item, ref), what_ran(item)))
             if spool:
                 data = _encode(item)
                 out.write(data)
                 at += len(data)
     got.setups, got.peer_setups, got.notes = list(setups), list(peer_setups), dump.notes
+    got.machine_keys = list(machine_keys)
     return got
 
 
@@ -470,6 +542,7 @@ def _first_pass(dump: Dump, ref: Reference, pool: Executor | None, stride: int,
         dump.settle(notes)
     spool = _Spool(files, array("i", [-1]) * n, array("q", [0]) * n) if files else None
     peers = _BoardPeers.build(n, [(s.peer_setups, s.peers) for s in stripes])
+    peers.machines = _BoardMachines.build(n, [(s.machine_keys, s.machines) for s in stripes])
     index = SiblingIndex()
     readable: list[int] = []
     reasons = {u.index: u.reason for s in stripes for u in s.unreadable}

@@ -168,6 +168,14 @@ def build_evidence(readings: Sequence[Reading], ref: Reference) -> Evidence:
             "no speed claim found: expected a tok/s figure (e.g. '2103.6 tok/s' or "
             "'2048 tokens in 0.969 s'), a benchmark tool's JSON output or a leaderboard record"
         )
+    # A pasted table's other decode rows, on the claim's machine: its peers (checks/peers.py),
+    # from the same reading; only where the claim is the text's (a record has its own board).
+    mates = [] if records else [c for t in texts for c in t.table_rows]
+    peers = None
+    if mates:
+        from checks.peers import PeerIndex  # only a pasted table needs it (the CLI's cold start)
+
+        peers = PeerIndex.build(((c.record_id or "", c) for c in mates), ref).peers_of(None, primary, ref)
     post = _post_info(readings)
     kind: InputKind
     if post is not None:
@@ -183,6 +191,7 @@ def build_evidence(readings: Sequence[Reading], ref: Reference) -> Evidence:
         siblings=siblings,
         warnings=[w for r in readings for w in r.warnings],
         parsed=parse_config(primary),
+        peers=peers,
     )
 
 

@@ -15,6 +15,12 @@ An entry matches a document by shape — its records list is there and at least 
 the mapped throughput and a hardware or model — so a self-hosted copy of the board on another host
 is read the same way. `url_pattern` only breaks ties, and claims a document whose shape is broken
 so that the user hears what is missing instead of "not recognised".
+
+An entry may also name the machine a record ran on (`machine`: a label, the columns that describe
+the machine and the column whose first word is the day): a board whose submitter benchmarks
+several models one after another on their own box (LocalScore) gives those rows one
+`Claim.machine`, so checks/peers.py can bound each by its machine's other records. A row missing
+any of those cells names no machine: two rows agreeing on fewer columns may be two boxes.
 """
 
 from __future__ import annotations
@@ -32,13 +38,34 @@ from extractors.formats.aliases import TARGETS, THROUGHPUT_TARGETS
 from extractors.formats.records import get_path
 from extractors.formats.values import BadValue, to_float
 
-__all__ = ["BoardMapping", "BoardMappingError", "load_board_mappings"]
+__all__ = ["BoardMapping", "BoardMappingError", "MachineColumns", "load_board_mappings"]
 
 _MISSING = object()
 
 
 class BoardMappingError(ValueError):
     """A mapping file that cannot be used (unreadable, not JSON, an invalid entry)."""
+
+
+class MachineColumns(BaseModel):
+    """Which cells of a record name the machine it ran on and the day it ran."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    label: str = Field(min_length=1)  # what one machine-day of the board is called ("submission")
+    columns: list[str] = Field(min_length=1)
+    day: str | None = None  # a date cell; its first word (the day, not the time) is part of the id
+
+    def of(self, record: Any) -> tuple[str, str] | None:
+        """(the machine's id, the cells it was read from), or None where a cell is missing."""
+        paths = [*self.columns, *([self.day] if self.day else [])]
+        cells = [get_path(record, c, default=None) for c in paths]
+        if any(v is None or isinstance(v, (dict, list)) or not str(v).strip() for v in cells):
+            return None
+        values = [str(v) for v in cells]
+        if self.day:
+            values[-1] = values[-1].split()[0]
+        return f"{self.label} " + " | ".join(values), ", ".join(paths)
 
 
 class BoardMapping(BaseModel):
@@ -54,6 +81,7 @@ class BoardMapping(BaseModel):
     kind: SourceKind = "record"
     source: str | None = None  # where the board's field names were read
     notes: str | None = None
+    machine: MachineColumns | None = None  # the cells naming the machine a record ran on
 
     @field_validator("url_pattern")
     @classmethod

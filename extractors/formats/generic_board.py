@@ -145,6 +145,11 @@ def read_board_row(source: str, row: dict[str, Any], path: str, problems: list[s
                 problems.append(f"{full}: {exc}")
         for field, value in mapping.constants.items():
             b.set(field, value, field=f"board mapping '{mapping.name}' constants.{field}")
+        if mapping.machine is not None and (machine := mapping.machine.of(row)) is not None:
+            # The board's own unit of one machine (a LocalScore submission): its rows' id.
+            cells = f"{path}.{{{machine[1]}}}" if path else machine[1]
+            b.set("machine", machine[0], field=cells,
+                  span=f"board mapping '{mapping.name}': one {mapping.machine.label} is one machine")
     map_record(row, path, b, problems)
     engine = str(b.values.get("engine") or "")
     read_record_text(b, row_texts(row, path, b), engine=engine)

@@ -36,11 +36,11 @@ import copy
 import json
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from checks.models import FieldConflict, Provenance
 from checks.reference import Reference, load_reference
@@ -51,6 +51,8 @@ from extractors.text.flags import Program, apply_flags
 from extractors.text.freetext import read_free_text
 from extractors.text.launch import plain_decode, read_launch
 from extractors.text.logs import read_logs
+
+_T = TypeVar("_T")
 
 __all__ = [
     "CONFIG_KEYS",
@@ -89,13 +91,18 @@ _CONTEXT_REF: ContextVar[Reference | None] = ContextVar("claimcheck_record_refer
 
 
 @contextmanager
-def reading_with(ref: Reference) -> Iterator[Reference]:
-    """Records' texts read inside this block are read with `ref`."""
-    token = _CONTEXT_REF.set(ref)
+def _within(var: ContextVar[_T | None], value: _T) -> Iterator[_T]:
+    """`var` is `value` inside the block, whatever it was before."""
+    token = var.set(value)
     try:
-        yield ref
+        yield value
     finally:
-        _CONTEXT_REF.reset(token)
+        var.reset(token)
+
+
+def reading_with(ref: Reference) -> AbstractContextManager[Reference]:
+    """Records' texts read inside this block are read with `ref`."""
+    return _within(_CONTEXT_REF, ref)
 
 
 @dataclass(frozen=True)
@@ -169,14 +176,9 @@ def current_memo() -> TextMemo | None:
     return _CONTEXT_MEMO.get()
 
 
-@contextmanager
-def text_memo(memo: TextMemo) -> Iterator[TextMemo]:
+def text_memo(memo: TextMemo) -> AbstractContextManager[TextMemo]:
     """Records read inside this block share `memo` (`with text_memo(TextMemo()): ...`)."""
-    token = _CONTEXT_MEMO.set(memo)
-    try:
-        yield memo
-    finally:
-        _CONTEXT_MEMO.reset(token)
+    return _within(_CONTEXT_MEMO, memo)
 
 
 def _memo_key(source: str, engine: str, texts: Sequence[tuple[str, Any]]) -> _Key:

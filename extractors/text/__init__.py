@@ -54,6 +54,9 @@ class TextReading(BaseModel):
     kind: Kind = "post"
     numbers: list[float] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+    # the claim's table mates: the other decode rows of its pasted table on its machine, each the
+    # claim with that row's own cells (`_table_mates`); its peers in the audit (build_evidence)
+    table_rows: list[Claim] = Field(default_factory=list)
 
 
 def find_links(text: str) -> list[str]:
@@ -96,11 +99,44 @@ def parse_text(doc: RawDocument, ref: Reference) -> TextReading:
     found = [*launch.found, *logs.found] + (["table_rows"] if rows.found else []) + (
         ["free_text"] if free.found else [])
     numbers = list(dict.fromkeys([*rows.numbers, *free.numbers, *logs.numbers]))
+    if rows.others:  # one pasted table: one command's output on one machine (rows.py module doc)
+        b.set("machine", f"the table pasted in {doc.source} at line {rows.line}", field="table rows",
+              span=f"{len(rows.others) + 1} decode rows of one table")
     claim = _safely(b.build, Claim(), "claim", warnings)
+    none: list[Claim] = []
+    mates = _safely(lambda: _table_mates(claim, rows), none, "table rows", warnings)
     return TextReading(
         claim=claim, found=found, links=links, kind=_kind(launch, logs, free, rest),
-        numbers=numbers, warnings=[*warnings, *launch.warnings, *logs.warnings],
+        numbers=numbers, warnings=[*warnings, *launch.warnings, *logs.warnings], table_rows=mates,
     )
+
+
+def _table_mates(claim: Claim, rows: RowReading) -> list[Claim]:
+    """The claim as each other row of its table gives it: the row's own cells replace the chosen
+    row's; a value the chosen row gave and this row lacks is dropped; what the rest of the text
+    says (the model named in the prose, the card, the format) holds for every row. Each mate's
+    `record_id` names its line."""
+    own = rows.own
+    if own is None:
+        return []
+    own_fields = own.model_fields_set - {"provenance"}
+    out = []
+    for line, row in rows.others:
+        update: dict[str, object] = {}
+        for name in own_fields | (row.model_fields_set - {"provenance"}):
+            mine, theirs = getattr(own, name), getattr(row, name)
+            if theirs == mine:
+                continue  # as the chosen row: the claim's reading holds (a prose model outranks a cell)
+            if name in row.model_fields_set:
+                update[name] = theirs
+            elif getattr(claim, name) == mine:
+                update[name] = Claim.model_fields[name].get_default(call_default_factory=True)
+        update["record_id"] = f"table row at line {line}"
+        # where each value came from: the row's own cells, the rest as the claim's
+        prov = {k: v for k, v in claim.provenance.items() if k not in update}
+        prov.update({k: v for k, v in row.provenance.items() if k in update})
+        out.append(claim.model_copy(update={**update, "provenance": prov}))
+    return out
 
 
 def _safely(fn: Callable[[], T], default: T, what: str, warnings: list[str]) -> T:

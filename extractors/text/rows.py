@@ -41,13 +41,24 @@ What the headers mean, each with its reason:
 Among several rate rows (a pasted table) the claim is the first decode row: llama-bench prints
 pp before tg for each model, and one claim is read per text. Every cell read is blanked for the
 prose readers, so "t/s: 18.10" is not read twice; the row's context is not.
+
+The chosen row's table mates (`RowReading.others`): the other decode rows of the same tool's
+table with the same settings cells (backend, ngl, threads, …: every cell but the figures and what
+ran — model, size, params, test, PP, TG, N_KV, B and the timings), each as the Claim of its own
+cells. One pasted table is one command's output on one machine (the rule extractors/post_rig.py
+applies to a post), so the text reader gives them one `Claim.machine` and the audit bounds the
+claim by them (checks/peers.py). A row of another backend or thread count is another setup of
+the machine, never its peer. A table is the rows under one header (pipe tables) or consecutive
+`header: value` lines with the same headers at most `_ROW_GAP` lines apart.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
+from checks.models import Claim
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
 from extractors.text.lazyre import lazy
@@ -57,6 +68,12 @@ from extractors.text.quants import size_in_bytes, spell_format
 from extractors.text.units import parse_int, parse_positive
 
 __all__ = ["RowReading", "read_rows"]
+
+# Cells that say what ran or what was measured, not how the machine was set up: rows differing
+# only in these are one machine's runs (see the module doc).
+_WHAT_RAN = frozenset({"model", "size", "params", "test", "pp", "tg", "n_kv", "b", "t_pp s",
+                       "t_tg s", "t s"})
+_ROW_GAP = 2  # lines between two `header: value` rows of one table (a blank line between them)
 
 MAX_ROWS = 2000  # rows looked at per text; a pasted table longer than this is read in part
 MAX_LINE = 4000  # characters of one line examined for cells
@@ -102,6 +119,11 @@ class RowReading:
     weight_format: tuple[str, str, str] | None = None  # its file type, the same way
     spans: list[tuple[int, int]] = field(default_factory=list)  # cells read (blanked for prose)
     numbers: list[float] = field(default_factory=list)
+    # the chosen row's own cells as a Claim, and its table mates' (their line, their Claim): the
+    # other decode rows of its table at the same settings (module doc); empty: none
+    own: Claim | None = None
+    others: list[tuple[int, Claim]] = field(default_factory=list)
+    line: int = 0  # the chosen row's line in the text (1-based)
 
 
 @dataclass
@@ -117,7 +139,8 @@ class _Rate:
 def read_rows(text: str, b: ClaimBuilder, ref: Reference | None = None) -> RowReading:
     """Fill `b` from the table rows in text; first value wins, as everywhere."""
     out = RowReading()
-    rows = list(_rows(text))
+    tables: list[int] = []
+    rows = list(_rows(text, tables))
     rates = [r for row in rows for r in _rates(row)]
     if not rates:
         return out
@@ -141,28 +164,67 @@ def read_rows(text: str, b: ClaimBuilder, ref: Reference | None = None) -> RowRe
     for cell in chosen.row if chosen.tool else []:  # the tool's own cells, read here in full
         if _key(cell.key) in ("size", "params", "test", "ngl"):  # "backend: M2-Max CPU" names the device
             out.spans.append((cell.start, cell.end))
+    if chosen.kind == "decode" and chosen.tool is not None and chosen.own:
+        table_of = {id(row): t for row, t in zip(rows, tables, strict=True)}
+        here = _setup(chosen, table_of)
+        mates = [r for r in rates if r is not chosen and r.kind == "decode" and r.own
+                 and r.tool == chosen.tool and _setup(r, table_of) == here]
+        if mates:
+            # a row's line by bisection over the text's newlines: one pass, however many rows
+            breaks = [m.start() for m in re.finditer("\n", text)]
+            out.own = _row_claim(b.source, chosen, ref)
+            out.others = [(bisect_left(breaks, r.cell.start) + 1, _row_claim(b.source, r, ref))
+                          for r in mates]
+            out.line = bisect_left(breaks, chosen.cell.start) + 1
     return out
+
+
+def _setup(r: _Rate, table_of: dict[int, int]) -> tuple[int, tuple[tuple[str, str], ...]]:
+    """A row's table and its settings cells: rows equal in both ran on one machine one way."""
+    cells = tuple((_key(c.key), " ".join(c.value.split())) for c in r.row
+                  if _key(c.key) not in _WHAT_RAN and _RATE_UNIT.search(c.key) is None)
+    return table_of.get(id(r.row), -1), cells
+
+
+def _row_claim(source: str, r: _Rate, ref: Reference | None) -> Claim:
+    """One row's own cells as a Claim (what `_fill` reads, and a llama-bench row's model)."""
+    b = ClaimBuilder(source)
+    _fill(b, r)
+    cell = next((c for c in r.row if _key(c.key) == "model"), None) if r.tool == "llama-bench" else None
+    if cell is not None and (m := _MODEL_TYPE.match(cell.value.strip())):
+        raw, ftype = f"{m.group('arch')} {m.group('size')}", m.group("ftype").strip()
+        b.set("model", spell_model(raw, ref) or raw, field=cell.key, span=f"{cell.key}: {cell.value}"[:200])
+        row = ref.format(ftype) if ref is not None else None
+        b.set("weight_format", row.name if row else spell_format(ftype), field=cell.key,
+              span=f"{cell.key}: {cell.value}"[:200])
+    return b.build()
 
 
 def _key(header: str) -> str:
     return " ".join(header.lower().split())
 
 
-def _rows(text: str) -> list[list[_Cell]]:
+def _rows(text: str, tables: list[int] | None = None) -> list[list[_Cell]]:
+    """The rows of the text's tables; `tables` gets each row's table number (module doc)."""
     out: list[list[_Cell]] = []
     header: list[str] | None = None
     pending: tuple[list[str], int] | None = None
     pos = 0
-    for raw in text.split("\n"):
+    table = -1
+    last_pair: tuple[list[str], int] | None = None  # the last `header: value` row's headers, line
+    for n, raw in enumerate(text.split("\n")):
         line = raw[:MAX_LINE]
         stripped = line.strip()
         if stripped.startswith("|") and stripped.count("|") >= 3:
             if _RULE.match(stripped) and pending is not None:
                 header = pending[0]
+                table += 1
             elif header is not None:
                 row = _pipe_row(header, line, pos)
                 if _tool(row) is not None:  # other tables in a post are the prose readers' to weigh
                     out.append(row)
+                    if tables is not None:
+                        tables.append(table)
             else:
                 pending = (_pipe_cells(line), pos)
         else:
@@ -170,7 +232,13 @@ def _rows(text: str) -> list[list[_Cell]]:
             if "; " in line and ": " in line:
                 row = _pair_row(line, pos)
                 if len(row) >= 2:
+                    keys = [c.key for c in row]
+                    if last_pair is None or last_pair[0] != keys or n - last_pair[1] > _ROW_GAP:
+                        table += 1
+                    last_pair = (keys, n)
                     out.append(row)
+                    if tables is not None:
+                        tables.append(table)
         pos += len(raw) + 1
         if len(out) >= MAX_ROWS:
             break
