@@ -58,11 +58,18 @@ def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str
             renamed[b.cite.id] = new_id
             references[new_id] = b.cite if new_id == b.cite.id else built(
                 Cited, id=new_id, kind=b.cite.kind, citation=b.cite.citation, url=b.cite.url)
-    moved = {old: new for old, new in renamed.items() if old != new}
+    moved = {old: (new, references[new]) for old, new in renamed.items() if old != new}
+    if not moved:
+        return answers, references
     for a in answers.values():  # this audit's own answers, built by the checks just now
-        if any(b.source in moved for b in a.basis):
-            a.basis = [b if b.source not in moved else replaced(
-                b, source=moved[b.source], cite=references[moved[b.source]]) for b in a.basis]
+        basis = a.basis
+        for i, b in enumerate(basis):
+            if b.source in moved:
+                # A new list from the first renamed entry on (the answer's own list is left as
+                # it was), each renamed entry a copy pointing at the record's number.
+                a.basis = basis[:i] + [replaced(e, source=moved[e.source][0], cite=moved[e.source][1])
+                                       if e.source in moved else e for e in basis[i:]]
+                break
     return answers, references
 
 

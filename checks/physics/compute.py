@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from checks.basis import formula, row
 from checks.models import Basis, Claim, Status
 from checks.physics.ceilings import hardware_row, peak_tflops, required_tflops
-from checks.physics.figures import Derived, Missing, num
+from checks.physics.figures import Derived, Missing, num, per_reference
 from checks.physics.offload import card_memory_gb, one_named_card, says_offload
 from checks.physics.weights import (
     WeightFormat,
@@ -62,6 +62,7 @@ class ComputeRoof:
         return required_tflops(self.params.value, tok_s)
 
 
+@per_reference  # a fact of the model table: the same for every claim
 def smallest_active_share(ref: Reference) -> tuple[float, Basis] | None:
     """The smallest active ÷ total share of any MoE in the model table, and its row."""
     rows = [(m.params_active_b / m.params_total_b, m) for m in ref.models

@@ -7,12 +7,39 @@ the record or the tables lack. Units: GB = 1e9 bytes, GB/s = 1e9 B/s, TFLOPS = 1
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
+from typing import TypeVar
 
 from checks.models import Assumption, Basis
 
-__all__ = ["GB", "GIB", "Derived", "Missing", "gb", "join_parts", "num"]
+__all__ = ["GB", "GIB", "Derived", "Missing", "gb", "join_parts", "num", "per_reference"]
+
+_R = TypeVar("_R")
+_T = TypeVar("_T")
+_KEPT_REFERENCES = 8  # loaded references a table fact is kept for (one in a run; a test makes a few)
+
+
+def per_reference(fn: Callable[[_R], _T]) -> Callable[[_R], _T]:
+    """`fn(ref)` computed once per loaded reference: the tables never change once loaded, and a
+    fact drawn from a whole table (the best AL anyone published, the sparsest MoE) is read by
+    several rules per audit. Kept by the reference's identity (a Reference holds lists: it is not
+    hashable), for the last few references; the value must be immutable (rows, tuples)."""
+    kept: dict[int, tuple[_R, _T]] = {}
+
+    @wraps(fn)
+    def once(ref: _R) -> _T:
+        hit = kept.get(id(ref))
+        if hit is not None and hit[0] is ref:  # the same object, not a new one at a reused id
+            return hit[1]
+        value = fn(ref)
+        if len(kept) >= _KEPT_REFERENCES:
+            kept.clear()
+        kept[id(ref)] = (ref, value)
+        return value
+
+    return once
 
 GB = 1e9
 GIB = 2**30

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import field, formula, row
+from checks.basis import answer, field, formula, row
 from checks.models import Answer, Basis, Claim, Evidence
 from checks.physics import num
 from checks.reference import MethodRow, Reference
@@ -91,7 +91,7 @@ def acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
     window = c.spec_window
     if c.speculative is False or (c.speculative is None and not c.spec_method and window is None
                                   and al is None and _never_missed(c) is None):
-        return Answer(key="acceptance", status="n/a",
+        return answer(key="acceptance", status="n/a",
                       summary="No speculative decoding in the record, so there is no AL to divide.",
                       basis=[field(c, "speculative")] if c.speculative is False else [], reason="plain_decode")
 
@@ -117,25 +117,25 @@ def acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
         figures["ratio"] = ratio
         basis.append(formula(f"ratio = {_a(al)} / {window} = {ratio:.3f}"))
         if al > window:
-            return Answer(key="acceptance", status="stop", figures=figures, basis=basis,
+            return answer(key="acceptance", status="stop", figures=figures, basis=basis,
                           reason="al_above_window", summary=(
                 f"{al_name} / window {window} = {ratio:.3f}: more tokens accepted per pass than "
                 f"the window can emit, which is impossible{published}."))
         if ratio >= FORCED_RATIO or missed:
             why = f", {missed}" if missed else ""
-            return Answer(key="acceptance", status="stop", figures=figures, basis=basis,
+            return answer(key="acceptance", status="stop", figures=figures, basis=basis,
                           reason="al_equals_window", summary=(
                 f"{al_name} / window {window} = {ratio:.3f}{why}: the draft never missed, so it "
                 f"is measuring the draft's hit rate on predictable text, not generation speed"
                 f"{published}."))
     elif missed:
-        return Answer(key="acceptance", status="stop", figures=figures, basis=[*basis, missed],
+        return answer(key="acceptance", status="stop", figures=figures, basis=[*basis, missed],
                       reason="never_missed", label=f"{missed}: the draft never missed", summary=(
             f"{missed[0].upper() + missed[1:]}: the draft never missed, so it is measuring the draft's "
             f"hit rate on predictable text, not generation speed{published}."))
 
     if al is None:
-        return Answer(key="acceptance", status="unanswerable", figures=figures, basis=basis,
+        return answer(key="acceptance", status="unanswerable", figures=figures, basis=basis,
                       missing=["acceptance length (AL)"] + ([] if window else ["draft window"]),
                       summary=f"Speculative decoding, but the record reports no AL to divide by the "
                               f"window{published}.")
@@ -147,15 +147,15 @@ def acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
                              f"{'official' if best.official else 'third-party'}: {best.source}) × "
                              f"{BEST_AL_MARGIN} = {num(BEST_AL_MARGIN * best.al)}"))
         ratio_text = f" / window {window} = {figures['ratio']:.3f}" if "ratio" in figures else ""
-        return Answer(key="acceptance", status="flag", figures=figures, basis=basis, reason="above_best_al",
+        return answer(key="acceptance", status="flag", figures=figures, basis=basis, reason="above_best_al",
                       label=f"AL {num(al)} is {al / best.al:.1f}× the best published AL", summary=(
             f"{al_name}{ratio_text} is {al / best.al:.1f}× the best AL anyone has published for "
             f"{method.name if method else c.spec_method} ({num(best.al)}){published}."))
 
     if not window:
-        return Answer(key="acceptance", status="unanswerable", figures=figures, basis=basis,
+        return answer(key="acceptance", status="unanswerable", figures=figures, basis=basis,
                       missing=["draft window (num draft tokens / block size)"],
                       summary=f"{al_name} is reported but no draft window to divide it by{published}.")
-    return Answer(key="acceptance", status="ok", figures=figures, basis=basis, summary=(
+    return answer(key="acceptance", status="ok", figures=figures, basis=basis, summary=(
         f"{al_name} / window {window} = {figures['ratio']:.3f}: a draft that misses like a real "
         f"one{published}."))

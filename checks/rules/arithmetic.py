@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import field, formula
+from checks.basis import answer, field, formula
 from checks.models import Answer, Basis, Claim, Evidence
 from checks.reference import Reference
 
@@ -165,7 +165,7 @@ def arithmetic(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
         missing = [
             n for n in ("tokens_generated", "wall_seconds", "tok_s") if getattr(c, n) is None
         ]
-        return Answer(
+        return answer(
             key="arithmetic",
             status="n/a",
             missing=missing,
@@ -174,7 +174,7 @@ def arithmetic(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
         )
     wrong = [text for text, bad in results if bad]
     if wrong:
-        return Answer(
+        return answer(
             key="arithmetic",
             status="flag",
             figures=figures,
@@ -183,7 +183,7 @@ def arithmetic(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
             label="the record's own arithmetic does not add up",
             summary="the record's own arithmetic does not add up: " + "; ".join(wrong),
         )
-    return Answer(
+    return answer(
         key="arithmetic",
         status="ok",
         figures=figures,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import field
+from checks.basis import answer, field
 from checks.models import Answer, Evidence
 from checks.reference import Reference
 
@@ -83,7 +83,7 @@ def cell(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         what = (f"an aggregate over every stream of a loaded server{f' ({context})' if context else ''}, "
                 "at a batch the record does not state: Q7 bounds it at the largest batch that fits."
                 if serving else "so the cell the number reports is unknown.")
-        return Answer(
+        return answer(
             key="cell",
             status="unanswerable",
             summary=f"neither batch size nor concurrency is stated, {what}",
@@ -108,7 +108,7 @@ def cell(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     missing = [] if c.tok_s_kind else ["which tok/s (decode, end-to-end, total)"]
 
     if streams == 1 and c.serving_claim:
-        return Answer(
+        return answer(
             key="cell",
             status="flag",
             reason="batch_1_as_serving",
@@ -124,7 +124,7 @@ def cell(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         share = f"; one user sees about {per_stream:.1f} tok/s" if per_stream is not None else ""
         if per_stream is not None:
             figures["per_stream_tok_s"] = round(per_stream, 2)
-        return Answer(
+        return answer(
             key="cell",
             status="flag",
             reason="aggregate_as_one_user",
@@ -141,7 +141,7 @@ def cell(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         if c.tok_s_kind == "aggregate" and per_stream is not None:
             figures["per_stream_tok_s"] = round(per_stream, 2)
             tail = f" (about {per_stream:.1f} tok/s per stream)" + tail
-    return Answer(
+    return answer(
         key="cell",
         status="ok",
         summary=f"{stated}{tail}.",

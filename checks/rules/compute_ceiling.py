@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from checks.basis import formula, row
+from checks.basis import answer, formula, row
 from checks.models import Answer, Evidence
 from checks.physics import (
     Missing,
@@ -56,12 +56,12 @@ def compute_ceiling(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
     tok = aggregate_tok_s(c)
     missing = [m for x in (tok, hw, params) if isinstance(x, Missing) for m in x.what]
     if missing:
-        return Answer(key="compute_ceiling", status="unanswerable", missing=missing,
+        return answer(key="compute_ceiling", status="unanswerable", missing=missing,
                       summary=f"Cannot set the claim against the card's arithmetic: no {', '.join(missing)}.")
     assert isinstance(hw, HardwareRow) and not isinstance(params, Missing) and not isinstance(tok, Missing)
     peak = compute_peak(c, hw, fmt)
     if isinstance(peak, Missing):
-        return Answer(key="compute_ceiling", status="unanswerable", missing=list(peak.what),
+        return answer(key="compute_ceiling", status="unanswerable", missing=list(peak.what),
                       basis=[row(hw)],
                       summary=f"The reference has no {peak.what[0]} to set the claim against.")
     # One card is assumed only where the weights fit on one (as Q7 does): a model that needs
@@ -69,7 +69,7 @@ def compute_ceiling(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
     count = one_card_fits(c, hw, model, fmt)
     if count is not None:
         what = count.what[0]
-        return Answer(key="compute_ceiling", status="unanswerable", missing=[what],
+        return answer(key="compute_ceiling", status="unanswerable", missing=[what],
                       summary=f"Cannot set the claim against the cards' arithmetic: no {what}.")
     need = required_tflops(params.value, tok.value)
     ratio = need / peak.value
@@ -85,11 +85,11 @@ def compute_ceiling(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
     kw: dict[str, Any] = {"figures": figures, "basis": basis, "assumptions": list(fmt.assumptions)}
     if ratio > STOP_RATIO and c.hardware_count is None:
         # More cards do more arithmetic: a stop must not rest on a count the record never gave.
-        return Answer(key="compute_ceiling", status="unanswerable", **kw, missing=["card count"],
+        return answer(key="compute_ceiling", status="unanswerable", **kw, missing=["card count"],
                       summary=f"{lead}: more than one card can do, and the record does not say how "
                               f"many ran it{tail}.")
     if ratio > STOP_RATIO:
-        return Answer(key="compute_ceiling", status="stop", **kw, reason="above_peak",
+        return answer(key="compute_ceiling", status="stop", **kw, reason="above_peak",
                       summary=f"{lead}: more arithmetic per second than the card can do{tail}.")
-    return Answer(key="compute_ceiling", status="ok", **kw,
+    return answer(key="compute_ceiling", status="ok", **kw,
                   summary=f"{lead}: within the card's arithmetic{tail}.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import field
+from checks.basis import answer, field
 from checks.models import Answer, Basis, Evidence
 from checks.reference import Reference
 
@@ -79,7 +79,7 @@ def config(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
 
     if held:
         lacking = [x for x in ("launch command", "runtime notes") if x not in held]
-        return Answer(
+        return answer(
             key="config",
             status="ok",
             summary=" + ".join(held)
@@ -90,7 +90,7 @@ def config(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
             basis=basis,
         )
     if ev.kind in ("tool-output", "log", "config") and len(settings) >= MIN_SETTINGS:
-        return Answer(
+        return answer(
             key="config",
             status="ok",
             summary=f"the {ev.kind} records its own settings ({', '.join(s.replace('_', ' ') for s in settings)}) "
@@ -101,7 +101,7 @@ def config(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     searched = list(ev.not_found)
     followed = [s.final_url or s.url for s in ev.sources if s.kind != "text"]
     if followed or where:
-        return Answer(
+        return answer(
             key="config",
             status="unanswerable",
             summary=f"followed {len(followed) or 1} source(s) but found no launch command or runtime notes"
@@ -111,7 +111,7 @@ def config(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
             basis=[*basis, *(f"followed: {u}" for u in followed if u not in (where or ""))],
         )
     missing = [x for x in FULL_CONFIG if not (x == "engine version" and c.engine_version)]
-    return Answer(
+    return answer(
         key="config",
         status="unanswerable",
         summary="no launch command, engine flags or record found: the claim arrived without its config.",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import field, formula, note, row
+from checks.basis import answer, field, formula, note, row
 from checks.models import Answer, Evidence
 from checks.reference import Reference
 
@@ -33,20 +33,20 @@ def drafter_regime(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) ->
     """drafter_regime: the draft window against the windows the drafter was published with."""
     c = ev.claim
     if c.speculative is False or (c.speculative is None and not c.spec_method and c.spec_window is None):
-        return Answer(key="drafter_regime", status="n/a",
+        return answer(key="drafter_regime", status="n/a",
                       summary="No speculative decoding in the record, so no drafter regime to check.")
     if c.spec_window is None:
-        return Answer(key="drafter_regime", status="unanswerable", missing=["draft window"],
+        return answer(key="drafter_regime", status="unanswerable", missing=["draft window"],
                       summary="Speculative decoding, but the record gives no draft window.")
     window = c.spec_window
     if not c.spec_method:
-        return Answer(key="drafter_regime", status="unanswerable", missing=["speculative method"],
+        return answer(key="drafter_regime", status="unanswerable", missing=["speculative method"],
                       figures={"window": float(window)},
                       basis=[field(c, "spec_window", f"= {window}")],
                       summary=f"Window {window}, but the speculative method is not named.")
     method = ref.method(c.spec_method)
     if method is None or not method.published_windows:
-        return Answer(key="drafter_regime", status="unanswerable", figures={"window": float(window)},
+        return answer(key="drafter_regime", status="unanswerable", figures={"window": float(window)},
                       basis=[field(c, "spec_window", f"= {window}"),
                              row(method, "no published windows") if method else
                              note(f"'{c.spec_method}' is not in the methods table")],
@@ -62,11 +62,11 @@ def drafter_regime(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) ->
              formula(f"ratio = {window} ÷ {largest} = {ratio:.1f}; flag above {FAR_FACTOR:g}")]
     lead = f"{method.name} drafters published at block {published}, run at {window}"
     if ratio > FAR_FACTOR:
-        return Answer(key="drafter_regime", status="flag", figures=figures, basis=basis,
+        return answer(key="drafter_regime", status="flag", figures=figures, basis=basis,
                       reason="outside_published_regime",
                       label=f"run at window {window}, {ratio:.1f}× the largest the {method.name} drafters were "
                             "published at",
                       summary=f"{lead} ({ratio:.1f}× the largest): far outside the regime the drafter "
                               "was trained and published in, so its AL says nothing about the method.")
-    return Answer(key="drafter_regime", status="ok", figures=figures, basis=basis,
+    return answer(key="drafter_regime", status="ok", figures=figures, basis=basis,
                   summary=f"{lead}: within the regime the drafter was published in.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import doc, field
+from checks.basis import answer, doc, field
 from checks.models import Answer, Basis, Evidence, Screenshot, Source
 from checks.reference import Reference
 
@@ -87,26 +87,26 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
     printouts, photos = _screenshots(ev)
     if post is None and ev.kind in RECORD_KINDS:
         where = next((s.final_url or s.url for s in ev.sources), None) or c.source_url
-        return Answer(
+        return answer(
             key="evidence",
             status="ok",
             summary=f"the input is itself a {ev.kind}: the record is the evidence.",
             basis=[f"input kind {ev.kind}" + (f" ({where})" if where else "")],
         )
     if post is None and printouts:
-        return Answer(key="evidence", status="ok", summary=_printout_summary(printouts),
+        return answer(key="evidence", status="ok", summary=_printout_summary(printouts),
                       basis=_shot_basis(printouts))
     if post is None:
         present = [f for f in EVIDENCE_FIELDS if getattr(c, f)]
         if present:
-            return Answer(
+            return answer(
                 key="evidence",
                 status="ok",
                 summary=f"the claim carries its own evidence ({', '.join(present).replace('_', ' ')}).",
                 basis=[field(c, f) for f in present],
             )
         photo = f"; {_photo_phrase(photos)}" if photos else ""
-        return Answer(
+        return answer(
             key="evidence",
             status="flag",
             reason="no_evidence",
@@ -121,7 +121,7 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
         figures["screenshots_without_figures"] = len(photos)
     basis: list[Basis | str] = [doc(u, "post link", url=u) for u in post.links[:5]] or ["post has no links"]
     if post.evidence_links:
-        return Answer(
+        return answer(
             key="evidence",
             status="ok",
             summary=f"the post links {_describe_links(post.evidence_links, ev.sources)}.",
@@ -129,7 +129,7 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             basis=[doc(u, "evidence link", url=u) for u in post.evidence_links],
         )
     if post.quotes_launch_command or (ev.kind == "post" and c.launch_command):
-        return Answer(
+        return answer(
             key="evidence",
             status="ok",
             summary="the post quotes the launch command.",
@@ -137,7 +137,7 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             basis=[*basis, field(c, "launch_command")],
         )
     if printouts:
-        return Answer(key="evidence", status="ok", summary=_printout_summary(printouts),
+        return answer(key="evidence", status="ok", summary=_printout_summary(printouts),
                       figures=figures, basis=[*basis, *_shot_basis(printouts)])
     pictures = (
         f" and {post.image_count} picture{'s' if post.image_count != 1 else ''}"
@@ -157,7 +157,7 @@ def evidence(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
         )
         found_elsewhere = f" (the {ev.kind} was found separately{': ' + where if where else ''})"
     photo = f"; {_photo_phrase(photos)}" if photos else ""
-    return Answer(
+    return answer(
         key="evidence",
         status="flag",
         reason="no_evidence",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from checks.basis import answer
 from checks.models import Answer, Evidence, FieldConflict
 from checks.reference import Reference
 
@@ -45,14 +46,14 @@ def field_conflict(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) ->
     figures = {"conflicts": len(conflicts)}
     if not conflicts:
         if ev.kind == "post":
-            return Answer(key="field_conflict", status="n/a",
+            return answer(key="field_conflict", status="n/a",
                           summary="A pasted post has no structured fields for its words to contradict.")
-        return Answer(key="field_conflict", status="ok",
+        return answer(key="field_conflict", status="ok",
                       summary="No field of the record contradicts its own launch command or notes.")
     fields = list(dict.fromkeys(c.field for c in conflicts))
     first = conflicts[0]
     more = f" (+{len(conflicts) - 1} more)" if len(conflicts) > 1 else ""
-    return Answer(
+    return answer(
         key="field_conflict", status="flag", figures=figures, basis=[_line(c) for c in conflicts],
         reason="contradicts_itself", label=f"The record contradicts itself on {', '.join(fields)}",
         summary=(f"The record contradicts itself on {', '.join(fields)}: {first.structured} in "

@@ -27,7 +27,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from checks.basis import formula, row
+from checks.basis import answer, formula, row
 from checks.models import Answer, Assumption, Evidence
 from checks.physics import (
     GB,
@@ -62,7 +62,7 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
     weights = resident_weight_gb(c, model, fmt)
     missing = [m for x in (hw, weights) if isinstance(x, Missing) for m in x.what]
     if missing:
-        return Answer(key="fits_memory", status="unanswerable", missing=missing,
+        return answer(key="fits_memory", status="unanswerable", missing=missing,
                       summary=f"Cannot size the model against the card: no {', '.join(missing)}.")
     assert isinstance(hw, HardwareRow) and not isinstance(weights, Missing)
     count = c.hardware_count or 1
@@ -93,23 +93,23 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
     kw: dict[str, Any] = {"figures": figures, "basis": basis,
               "assumptions": [_A_GIB, *weights.assumptions, *kv.assumptions]}
     if need > memory and says_offload(c, model):
-        return Answer(key="fits_memory", status="ok", **kw,
+        return answer(key="fits_memory", status="ok", **kw,
                       summary=f"{lead}: it does not fit and the record says it offloads, so the "
                               f"roofline reads the offloaded share at system-memory bandwidth{tail}.")
     if need > memory and hw.weights_across_devices and not c.hardware_count:
-        return Answer(key="fits_memory", status="unanswerable", missing=["device count"], **kw,
+        return answer(key="fits_memory", status="unanswerable", missing=["device count"], **kw,
                       summary=f"{lead}: {hw.name} systems spread a model over many devices' on-chip "
                               "memory, and the record does not say how many.")
     if need > memory and isinstance(offload_split(c, hw, model, fmt), OffloadSplit):
         # The stated cards are the cards: the roofline reads what does not fit at system-memory
         # speed (checks/physics/offload.py), so the ceiling already carries the offload.
-        return Answer(key="fits_memory", status="ok", **kw,
+        return answer(key="fits_memory", status="ok", **kw,
                       summary=f"{num(weights.value)} GB of {fmt.name} weights do not fit {cards}'s "
                               f"{num(memory)} GB: the roofline judges the offloaded ceiling, the rest "
                               f"read at system-memory bandwidth{tail}.")
     if need > memory and c.hardware_count is None:
         cards_needed = math.ceil(need / card_memory_gb(hw, 1, c.hardware_memory_gb))
-        return Answer(key="fits_memory", status="unanswerable", missing=["card count"], **kw,
+        return answer(key="fits_memory", status="unanswerable", missing=["card count"], **kw,
                       summary=f"{lead}: it needs at least {cards_needed} cards, and the record does "
                               "not say how many it ran on; one card was never claimed.")
     if need > memory and fmt.assumed and c.model_size_bytes is None:
@@ -117,14 +117,14 @@ def fits_memory(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
         # offloads (llama.cpp's -ot exps=CPU, KTransformers) and says so where this record does
         # not. Either way not fitting is no evidence against the number, and the roofline's
         # on-card ceiling stays the generous bound.
-        return Answer(key="fits_memory", status="ok", **kw,
+        return answer(key="fits_memory", status="ok", **kw,
                       summary=f"{lead}: at the assumed format it does not fit, so the run used a "
                               f"smaller format or offloaded part of it; the roofline's on-card "
                               f"ceiling stays the generous bound{tail}.")
     if need > memory:
-        return Answer(key="fits_memory", status="flag", **kw, reason="does_not_fit",
+        return answer(key="fits_memory", status="flag", **kw, reason="does_not_fit",
                       label=f"{num(need)} GB does not fit the {num(memory)} GB of {cards}",
                       summary=f"{lead}: it does not fit, so part of it is offloaded and streams far "
                               f"slower than the bandwidth the roofline assumed{tail}.")
-    return Answer(key="fits_memory", status="ok", **kw,
+    return answer(key="fits_memory", status="ok", **kw,
                   summary=f"{lead}: it fits in the card's memory{tail}.")

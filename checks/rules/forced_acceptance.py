@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import field, note
+from checks.basis import answer, field, note
 from checks.models import Answer, Evidence
 from checks.parsing import parsed
 from checks.reference import Reference
@@ -61,7 +61,7 @@ def forced_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer])
         value = next((x.value for x in live if x.value is not None), None)
         if value is not None:
             figures["forced_value"] = value
-        return Answer(
+        return answer(
             key="forced_acceptance",
             status="stop",
             figures=figures,
@@ -75,7 +75,7 @@ def forced_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer])
     if hits:
         h = hits[0]
         why = h.off or "a companion setting without the switch it modifies"
-        return Answer(
+        return answer(
             key="forced_acceptance",
             status="flag",
             figures={"switches": 0},
@@ -88,7 +88,7 @@ def forced_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer])
         )
     if searched:
         places = " or ".join(s.replace("_", " ") for s in searched)
-        return Answer(
+        return answer(
             key="forced_acceptance",
             status="ok",
             figures={"switches": 0},
@@ -97,12 +97,12 @@ def forced_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer])
             summary=f"no synthetic or forced acceptance switch in the {places}",
         )
     if c.speculative is False:
-        return Answer(
+        return answer(
             key="forced_acceptance",
             status="n/a",
             summary="no speculative decoding, so there is no acceptance to force",
         )
-    return Answer(
+    return answer(
         key="forced_acceptance",
         status="unanswerable",
         missing=["launch_command", "env", "notes"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from checks.basis import field
+from checks.basis import answer, field
 from checks.engines import (
     VENDOR_PLUGINS,
     canonical_engine,
@@ -196,7 +196,7 @@ def fork(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         )
 
     if problems:
-        return Answer(
+        return answer(
             key="fork",
             status="flag",
             reason="not_published_build",
@@ -207,11 +207,11 @@ def fork(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         )
     if version is None and image_version is None:
         searched = "record field, engine string, image tag, launch command and notes"
-        return Answer(
+        return answer(
             key="fork",
             status="unanswerable",
             summary=f"no engine version found ({searched} searched), so a private fork cannot be ruled out.",
             missing=["engine version (record field, image tag, launch command or log banner)"],
             basis=basis,
         )
-    return Answer(key="fork", status="ok", summary="; ".join(notes) + ".", basis=basis)
+    return answer(key="fork", status="ok", summary="; ".join(notes) + ".", basis=basis)

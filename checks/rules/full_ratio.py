@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import field, formula, note
+from checks.basis import answer, field, formula, note
 from checks.models import Answer, Basis, Claim, Evidence, ParsedConfig
 from checks.parsing import parsed
 from checks.reference import Reference
@@ -92,7 +92,7 @@ def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
             found.append(f"a 100% acceptance rate {over}")
             basis.append(field(c, "acceptance_rate", f"= {c.acceptance_rate:g} {over}"))
     if found:
-        return Answer(
+        return answer(
             key="full_ratio",
             status="flag",
             figures=figures,
@@ -105,7 +105,7 @@ def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
             ),
         )
     if looked or c.notes:
-        return Answer(
+        return answer(
             key="full_ratio",
             status="ok",
             figures={"full_ratios": 0},
@@ -119,12 +119,12 @@ def full_ratio(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
             ),
         )
     if c.speculative is False:
-        return Answer(
+        return answer(
             key="full_ratio",
             status="n/a",
             summary="no speculative decoding and no a/b statistic to inspect",
         )
-    return Answer(
+    return answer(
         key="full_ratio",
         status="unanswerable",
         missing=["acceptance_length", "spec_window", "acceptance_rate", "ratios"],

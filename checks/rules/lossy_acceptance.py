@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from checks.basis import field, note
+from checks.basis import answer, field, note
 from checks.models import Answer, Basis, Claim, Evidence, ParsedConfig
 from checks.parsing import parsed
 from checks.reference import Reference
@@ -92,7 +92,7 @@ def lossy_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
         basis = [field(c, x.where, f': "{x.span}" — {x.how}') for x in hits]
         basis.append(note(f"lossless means every accept threshold = {LOSSLESS_THRESHOLD:g} "
                           "(SGLang's default) and exact verification"))
-        return Answer(
+        return answer(
             key="lossy_acceptance",
             status="flag",
             figures=figures,
@@ -103,7 +103,7 @@ def lossy_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             "not lossless, so its tok/s is not comparable to greedy decoding",
         )
     if c.speculative is False:
-        return Answer(
+        return answer(
             key="lossy_acceptance",
             status="n/a",
             summary="no speculative decoding, so there is no acceptance step to loosen",
@@ -119,7 +119,7 @@ def lossy_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
         if v not in (None, "", {})
     ]
     if not searched:
-        return Answer(
+        return answer(
             key="lossy_acceptance",
             status="unanswerable",
             missing=["launch_command", "env", "notes", "accept_threshold"],
@@ -128,7 +128,7 @@ def lossy_acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
         )
     stated = " (thresholds stated at 1.0)" if lossless else ""
     places = " or ".join(s.replace("_", " ") for s in searched)
-    return Answer(
+    return answer(
         key="lossy_acceptance",
         status="ok",
         figures=figures,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import formula, note, other_record
+from checks.basis import answer, formula, note, other_record
 from checks.models import Answer, Basis, Evidence, PeerFigure
 from checks.peers import gb_per_token, machine_key
 from checks.reference import Reference
@@ -78,11 +78,11 @@ def machine_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
     key = machine_key(claim, ref)
     gb = gb_per_token(claim, ref) if key is not None else None
     if group is None or gb is None or claim.tok_s is None:
-        return Answer(key="machine_outlier", status="n/a",
+        return answer(key="machine_outlier", status="n/a",
                       summary="No other records of the same machine were given to compare with.")
     others = [f for f in group.machine_figures if f.gb_per_token]
     if not others:
-        return Answer(key="machine_outlier", status="n/a",
+        return answer(key="machine_outlier", status="n/a",
                       summary=f"No other batch-1 decode record of this machine ({group.machine}).",
                       figures={"machine_peers": 0})
     value = claim.tok_s
@@ -107,10 +107,10 @@ def machine_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
     head = (f"{_g(value)} tok/s at {gb:.3g} GB per token is {ratio:.1f}× the most its machine's "
             f"{n} other record{'s' if n != 1 else ''} allow ({_g(bound)} tok/s)")
     if ratio > MACHINE_FACTOR:
-        return Answer(key="machine_outlier", status="flag", figures=figures, basis=basis,
+        return answer(key="machine_outlier", status="flag", figures=figures, basis=basis,
                       reason="outlier",
                       label=f"{ratio:.1f}× what {n} other records of its machine allow",
                       summary=f"{head}: more than {MACHINE_FACTOR:g}×, an outlier even below any "
                               "ceiling; a peer can be misconfigured, so suspicious, not condemned.")
-    return Answer(key="machine_outlier", status="ok", figures=figures, basis=basis,
+    return answer(key="machine_outlier", status="ok", figures=figures, basis=basis,
                   summary=f"{head}: within {MACHINE_FACTOR:g}× of its machine.")

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from checks.basis import note, row
+from checks.basis import answer, note, row
 from checks.models import Answer, Basis, Claim, Difference, Evidence, Step, built
 from checks.parsing import join_words, parsed
 from checks.reference import Reference
@@ -327,7 +327,7 @@ def measure(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer
     if method is not None:
         basis.append(row(method, f"published windows {'/'.join(str(w) for w in windows) or 'none'}"))
     basis.append(note(f"discipline: {DISCIPLINE} (seed §7)"))
-    return Answer(
+    return answer(
         key="measure", status="plan", summary=summary, figures=figures, missing=missing, basis=basis,
         reason="dead" if dead else "plan", differences=differences, steps=experiments,
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import field, formula, row
+from checks.basis import answer, field, formula, row
 from checks.models import Answer, Basis, Evidence
 from checks.physics import num
 from checks.reference import Reference
@@ -56,7 +56,7 @@ def param_count(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
     if model is None or not compared:
         why = ("the model has no reference row" if model is None
                else "the record states no parameter count of its own")
-        return Answer(key="param_count", status="n/a", summary=f"Nothing to compare: {why}.",
+        return answer(key="param_count", status="n/a", summary=f"Nothing to compare: {why}.",
                       basis=[row(model)] if model is not None else [])
     figures: dict[str, float] = {}
     basis: list[Basis] = [row(model)]
@@ -71,9 +71,9 @@ def param_count(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> An
         if abs(ratio - 1) > CONTRADICTION:
             off.append(f"{num(mine)}B {what} where {model.name} has {num(sourced)}B")
     if off:
-        return Answer(key="param_count", status="flag", figures=figures, basis=basis, reason="mislabelled",
+        return answer(key="param_count", status="flag", figures=figures, basis=basis, reason="mislabelled",
                       label=f"The record lists {'; '.join(off)}", summary=(
             f"The record lists {'; '.join(off)}: more than {CONTRADICTION:.0%} off its model's reference "
             "row, so its model or its size is mislabelled."))
-    return Answer(key="param_count", status="ok", figures=figures, basis=basis, summary=(
+    return answer(key="param_count", status="ok", figures=figures, basis=basis, summary=(
         f"The record's parameter count agrees with {model.name}'s reference row (within {CONTRADICTION:.0%})."))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from statistics import median
 
-from checks.basis import formula, note, other_record
+from checks.basis import answer, formula, note, other_record
 from checks.models import Answer, Basis, Evidence
 from checks.peers import peer_figure
 from checks.reference import Reference
@@ -76,12 +76,12 @@ def peer_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
     group = ev.peers
     figure = peer_figure(ev.claim)
     if group is None or figure is None or not group.setup:
-        return Answer(key="peer_outlier", status="n/a",
+        return answer(key="peer_outlier", status="n/a",
                       summary="No records of the same setup were given to compare with.")
     n = len(group.figures)
     factor = factor_for(n)
     if factor is None:
-        return Answer(key="peer_outlier", status="n/a",
+        return answer(key="peer_outlier", status="n/a",
                       summary=f"{n} other record{'s' if n != 1 else ''} of this setup ({group.setup}): "
                               f"fewer than {FEW_PEERS}, too few to judge by.",
                       figures={"peers": n})
@@ -100,10 +100,10 @@ def peer_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
     head = (f"{_g(value)} tok/s is {ratio:.1f}× the highest of {n} other records of this setup "
             f"({_g(highest)} tok/s; median {_g(mid)})")
     if ratio > factor:
-        return Answer(key="peer_outlier", status="flag", figures=figures, basis=basis,
+        return answer(key="peer_outlier", status="flag", figures=figures, basis=basis,
                       reason="outlier", label=f"{ratio:.1f}× the best of {n} records of its setup",
                       summary=f"{head}: more than {factor:g}× every peer, an outlier even "
                               "below any ceiling; peers can be misconfigured, so suspicious, not "
                               "condemned.")
-    return Answer(key="peer_outlier", status="ok", figures=figures, basis=basis,
+    return answer(key="peer_outlier", status="ok", figures=figures, basis=basis,
                   summary=f"{head}: within {factor:g}× of its peers.")

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from checks.basis import field, formula, note, row
+from checks.basis import answer, field, formula, note, row
 from checks.models import Answer, Assumption, Evidence
 from checks.physics import num
 from checks.reference import Reference
@@ -64,18 +64,18 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     """Q6 power: watts over board power, against the decode band for the card class."""
     c = ev.claim
     if c.power_w is None:
-        return Answer(key="power", status="unanswerable", missing=["power draw (W)"],
+        return answer(key="power", status="unanswerable", missing=["power draw (W)"],
                       summary=f"The record gives no power draw; {_HARDEST}, so its absence is a gap.")
     if not c.hardware:
-        return Answer(key="power", status="unanswerable", missing=["hardware"],
+        return answer(key="power", status="unanswerable", missing=["hardware"],
                       summary=f"{num(c.power_w)} W, but no hardware to divide it by.")
     hw = ref.gpu(c.hardware)
     if hw is None:
-        return Answer(key="power", status="unanswerable",
+        return answer(key="power", status="unanswerable",
                       missing=[f"reference row for hardware '{c.hardware}'"],
                       summary=f"{num(c.power_w)} W on {c.hardware}, a card not in the reference table.")
     if hw.tdp_w is None:
-        return Answer(key="power", status="unanswerable", missing=[f"board power (TDP) of {hw.name}"],
+        return answer(key="power", status="unanswerable", missing=[f"board power (TDP) of {hw.name}"],
                       basis=[row(hw, "no board power")], reason="no_board_power",
                       summary=f"{num(c.power_w)} W on {hw.name}, which has no board power to divide by "
                               "(an SoC shares its power budget).")
@@ -113,7 +113,7 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     if hw.kind == "unified" and ABOVE_BOARD_RATIO < ratio <= UNIFIED_SYSTEM_RATIO:
         basis.append(note(f"unified-memory system: up to {UNIFIED_SYSTEM_RATIO:.2f} × the SoC TDP is "
                           "whole-box power (DGX Spark: 240 W supply for a 140 W SoC)"))
-        return Answer(key="power", status="ok", figures=figures, basis=basis, reason="whole_box",
+        return answer(key="power", status="ok", figures=figures, basis=basis, reason="whole_box",
                       summary=(
             f"{lead}: above the SoC's TDP but within the whole box's supply, so it reads as "
             f"whole-system power, which a busy unified-memory box does draw; {_HARDEST}."))
@@ -121,7 +121,7 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         figures["max_power_w"] = limit
         basis.append(formula(f"{num(low_w)} W > {ABOVE_BOARD_RATIO} × {num(limit)} W, the highest board "
                              f"limit known for the {hw.name}"))
-        return Answer(key="power", status="unanswerable", figures=figures, basis=basis, reason="wall_power",
+        return answer(key="power", status="unanswerable", figures=figures, basis=basis, reason="wall_power",
                       missing=[f"the {hw.name}'s own power draw (board power, not wall)"], summary=(
             f"{lead}: above the highest board limit known for the card ({num(limit)} W), so probably "
             f"whole-system (wall) power; nothing is judged from it."))
@@ -129,7 +129,7 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         figures["max_power_w"] = limit
         basis.append(formula(f"{num(low_w)} W ≤ {ABOVE_BOARD_RATIO} × {num(limit)} W, the highest board "
                              f"limit known for the {hw.name}"))
-        return Answer(key="power", status="ok", figures=figures, basis=basis, reason="above_board",
+        return answer(key="power", status="ok", figures=figures, basis=basis, reason="above_board",
                       summary=(
             f"{lead}: above the reference board power but within the limits partner boards and "
             f"raised power limits allow ({num(limit)} W), or a power limit quoted rather than a "
@@ -137,7 +137,7 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
 
     band = ref.power_band(hw)
     if band is None:
-        return Answer(key="power", status="unanswerable", figures=figures, basis=basis, reason="no_band",
+        return answer(key="power", status="unanswerable", figures=figures, basis=basis, reason="no_band",
                       missing=[f"decode power band for card class '{hw.power_band or hw.kind}'"],
                       summary=f"{lead}, but there is no decode power band for its class to judge it by.")
     floor = band.low * BAND_MARGIN
@@ -150,8 +150,8 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     band_text = f"the {band.name} decode band ({band.low:.2f}–{band.high:.2f} of board power)"
     throughput = c.tok_s is not None and c.tok_s_kind != "prefill"
     if throughput and high_w / tdp < floor:
-        return Answer(key="power", status="flag", figures=figures, basis=basis, assumptions=assumptions,
+        return answer(key="power", status="flag", figures=figures, basis=basis, assumptions=assumptions,
                       reason="waiting", summary=f"{lead}, below {band_text} for a throughput claim: the GPU is waiting, "
                               f"not computing; {_HARDEST}.")
-    return Answer(key="power", status="ok", figures=figures, basis=basis, assumptions=assumptions,
+    return answer(key="power", status="ok", figures=figures, basis=basis, assumptions=assumptions,
                   reason="in_band", summary=f"{lead}, within reach of {band_text}; {_HARDEST}.")

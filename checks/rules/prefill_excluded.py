@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import field, note
+from checks.basis import answer, field, note
 from checks.models import Answer, Basis, Evidence
 from checks.parsing import parsed
 from checks.reference import Reference
@@ -60,7 +60,7 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
     number = f"{c.tok_s:g} tok/s" if c.tok_s is not None else "the claimed tok/s"
     if reasons:
         said = reasons[0] if len(reasons) == 1 else ", ".join(reasons[:-1]) + " and " + reasons[-1]
-        return Answer(
+        return answer(
             key="prefill_excluded",
             status="flag",
             basis=basis,
@@ -70,7 +70,7 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             summary=f"{said}: input processing never entered the denominator of {number}",
         )
     if (c.prefill_cached or c.ttft_empty) and c.tok_s_kind == "decode":
-        return Answer(
+        return answer(
             key="prefill_excluded",
             status="ok",
             basis=[field(c, "prefill_cached" if c.prefill_cached else "ttft_empty", "= true"),
@@ -79,7 +79,7 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             "cached or untimed prompt does not inflate it (quote it as decode speed, not end-to-end)",
         )
     if c.ttft_ms is not None:
-        return Answer(
+        return answer(
             key="prefill_excluded",
             status="ok",
             figures={"ttft_ms": c.ttft_ms},
@@ -89,13 +89,13 @@ def prefill_excluded(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             "cached or excluded",
         )
     if c.prefill_cached is False:
-        return Answer(
+        return answer(
             key="prefill_excluded",
             status="ok",
             basis=[field(c, "prefill_cached", "= false")],
             summary="the record marks prefill as not cached and nothing says it was excluded",
         )
-    return Answer(
+    return answer(
         key="prefill_excluded",
         status="unanswerable",
         missing=["ttft_ms"],

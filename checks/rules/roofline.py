@@ -90,8 +90,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
-from checks.basis import field, formula, note
+from checks.basis import answer, field, formula, note
 from checks.engines import cannot_speculate
 from checks.models import Answer, Evidence, Status
 from checks.physics import (
@@ -131,8 +132,8 @@ FLAG_RATIO = 0.9
 _SEVERITY: dict[str, int] = {"stop": 4, "flag": 3, "ok": 2, "unanswerable": 1, "n/a": 0}
 
 
-def _ans(status: Status, summary: str, **kw: object) -> Answer:
-    return Answer(key="roofline", status=status, summary=summary, **kw)
+def _ans(status: Status, summary: str, **kw: Any) -> Answer:
+    return answer(key="roofline", status=status, summary=summary, **kw)
 
 
 def _per_user(ev: Evidence) -> Derived | None:

@@ -17,6 +17,7 @@ from checks.basis import field as claim_field
 from checks.basis import formula, row
 from checks.models import Answer, Assumption, Basis, Claim, Evidence, Status
 from checks.physics import Ceilings, num
+from checks.physics.figures import per_reference
 from checks.reference import MethodRow, PublishedAL, Reference
 from checks.rules.acceptance import acceptance
 
@@ -77,6 +78,7 @@ class Judged:
     reason: str = ""  # the Answer's reason code (checks.render.REASONS)
 
 
+@per_reference  # a fact of the method table: the same for every claim
 def _best_method(ref: Reference) -> MethodRow | None:
     rows = [m for m in ref.methods if m.published_als]
     return max(rows, key=lambda m: max(p.al for p in m.published_als), default=None)
@@ -96,6 +98,7 @@ def set_status(j: Judged, status: Status, summary: str, reason: str = "") -> Jud
     return j
 
 
+@per_reference  # a fact of the method table: the same for every claim
 def _best_any(ref: Reference) -> tuple[MethodRow, PublishedAL] | None:
     """The highest AL published for any method in the table, third-party included."""
     pairs = [(m, p) for m in ref.methods for p in m.published_als]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from checks.basis import answer
 from checks.models import Answer, Evidence, SuspectField
 from checks.physics.model_size import SUSPECT_FACTOR
 from checks.reference import Reference
@@ -69,7 +70,7 @@ def suspect_field(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> 
                    "record_value": first.record_value}
         if first.sourced_value is not None:
             figures["sourced_value"] = first.sourced_value
-        return Answer(
+        return answer(
             key="suspect_field", status="flag", figures=figures, basis=[_line(s) for s in suspects],
             reason="units_slip", label=f"The record's {fields} is {SUSPECT_FACTOR:.0f}× or more off its sourced figure",
             summary=(f"The record's {fields} is {SUSPECT_FACTOR:.0f}× or more off its sourced "
@@ -82,8 +83,8 @@ def suspect_field(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> 
     stated = any(v is not None for v in (c.params_total_b, c.params_active_b,
                                          c.hardware_memory_gb, c.model_size_bytes))
     if not stated or (ref.model(c.model) is None and ref.gpu(c.hardware) is None):
-        return Answer(key="suspect_field", status="n/a",
+        return answer(key="suspect_field", status="n/a",
                       summary="Nothing to compare: the record states no size with a reference row.")
-    return Answer(key="suspect_field", status="ok",
+    return answer(key="suspect_field", status="ok",
                   summary=(f"No size the record states is {SUSPECT_FACTOR:.0f}× or more off its "
                            "sourced figure."))

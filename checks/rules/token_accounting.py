@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from checks.basis import field, formula, note
+from checks.basis import answer, field, formula, note
 from checks.models import Answer, Basis, Claim, Evidence
 from checks.reference import Reference
 
@@ -120,7 +120,7 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
         basis.insert(0, field(c, "tok_s_kind", f"= {kind}"))
     number = f"{c.tok_s:g} tok/s" if c.tok_s is not None else "the claimed tok/s"
     if kind == "prefill":
-        return Answer(
+        return answer(
             key="token_accounting",
             status="n/a",
             basis=basis,
@@ -134,7 +134,7 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             f"{figures['total_tok_s']:g})"
         )
     if match == "both":
-        return Answer(
+        return answer(
             key="token_accounting",
             status="ok",
             figures=figures,
@@ -147,7 +147,7 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
         label = _labelled_total(ev)
         if label:
             basis.append(note(label))
-            return Answer(
+            return answer(
                 key="token_accounting",
                 status="ok",
                 figures=figures,
@@ -156,7 +156,7 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
                 f"({label}){rates}",
             )
         why = "matches input + output ÷ time" if match == "total" else "is a total-token throughput"
-        return Answer(
+        return answer(
             key="token_accounting",
             status="flag",
             figures=figures,
@@ -167,7 +167,7 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
             "prompt tokens too",
         )
     if match == "output":
-        return Answer(
+        return answer(
             key="token_accounting",
             status="ok",
             figures=figures,
@@ -181,7 +181,7 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
                 "; neither recomputed reading matches it "
                 "(decode-only figures exclude the first token)"
             )
-        return Answer(
+        return answer(
             key="token_accounting",
             status="ok",
             figures=figures,
@@ -196,7 +196,7 @@ def token_accounting(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) 
         missing.append("output_tokens")
     if match == "neither":
         missing = ["tok_s_kind"]
-    return Answer(
+    return answer(
         key="token_accounting",
         status="unanswerable",
         figures=figures,

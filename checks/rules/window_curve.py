@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from checks.basis import formula, note
+from checks.basis import answer, formula, note
 from checks.basis import row as cited
 from checks.models import Answer, Basis, Claim, Evidence
 from checks.reference import Reference
@@ -138,7 +138,7 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
     """
     runs = _runs(ev)
     if len({r.window for r in runs}) < MIN_RUNS:
-        return Answer(
+        return answer(
             key="window_curve",
             status="n/a",
             figures={"runs": len(runs)},
@@ -181,7 +181,7 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
             if rho_tok is None
             else f"does not follow the window (ρ = {rho_tok:.2f})"
         )
-        return Answer(
+        return answer(
             key="window_curve",
             status="ok",
             figures=figures,
@@ -189,7 +189,7 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
             summary=f"{curve}: tok/s {shown}{rigor}",
         )
     if rho_al is None:
-        return Answer(
+        return answer(
             key="window_curve",
             status="unanswerable",
             figures=figures,
@@ -200,7 +200,7 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
             f"{rigor}",
         )
     if rho_al < RHO_THRESHOLD:
-        return Answer(
+        return answer(
             key="window_curve",
             status="ok",
             figures=figures,
@@ -215,7 +215,7 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
         figures["best_published_al"] = published
         basis += [cite, formula(f"largest AL {max_al:g} against {published:g}; flag above × {PUBLISHED_MARGIN}")]
         if max_al <= published * PUBLISHED_MARGIN:
-            return Answer(
+            return answer(
                 key="window_curve",
                 status="ok",
                 figures=figures,
@@ -224,7 +224,7 @@ def window_curve(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
                 f"{rho_al:.2f}), but the largest AL {max_al:g} stays within the published "
                 f"{published:g}: an ordinary tuning curve{rigor}",
             )
-    return Answer(
+    return answer(
         key="window_curve",
         status="flag",
         figures=figures,
