@@ -15,7 +15,7 @@ rest)`, arithmetic becomes `formula(text)`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any, Protocol, get_args
 
@@ -34,7 +34,8 @@ from checks.models import (
     built,
 )
 
-__all__ = ["USER", "answer", "cited_row", "doc", "field", "formula", "note", "other_record", "record_source", "row"]
+__all__ = ["USER", "answer", "cited_row", "doc", "field", "formula", "note", "other_record", "other_records",
+           "record_source", "row"]
 
 # The one source every "stated by the user" entry points at.
 USER = built(Cited, id="user", kind="stated-by-user", citation="stated by the user")
@@ -134,6 +135,16 @@ def other_record(record: str, source: str | None, states: str) -> Basis:
 def formula(text: str) -> Basis:
     """A formula written out with its numbers ('ratio = 99.6 W ÷ 575 W = 0.17')."""
     return _entry("formula", text)
+
+
+def other_records(lead: str, ranked: Sequence[Any], states: Callable[[Any], str], more: str,
+                  shown: int) -> list[Basis]:
+    """A lead note, the first `shown` of `ranked` (peer figures, highest first) each citing its
+    record with what `states` says of it, and how many more there are ("… and 12 more peers")."""
+    entries = [note(lead), *(other_record(f.record, f.source, states(f)) for f in ranked[:shown])]
+    if len(ranked) > shown:
+        entries.append(note(f"… and {len(ranked) - shown} more {more}"))
+    return entries
 
 
 def note(text: str) -> Basis:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from checks.basis import answer, formula, note, other_record
+from checks.basis import answer, formula, other_records
 from checks.models import Answer, Basis, Evidence, PeerFigure
 from checks.peers import gb_per_token, machine_key
 from checks.reference import Reference
@@ -100,9 +100,7 @@ def machine_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
         return f"reports {_g(f.tok_s)} tok/s of {f.ran} at {peer_gb:.3g} GB per token; {how}"
 
     basis: list[Basis] = [
-        note(f"machine: {group.machine}"),
-        *(other_record(f.record, f.source, states(f)) for f in ranked[:_LISTED]),
-        *([note(f"… and {n - _LISTED} more records of this machine")] if n > _LISTED else []),
+        *other_records(f"machine: {group.machine}", ranked, states, "records of this machine", _LISTED),
         formula(f"ratio = {_g(value)} tok/s ÷ the machine's bound {_g(bound)} tok/s = {ratio:.2f}")]
     head = (f"{_g(value)} tok/s at {gb:.3g} GB per token is {ratio:.1f}× the most its machine's "
             f"{n} other record{'s' if n != 1 else ''} allow ({_g(bound)} tok/s)")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from statistics import median
 
-from checks.basis import answer, formula, note, other_record
+from checks.basis import answer, formula, other_records
 from checks.models import Answer, Basis, Evidence
 from checks.peers import peer_figure
 from checks.reference import Reference
@@ -93,9 +93,8 @@ def peer_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> A
     figures = {"peers": n, "peer_highest_tok_s": highest, "peer_median_tok_s": mid,
                "ratio_to_highest": ratio, "outlier_factor": factor}
     basis: list[Basis] = [
-        note(f"setup: {group.setup}"),
-        *(other_record(f.record, f.source, f"reports {_g(f.tok_s)} tok/s") for f in ranked[:_LISTED]),
-        *([note(f"… and {n - _LISTED} more peers")] if n > _LISTED else []),
+        *other_records(f"setup: {group.setup}", ranked, lambda f: f"reports {_g(f.tok_s)} tok/s", "peers",
+                       _LISTED),
         formula(f"ratio = {_g(value)} ÷ {_g(highest)} = {ratio:.2f}")]
     head = (f"{_g(value)} tok/s is {ratio:.1f}× the highest of {n} other records of this setup "
             f"({_g(highest)} tok/s; median {_g(mid)})")
