@@ -16,12 +16,14 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from checks.models import Evidence, Provenance
 from checks.names import MAX_NAME, NameIndex, fold_hardware
+
+_T = TypeVar("_T")
 
 __all__ = [
     "FamilyRow",
@@ -278,6 +280,11 @@ class Reference(BaseModel):
     _db_loader: Callable[[], list[HardwareRow]] | None = PrivateAttr(default=None)
     _db: list[_DatabaseIndex] = PrivateAttr(default_factory=list)
     _resolved: dict[str, HardwareRow | None] = PrivateAttr(default_factory=dict)
+    # Facts drawn from whole tables (the best AL anyone published, the sparsest MoE), by the
+    # function that draws them: `fact`.
+    # Keyed by the function's qualified name, so a reference with facts kept still pickles (a
+    # sweep sends it to its workers).
+    _facts: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any, /) -> None:
         # A table's name index is built on its first look-up (`_find`): a run asks a few tables
@@ -296,6 +303,18 @@ class Reference(BaseModel):
                     self._systems_folded.setdefault(key, row)
         self._platform_patterns = None
         self._resolved = {}
+        self._facts = {}
+
+    def fact(self, draw: Callable[[Self], _T]) -> _T:
+        """`draw(self)`, computed once for this reference: the tables never change once loaded,
+        and a fact of a whole table is read by several rules per audit. The value must be
+        immutable (rows, tuples, numbers)."""
+        key = f"{draw.__module__}.{draw.__qualname__}"
+        try:
+            return self._facts[key]
+        except KeyError:
+            value = self._facts[key] = draw(self)
+            return value
 
     def with_database(self, loader: Callable[[], list[HardwareRow]] | None) -> Self:
         """This reference with a GPU database behind its curated rows (loaded on first miss)."""

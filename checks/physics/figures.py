@@ -10,36 +10,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache, wraps
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from checks.models import Assumption, Basis
 
+if TYPE_CHECKING:
+    from checks.reference import Reference
+
 __all__ = ["GB", "GIB", "Derived", "Missing", "gb", "join_parts", "num", "per_reference"]
 
-_R = TypeVar("_R")
 _T = TypeVar("_T")
-_KEPT_REFERENCES = 8  # loaded references a table fact is kept for (one in a run; a test makes a few)
 
 
-def per_reference(fn: Callable[[_R], _T]) -> Callable[[_R], _T]:
-    """`fn(ref)` computed once per loaded reference: the tables never change once loaded, and a
-    fact drawn from a whole table (the best AL anyone published, the sparsest MoE) is read by
-    several rules per audit. Kept by the reference's identity (a Reference holds lists: it is not
-    hashable), for the last few references; the value must be immutable (rows, tuples)."""
-    kept: dict[int, tuple[_R, _T]] = {}
+def per_reference(draw: Callable[[Reference], _T]) -> Callable[[Reference], _T]:
+    """`draw(ref)` computed once per loaded reference and kept on it (`Reference.fact`): a fact
+    drawn from a whole table (the best AL anyone published, the sparsest MoE) is read by several
+    rules per audit."""
 
-    @wraps(fn)
-    def once(ref: _R) -> _T:
-        hit = kept.get(id(ref))
-        if hit is not None and hit[0] is ref:  # the same object, not a new one at a reused id
-            return hit[1]
-        value = fn(ref)
-        if len(kept) >= _KEPT_REFERENCES:
-            kept.clear()
-        kept[id(ref)] = (ref, value)
-        return value
+    @wraps(draw)
+    def once(ref: Reference) -> _T:
+        return ref.fact(draw)
 
     return once
+
 
 GB = 1e9
 GIB = 2**30

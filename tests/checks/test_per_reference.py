@@ -27,3 +27,13 @@ def test_a_reference_without_moes_has_no_smallest_share_after_one_with() -> None
     dense = ref.model_copy(update={"models": [m for m in ref.models if not m.moe]})
     assert smallest_active_share(dense) is None
     assert smallest_active_share(ref) is not None
+
+
+def test_a_reference_with_facts_kept_still_pickles() -> None:
+    """A sweep sends its reference to the workers: the facts kept on it travel with it."""
+    import pickle
+
+    ref = load_reference()
+    share = smallest_active_share(ref)
+    again = pickle.loads(pickle.dumps(ref))
+    assert smallest_active_share(again) == share
