@@ -47,7 +47,7 @@ from extractors.text.cards import read_cards
 from extractors.text.lazyre import lazy
 from extractors.text.models import infer_size, read_model
 from extractors.text.quants import read_formats
-from extractors.text.scan import Scan
+from extractors.text.scan import Scan, read_once
 from extractors.text.specwords import read_spec_after, read_spec_words
 from extractors.text.statements import IO_PAIR, read_statements
 from extractors.text.units import (
@@ -126,7 +126,10 @@ def read_free_text(text: str, b: ClaimBuilder, ref: Reference | None = None) -> 
         # Nothing left to read (a record's launch command once its command is blanked): no
         # reader can match blanks, and asking each of them cost a third of reading a record.
         return FreeTextReading()
-    s = Scan(_PROGRESS.sub(lambda m: " " * len(m.group(0)), text), b, ref)
+    # A pasted log's repeated lines are read once (`read_once`): each of the readers below runs
+    # over the whole text, and a log of claim lines is a few hundred lines repeated.
+    once, copies = read_once(text)
+    s = Scan(_PROGRESS.sub(lambda m: " " * len(m.group(0)), once), b, ref, copies)
     mentions, primary, at = _tok_s(s)
     out = FreeTextReading(numbers=[m.value for m in mentions], primary=primary)
     for reader in (_tokens_in_seconds, _acceptance, _ratios, _power):
@@ -375,7 +378,7 @@ def _power(s: Scan) -> None:
             break
     # A lone draw figure in a "plain decode: 146 tok/s at 310 W" post belongs to the claim: there
     # is no other run for it to describe.
-    if chosen is None and len(draws) == 1:
+    if chosen is None and sum(s.copies_at(m.start()) for m in draws) == 1:
         chosen = draws[0]
     if limit := _LIMIT.search(s.text):
         s.set("power_profile", limit.group(0), limit.group(0))

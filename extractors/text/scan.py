@@ -13,17 +13,54 @@ from checks.reference import Reference
 from extractors.builder import ClaimBuilder
 from extractors.text.lazyre import fold, lazy, walking
 
-__all__ = ["Scan"]
+__all__ = ["Scan", "read_once"]
 
 _FOLD_NOW = 4096  # a blanked text shorter than this is folded at once
+# A text this long has its repeated lines read once (`read_once`): a pasted log repeats its
+# lines by the thousand; a post or a record's notes is read as it is.
+ONCE_MIN = 4096
+
+
+def read_once(text: str) -> tuple[str, list[int] | None]:
+    """A long text with every line that repeats an earlier one verbatim left out, and how many
+    times each kept line occurs in the text (None: the text is kept whole).
+
+    The prose readers choose one value per field: the first mention, the one on the headline
+    figure's line, the largest figure. A repeated line's first occurrence comes before it and
+    says the same, so leaving the repeats out keeps the first mention of anything a line holds,
+    the largest figure and its line; a reader that counts mentions weighs each kept line by its
+    copies (`Scan.copies_at`). What it gives up: a statement spread over several lines of which
+    one is a repeat (a figure ending one line, its unit opening the next) is read as the kept
+    lines put it. A 900 KB log of claim lines holds 265 distinct lines of 13,051."""
+    if len(text) < ONCE_MIN:
+        return text, None
+    lines = text.split("\n")
+    index: dict[str, int] = {}
+    kept: list[str] = []
+    copies: list[int] = []
+    for line in lines:
+        k = index.get(line)
+        if k is None:
+            index[line] = len(kept)
+            kept.append(line)
+            copies.append(1)
+        else:
+            copies[k] += 1
+    if len(kept) == len(lines):
+        return text, None
+    return "\n".join(kept), copies
 _SEP = lazy(r"\n|[;!?]|\.(?=\s|$)")
 
 
 class Scan:
     """The text, where its sentences break, and the builder being filled."""
 
-    def __init__(self, text: str, b: ClaimBuilder, ref: Reference | None) -> None:
+    def __init__(self, text: str, b: ClaimBuilder, ref: Reference | None,
+                 copies: list[int] | None = None) -> None:
         self.b, self.ref = b, ref
+        # How many times each line occurs in the text the reader was given (`read_once`), or
+        # None when every line is there as often as it was written.
+        self.copies = copies
         # The text casefolded once, for the readers' keyword gates (`mentions`). Blanking later
         # only removes words, so a gate on the original text lets through at least what the
         # patterns could match. Dotless i and a dotted capital I fold like i, as IGNORECASE
@@ -64,6 +101,10 @@ class Scan:
 
     def line_of(self, pos: int) -> int:
         return bisect.bisect_right(self.lines, pos)
+
+    def copies_at(self, pos: int) -> int:
+        """How many times the line holding `pos` occurs in the text as written."""
+        return 1 if self.copies is None else self.copies[self.line_of(pos)]
 
     def set(self, name: str, value: Any, span: str, *, field_: str | None = None) -> None:
         if value is None:
