@@ -130,11 +130,12 @@ def _post_info(readings: Sequence[Reading]) -> PostInfo | None:
         return None
     text = "\n".join(r.excerpt or "" for r in posts) or None
     links = [u for r in posts if r.text for u in r.text.links]
+    images = {u: is_image_link(u) for u in links}  # each link's URL split once here, not twice
     return PostInfo(
         text=text,
-        links=[u for u in links if not is_image_link(u)],
+        links=[u for u in links if not images[u]],
         evidence_links=[u for u in links if is_evidence_link(u)],
-        image_count=sum(1 for u in links if is_image_link(u)),
+        image_count=sum(1 for u in links if images[u]),
         quotes_launch_command=any(
             r.text is not None and "launch_command" in r.text.found for r in posts
         ),

@@ -72,12 +72,13 @@ def _host_path(url: str) -> tuple[str, str] | None:
         return None
 
 
+def _is_image(host: str, path: str) -> bool:
+    return _host_in(host, IMAGE_HOSTS) or path.endswith(IMAGE_EXT)
+
+
 def is_image_link(url: str) -> bool:
     split = _host_path(url)
-    if split is None:
-        return False
-    host, path = split
-    return _host_in(host, IMAGE_HOSTS) or path.endswith(IMAGE_EXT)
+    return split is not None and _is_image(*split)
 
 
 def score_link(url: str) -> RankedLink:
@@ -85,7 +86,7 @@ def score_link(url: str) -> RankedLink:
     if split is None:
         return RankedLink(url, 0, "unreadable link")
     host, path = split
-    if is_image_link(url):
+    if _is_image(host, path):  # the split above, not a second one
         return RankedLink(url, 0, "image")
     if _host_in(host, BOARD_HOSTS):
         return RankedLink(url, 100, "leaderboard or benchmark site")

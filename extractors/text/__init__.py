@@ -61,8 +61,12 @@ class TextReading(BaseModel):
 
 def find_links(text: str) -> list[str]:
     """http(s) URLs in order of appearance, trailing punctuation trimmed, duplicates dropped."""
+    return _links(list(_URL.finditer(text)))
+
+
+def _links(urls: list[re.Match[str]]) -> list[str]:
     out: list[str] = []
-    for m in _URL.finditer(text):
+    for m in urls:
         url = m.group(0).rstrip(".,;:!?*_~'\"")
         if url not in out and len(url) > len("https://"):
             out.append(url)
@@ -82,10 +86,11 @@ def parse_text(doc: RawDocument, ref: Reference) -> TextReading:
         warnings.append(f"text longer than {MAX_TEXT:,} characters; read the first part only")
     text = sanitise(raw[: MAX_TEXT + 1], limit=MAX_TEXT)
     b = ClaimBuilder(doc.source)
-    links: list[str] = _safely(lambda: find_links(text), [], "links", warnings)
+    urls = list(_URL.finditer(text))  # one pass: the links, and the spans the prose skips
+    links: list[str] = _safely(lambda: _links(urls), [], "links", warnings)
     launch = _safely(lambda: read_launch(text, b, ref), LaunchReading(), "launch", warnings)
     logs = _safely(lambda: read_logs(text, b, ref), LogReading(), "logs", warnings)
-    rest = _blank(text, [*launch.spans, *logs.spans, *_url_spans(text)])
+    rest = _blank(text, [*launch.spans, *logs.spans, *((m.start(), m.end()) for m in urls)])
     rows = _safely(lambda: read_rows(rest, b, ref), RowReading(), "table rows", warnings)
     rest = _blank(rest, rows.spans)
     free = _safely(lambda: read_free_text(rest, b, ref), FreeTextReading(), "free text", warnings)
@@ -145,10 +150,6 @@ def _safely(fn: Callable[[], T], default: T, what: str, warnings: list[str]) -> 
     except Exception as exc:  # noqa: BLE001 - one reader's bug must not cost the others
         warnings.append(f"the {what} reader failed on this text ({type(exc).__name__}); skipped")
         return default
-
-
-def _url_spans(text: str) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in _URL.finditer(text)]
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:

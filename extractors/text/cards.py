@@ -44,6 +44,7 @@ _COUNT_BEFORE = lazy(
     rf"\d{{1,3}}))(?:[\s-]socket)?\s+{_ADJ})$")
 # After it, perhaps past the card's memory: "RTX 5090 ×1", "4090 24GB * 8" (a table's "card, memory * count").
 _COUNT_AFTER = lazy(r"(?:\s?\d{1,3}\s?GB)?\s?[x×*]\s?(\d{1,3})\b")
+_COUNT_ENDS = ("x", "×", "*")  # what `_COUNT_BEFORE` can end in, besides a space
 _MACHINES = lazy(r"(?i)s?\s{1,3}(?:machines?|nodes?|servers?|boxes|systems|rigs|hosts)\b")
 _COUNT_GPUS = lazy(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))\s+{_ADJ}"
                          r"(?i:GPUs?|cards?|graphics\s+cards?|accelerators?)\b(?!\s?(?i:cores?)\b)")
@@ -140,7 +141,10 @@ def _count_near(card: Name, text: str) -> tuple[int | None, str] | None:
     window = text[max(0, card.start - 60):card.start]
     if _MACHINES.match(text, card.end):
         return None
-    if m := _COUNT_BEFORE.search(window):
+    # Every count before a card ends in a space or the "x" of "8x " right before it: a window
+    # ending in anything else ("(RTX 5090", "on the 4090") is not searched at each of its places.
+    last = window[-1:]
+    if (last.isspace() or last in _COUNT_ENDS) and (m := _COUNT_BEFORE.search(window)):
         word = " ".join((m.group("w") or "").lower().replace("a single", "single").split())
         plural = text[card.end:card.end + 1] == "s"
         if word in _SINGULAR:

@@ -44,7 +44,7 @@ from functools import lru_cache
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
 from extractors.text.cards import read_cards
-from extractors.text.lazyre import lazy
+from extractors.text.lazyre import fold, lazy, literals_of
 from extractors.text.models import infer_size, read_model
 from extractors.text.quants import read_formats
 from extractors.text.scan import Scan, read_once
@@ -79,17 +79,22 @@ _BASELINE_AFTER = lazy(r"(?i)\b(?:baseline|auto-?regressive|no[- ]spec\w*|withou
                              r"SD|(?:a\s+)?draft\w*)|no\s+draft\w*|(?:plain|vanilla)\s+decod\w*)\b")
 # Words that say which rate a figure is; the one nearest the figure decides. "speculative
 # decoding" names a method, not the decode rate; "prompt eval" is prefill, a bare "eval" decode.
-_KIND_WORDS = lazy(
-    r"(?i)(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?\b(?!s)|"
+_PREFILL_WORDS = (
+    r"(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?\b(?!s)|"
     r"\bpp\d*\b|\binput(?![\s:=]{0,3}\d{1,6}\s{0,3}(?:tokens?\s{0,3})?[/,])(?![\s_-]{0,3}len)"
-    r"(?:\s+throughput)?\b)|"
+    r"(?:\s+throughput)?\b)")
+_DECODE_WORDS = (r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bgen(?:eration)?\b|"
+                 r"\btg\d*\b|\beval\b)")
+_KIND_WORDS = lazy(
+    r"(?i)" + _PREFILL_WORDS + "|"
     r"(?P<per_user>\bper\s+(?:user|stream|request)\b|/\s?(?:user|stream|req(?:uest)?)\b)|"
     r"(?P<per_gpu>\bper\s+(?:gpu|card)\b|/\s?(?:gpu|card)\b)|"
     r"(?P<total>\btotal\s+tok(?:en)?s?\b(?:\s+throughput\b)?)|"
     r"(?P<aggregate>\baggregate\b|\btotal\b|(?<!decode )(?<!decoding )\bthroughput\b|\b\d{1,5}\s(?:prompts|requests|concurrent)\b|\bdp\d{1,2}\b|\bdp\s?=\s?\d{1,2}\b)|"
-    r"(?P<output>\bend[- ]to[- ]end\b|\be2e\b)|"
-    r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bgen(?:eration)?\b|\btg\d*\b|"
-    r"\beval\b)")
+    r"(?P<output>\bend[- ]to[- ]end\b|\be2e\b)|" + _DECODE_WORDS)
+# Only a prefill or a decode word decides a figure's line (`_line_kind`): the strings one of
+# which every such word holds (casefolded), so a line holding none of them costs one scan.
+_LINE_KIND_NEED = lazy(r"(?i)" + _PREFILL_WORDS + "|" + _DECODE_WORDS)
 _QUALIFIER = SPEED_QUALIFIER  # the unit and figure grammar lives in units.py: the chat pre-filter uses it too
 _TOKS = SPEED_FIGURE
 _TOKS_LABEL = SPEED_LABEL
@@ -218,6 +223,9 @@ def _line_kind(text: str, at: int) -> str | None:
     caption ("Average 1024 tokens prompt eval speed (tokens/s) by GPUs") says what every figure
     under it is. Only a line naming exactly one of prefill or decode decides; legends are skipped."""
     start = max(text.rfind("\n", 0, at) + 1, at - _LINE_REACH)
+    low = fold(text[start:at])  # blanking a legend only takes words away: checked before it
+    if not any(w in low for w in literals_of(_LINE_KIND_NEED) or ("",)):
+        return None
     line = _LEGEND.sub(" ", text[start:at])
     kinds = {k.lastgroup for k in _KIND_WORDS.finditer(line)} & {"prefill", "decode"}
     return kinds.pop() if len(kinds) == 1 else None
@@ -336,7 +344,7 @@ def _ratios(s: Scan) -> None:
     pairs: list[tuple[int, int]] = []
     spans = []
     # "ISL/OSL 128/128", "128/128 in/out": two lengths, never a ratio.
-    lengths = [(m.start(), m.end()) for m in s.finditer(IO_PAIR)]
+    lengths = [(m.start(), m.end()) for m in s.every(IO_PAIR)]
     for m in s.finditer(_RATIO):
         if any(a <= m.start() < b for a, b in lengths):
             continue

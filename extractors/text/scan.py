@@ -72,6 +72,9 @@ class Scan:
         self.lines = [m.start() for m in re.finditer(r"\n", text)]
         self.primary_line: int | None = None
         self.found = False
+        # Every match of a pattern two readers both ask for (`every`), kept with the text it was
+        # read from: a blank makes a new text, and the matches are then read afresh.
+        self._every: dict[re.Pattern[str], tuple[str, list[re.Match[str]]]] = {}
 
     @property
     def text(self) -> str:
@@ -134,6 +137,15 @@ class Scan:
 
     def finditer(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
         return pattern.finditer(self.text)
+
+    def every(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """All of `pattern`'s matches in the text, read once while the text is unchanged (for a
+        pattern more than one reader runs: the I/O length pairs)."""
+        text = self.text
+        kept = self._every.get(pattern)
+        if kept is None or kept[0] is not text:
+            kept = self._every[pattern] = (text, list(pattern.finditer(text)))
+        return kept[1]
 
     def blank(self, start: int, end: int) -> None:
         self.text = self.text[:start] + " " * (end - start) + self.text[end:]

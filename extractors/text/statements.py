@@ -379,7 +379,7 @@ def _serving(s: Scan) -> None:
     if not s.b.has("hardware_count") and (tp := s.pick(s.finditer(_TP))):
         n = parse_int(tp.group(1) or tp.group(2))
         s.set("hardware_count", n if n and n <= 512 else None, tp.group(0))
-    pair = s.pick(s.finditer(IO_PAIR))
+    pair = s.pick(s.every(IO_PAIR))  # the same matches the ratio reader skipped
     if pair is not None:
         i = pair.group("i") or pair.group("i2") or pair.group("i3")
         o = pair.group("o") or pair.group("o2") or pair.group("o3")

@@ -52,6 +52,10 @@ def _prefilter(text: str) -> object:
     return prefilter(text)
 
 
+def _numbered(text: str) -> str:
+    return "\n".join(f"{k} {line}" for k, line in enumerate(text.split("\n")))
+
+
 def _b() -> ClaimBuilder:
     return ClaimBuilder("pumped")
 
@@ -77,6 +81,9 @@ READERS: dict[str, Callable[[str], object]] = {
     "launch": lambda t: read_launch(t, _b(), REF),
     "split_command": split_command,
     "free_text": lambda t: read_free_text(t, _b(), REF),
+    # A pumped text's lines repeat, and the prose readers read a repeated line once: numbered,
+    # every line is distinct and each is read, as in a log whose lines all differ.
+    "free_text.distinct_lines": lambda t: read_free_text(_numbered(t), _b(), REF),
     "table_rows": lambda t: read_rows(t, _b(), REF),
     "table_rows.pairs": lambda t: read_rows("ctx: test: tg128; t/s: " + t + "; " + t, _b(), REF),
     "table_rows.pipes": lambda t: read_rows("| model | test | t/s |\n|---|---|---|\n| " + t + " |", _b(), REF),
