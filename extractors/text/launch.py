@@ -139,10 +139,36 @@ def _logical_lines(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+# `_HINT`'s words: a line holding none of them runs no command (`_line_command`).
+_HINT_WORDS = ("sglang", "vllm", "llama-", "trtllm", "atom.", "dflash.")
+
+
+def _hinted_lines(text: str) -> list[tuple[int, int, str]]:
+    """The logical lines of `_logical_lines` that hold one of `_HINT_WORDS`: in a text with no
+    continuation, found by searching the text for the words (a log's other lines are never
+    visited in Python); with one, every logical line is made and tested."""
+    if "\\" in text:
+        return [ll for ll in _logical_lines(text) if any(w in ll[2] for w in _HINT_WORDS)]
+    starts: set[int] = set()
+    for word in _HINT_WORDS:
+        at = text.find(word)
+        while at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            starts.add(start)
+            end = text.find("\n", at)
+            at = text.find(word, end) if end >= 0 else -1  # on to the next line
+    out = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        out.append((start, end, text[start:end]))
+    return out
+
+
 def find_commands(text: str) -> list[Command]:
     """Every recognised command in text, servers first, then in order of appearance."""
     found: list[Command] = []
-    for start, _, line in _logical_lines(text):
+    for start, _, line in _hinted_lines(text):
         cmd = _line_command(line) if len(line) <= _MEMO_LINE else _line_command.__wrapped__(line)
         if cmd is not None:
             # A fresh copy per mention, at its place in this text (the memo's is shared).

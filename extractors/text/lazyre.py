@@ -233,10 +233,11 @@ def _opens_slowly(items: Any, icase: bool) -> bool:
     return False
 
 
-def start_class(source: str, flags: int = 0) -> str | None:
+def start_class(source: str, flags: int = 0, parsed: Any = None) -> str | None:
     """A character class holding the first character of every match of the pattern, when it is
-    known and the pattern cannot match nothing; else None."""
-    parsed = _parser.parse(source, flags)
+    known and the pattern cannot match nothing; else None. `parsed`: the pattern's parse tree,
+    when the caller has it (`_parser.parse(source, flags)`)."""
+    parsed = _parser.parse(source, flags) if parsed is None else parsed
     found, nullable = _firsts(parsed, bool(parsed.state.flags & re.IGNORECASE))
     if found is None or nullable or not found:
         return None
@@ -262,17 +263,18 @@ def start_class(source: str, flags: int = 0) -> str | None:
 _GLOBAL_I = "(?i)"
 
 
-def _starts(source: str, flags: int) -> re.Pattern[str] | None:
+def _starts(source: str, flags: int, parsed: Any = None) -> re.Pattern[str] | None:
     """The pattern finding where `source`'s matches start (see above), or None when it would not
-    help or cannot be built: only patterns whose one global flag is IGNORECASE are wrapped."""
-    parsed = _parser.parse(source, flags)
+    help or cannot be built: only patterns whose one global flag is IGNORECASE are wrapped.
+    `parsed`: the pattern's parse tree, when the caller kept it (parsing is most of the work)."""
+    parsed = _parser.parse(source, flags) if parsed is None else parsed
     icase = bool(parsed.state.flags & re.IGNORECASE)
     if parsed.state.flags & ~(re.IGNORECASE | re.UNICODE) or not _opens_slowly(parsed, icase):
         return None
     body = source[len(_GLOBAL_I):] if source.startswith(_GLOBAL_I) else source
     if re.match(r"\(\?[aiLmsux]+\)", body):
         return None  # other global flags: left as they are
-    cls = start_class(source, flags)
+    cls = start_class(source, flags, parsed)
     if cls is None:
         return None
     inner = f"(?i:{body})" if icase else f"(?:{body})"
@@ -335,8 +337,12 @@ class _Lazy:
             setattr(self, attr, getattr(compiled, attr))
         need = required_literals(parsed)
         self.required = tuple(sorted(need)) if need is not None else None
+        # The tree is kept for the start-class pass, built when a long text first asks, and let
+        # go once it is (about 10 KB a pattern; `compile_parsed` only read it, so it is intact).
+        tree = [parsed]
         self.search, self.finditer, self.findall = _gated(
-            compiled, required_all(parsed) or None, lambda: _starts(self._source, self._flags))
+            compiled, required_all(parsed) or None,
+            lambda: _starts(self._source, self._flags, tree.pop() if tree else None))
         return getattr(self, name) if name in vars(self) else getattr(compiled, name)
 
     def __repr__(self) -> str:

@@ -2,7 +2,7 @@
 is what reading every line gave: on pasted logs of claim lines, on each chat-corpus claim pasted
 three times over, and for the reader that counts mentions (a lone power draw). Also the short-text
 shortcuts of this round: a Scan's matches kept for a second reader, the figure line's kind gate,
-the count-before-a-card gate."""
+the count-before-a-card gate, the launch reader visiting only the lines that name a program."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from extractors.document import RawDocument
 from extractors.text import parse_text, scan
 from extractors.text.cards import _COUNT_BEFORE, _COUNT_ENDS
 from extractors.text.freetext import _KIND_WORDS, _line_kind, read_free_text
+from extractors.text.launch import _HINT, _hinted_lines, _logical_lines
 from extractors.text.scan import ONCE_MIN, Scan, read_once
 from extractors.text.statements import IO_PAIR
 
@@ -150,3 +151,15 @@ def test_a_count_before_a_card_ends_where_the_gate_looks() -> None:
                 matched += 1
                 assert window[-1:].isspace() or window[-1:] in _COUNT_ENDS, (text, end)
     assert matched > 100
+
+
+@pytest.mark.parametrize("text", [
+    claim_log(8_000),
+    board_notes(8_000),
+    "python -m sglang.launch_server \\\n  --tp 2\nnotes\nvllm serve m --tp 4",
+    "a vllm b\nvllm\n\nsglang vllm llama-server\nnone here\ntrtllm-serve x",
+    "", "vllm", "\n\nvllm\n", "atom.x\ndflash.y\nATOM.z",
+])
+def test_the_lines_that_may_run_a_command_are_the_hinted_logical_lines(text: str) -> None:
+    plain = [ll for ll in _logical_lines(text) if _HINT.search(ll[2])]
+    assert [(s, ln) for s, _, ln in _hinted_lines(text)] == [(s, ln) for s, _, ln in plain]
