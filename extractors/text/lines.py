@@ -14,6 +14,7 @@ from extractors.text.lazyre import folded, literals_of
 from extractors.text.units import parse_number
 
 __all__ = [
+    "LINES_MIN",
     "MAX_NUMBERS",
     "Line",
     "LogReading",
@@ -52,7 +53,7 @@ class Line:
 
 # A long text's lines and where they start, kept for the last text split (by identity): the log
 # readers ask a dozen shapes of the same text.
-_LINES_MIN = 4096
+LINES_MIN = 4096  # a text shorter than this is gated whole (`lines_matching`)
 _SPLIT: list[tuple[str, list[str], list[int], list[int]]] = [("", [], [], [])]
 
 
@@ -79,7 +80,7 @@ def lines_matching(text: str, needle: re.Pattern[str]) -> Iterator[tuple[Line, r
     casefolded) are searched: a line without one cannot match. Casefolding keeps every line
     break and makes none, so the folded text's n-th line is the text's n-th line folded."""
     need = literals_of(needle)
-    if need is not None and len(text) < _LINES_MIN:
+    if need is not None and len(text) < LINES_MIN:
         # A short text: none of its lines can match when the whole (folded) text holds none of
         # the needle's words (a line's fold is part of the text's), else each line is searched.
         low = folded(text)

@@ -26,13 +26,16 @@ from __future__ import annotations
 
 import ast
 import json
+import re
+from functools import cache
 from typing import Any
 
 from checks.reference import Reference
 from extractors.builder import ClaimBuilder
 from extractors.text.flags import Flag, Program, apply_flags
-from extractors.text.lazyre import lazy
+from extractors.text.lazyre import folded, lazy, literals_of
 from extractors.text.lines import (
+    LINES_MIN,
     MAX_NUMBERS,
     LogReading,
     N,
@@ -46,7 +49,7 @@ from extractors.text.lines import (
     span_of,
     tidy,
 )
-from extractors.text.printouts import read_bench_one_batch, read_dflash_benchmark
+from extractors.text.printouts import PRINTOUT_SHAPES, read_bench_one_batch, read_dflash_benchmark
 from extractors.text.units import fraction, parse_int, parse_number, parse_positive
 
 __all__ = ["LogReading", "read_logs"]
@@ -55,10 +58,42 @@ __all__ = ["LogReading", "read_logs"]
 def read_logs(text: str, b: ClaimBuilder, ref: Reference | None = None) -> LogReading:
     """Fill `b` from every log or printout shape in text; first value wins."""
     out = LogReading()
+    if len(text) < LINES_MIN and not _has_log_words(text):
+        return out  # a post or a chat line: no shape can match, so none is asked
     for reader in (read_dflash_benchmark, read_bench_one_batch, _sglang, _vllm, _llama):
         reader(text, b, ref, out)
     out.numbers = list(dict.fromkeys(out.numbers))[:MAX_NUMBERS]
     return out
+
+
+def _needles() -> tuple[re.Pattern[str], ...]:
+    """Every line shape the readers below search for first (`_BUILD` only once a llama.cpp
+    line was read): a text none of them matches gives no reading."""
+    return (*PRINTOUT_SHAPES, _SERVER_ARGS, _DECODE, _VLLM_VERSION, _NON_DEFAULT, _SPEC, _GEN,
+            _EVAL, _DECODED, _DRAFT, _SPECULATIVE)
+
+
+@cache
+def _log_words() -> tuple[str, ...] | None:
+    """The words one of which each shape's lines hold (casefolded), all shapes together; None
+    when some shape has none (then no text can be ruled out)."""
+    words: set[str] = set()
+    for needle in _needles():
+        need = literals_of(needle)
+        if need is None:
+            return None
+        words.update(need)
+    return tuple(sorted(words))
+
+
+def _has_log_words(text: str) -> bool:
+    """Whether a short text holds a word some log shape needs: each shape's own `lines_matching`
+    asks the same of its own words, so a text holding none of them gives every shape nothing."""
+    words = _log_words()
+    if words is None:
+        return True
+    low = folded(text)
+    return any(w in low for w in words)
 
 
 # ---- SGLang server log -------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from extractors.text.lines import (
 )
 from extractors.text.units import parse_int, parse_number
 
-__all__ = ["read_bench_one_batch", "read_dflash_benchmark"]
+__all__ = ["PRINTOUT_SHAPES", "read_bench_one_batch", "read_dflash_benchmark"]
 
 # ---- z-lab dflash.benchmark --------------------------------------------------------------------
 
@@ -105,6 +105,10 @@ def read_dflash_benchmark(text: str, b: ClaimBuilder, ref: Reference | None,
 
 _ONE_BATCH = lazy(r"^\s*(Decode\.\s+median latency|Decode \d+\. Batch size|Prefill\. "
                         r"latency|Total\. latency|Benchmark \.\.\.|Warmup \.\.\.)")
+
+
+# The line shapes the two readers search for: a text none of them matches gives no reading.
+PRINTOUT_SHAPES = (_DFLASH, _ONE_BATCH)
 
 
 def read_bench_one_batch(text: str, b: ClaimBuilder, ref: Reference | None,

@@ -2,7 +2,8 @@
 is what reading every line gave: on pasted logs of claim lines, on each chat-corpus claim pasted
 three times over, and for the reader that counts mentions (a lone power draw). Also the short-text
 shortcuts of this round: a Scan's matches kept for a second reader, the figure line's kind gate,
-the count-before-a-card gate, the launch reader visiting only the lines that name a program."""
+the count-before-a-card gate, the launch reader visiting only the lines that name a program,
+the log readers skipping a short text that holds none of their words."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from extractors.text import parse_text, scan
 from extractors.text.cards import _COUNT_BEFORE, _COUNT_ENDS
 from extractors.text.freetext import _KIND_WORDS, _line_kind, read_free_text
 from extractors.text.launch import _HINT, _hinted_lines, _logical_lines
+from extractors.text.lines import LogReading, lines_matching
+from extractors.text.logs import _has_log_words, _needles, read_logs
 from extractors.text.scan import ONCE_MIN, Scan, read_once
 from extractors.text.statements import IO_PAIR
 
@@ -163,3 +166,18 @@ def test_a_count_before_a_card_ends_where_the_gate_looks() -> None:
 def test_the_lines_that_may_run_a_command_are_the_hinted_logical_lines(text: str) -> None:
     plain = [ll for ll in _logical_lines(text) if _HINT.search(ll[2])]
     assert [(s, ln) for s, _, ln in _hinted_lines(text)] == [(s, ln) for s, _, ln in plain]
+
+
+_SHAPES_TEXTS = [*CLAIMS, "Decode batch. #running-req: 1, gen throughput (token/s): 50.1",
+                 "eval time = 100 ms / 10 tokens (10 ms per token, 100 tokens per second)",
+                 "n_draft = 4", "INFO vLLM API server version 0.6.3", "DFlash throughput: 10"]
+
+
+@pytest.mark.parametrize("text", _SHAPES_TEXTS)
+def test_a_short_text_without_a_log_word_has_no_line_any_log_shape_matches(text: str) -> None:
+    found = [line.text for needle in _needles() for line, _ in lines_matching(text, needle)]
+    if not _has_log_words(text):
+        assert found == []
+        assert read_logs(text, ClaimBuilder("t"), REF) == LogReading()
+    if text in _SHAPES_TEXTS[len(CLAIMS):]:
+        assert _has_log_words(text) and found == [text]
