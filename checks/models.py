@@ -3,7 +3,7 @@
 `Claim` is one measured or asserted result; every field is optional and unknown stays `None`.
 Each filled field keeps its `Provenance` (which source, which record field or text span).
 `Evidence` is a claim plus everything the extractors followed to find it. `Report` is what the
-checks say about it; its JSON form (`schema` = `claimcheck.report/3`) is a public interface.
+checks say about it; its JSON form (`schema` = `claimcheck.report/5`) is a public interface.
 
 An `Answer` is data: a status, a short `reason` code, typed `figures` (a flag is a bool, a count an
 int, a quantity a float; `FIGURE_KINDS` declares them and `figure_unit` names each one's unit) and
@@ -41,6 +41,7 @@ __all__ = [
     "REPORT_SCHEMA_V1",
     "REPORT_SCHEMA_V2",
     "REPORT_SCHEMA_V3",
+    "REPORT_SCHEMA_V4",
     "Answer",
     "Assumption",
     "Basis",
@@ -74,7 +75,10 @@ __all__ = [
     "replaced",
 ]
 
-REPORT_SCHEMA = "claimcheck.report/4"
+REPORT_SCHEMA = "claimcheck.report/5"
+# Each source once, but each basis entry written inside every answer that rests on it, with its
+# kind, and each question with its number.
+REPORT_SCHEMA_V4 = "claimcheck.report/4"
 # Each source once, empty and default members left out; a note entry, a provenance's usual source
 # and a span that is its value's own text were still written out in full.
 REPORT_SCHEMA_V3 = "claimcheck.report/3"
@@ -932,7 +936,104 @@ def _compacted(r: Report, out: dict[str, Any], *, plain: bool) -> dict[str, Any]
     out["sources"] = [{k: v for k, v in src.items() if k == "url" or v not in _EMPTY_SOURCE.get(k, ())}
                       for src in out["sources"]]
     out["references"] = [{k: v for k, v in c.items() if v is not None} for c in out["references"]]
-    return {k: v for k, v in out.items() if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]}
+    return _pooled({k: v for k, v in out.items() if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]})
+
+
+# /5: what a basis entry's source says it is. An entry that cites a reference row is a
+# reference-row entry, one that cites a record a record-field entry, and so on; an entry with a
+# claim field and no source is a record-field entry (its provenance names the record); an entry
+# with neither is a note. Only a kind that differs from this (a formula) is written.
+_KIND_OF_CITED: dict[str, str] = {"reference-row": "reference-row", "document": "document",
+                                  "record": "record-field", "stated-by-user": "stated-by-user"}
+
+
+def _implied_kind(entry: dict[str, Any], cited: dict[str, str]) -> str:
+    """The kind /5 reads for a basis entry written without one (`cited`: reference id -> kind)."""
+    source = entry.get("source")
+    if source is not None and (kind := cited.get(source)) is not None:
+        return _KIND_OF_CITED.get(kind, "note")
+    return "record-field" if "field" in entry else "note"
+
+
+def _entry_v5(entry: Any, cited: dict[str, str]) -> Any:
+    """A /4 basis entry as /5 writes it in the report's list: without its kind when its source
+    (or its field, or its having neither) says it, and a note that only states something as that
+    string (as a /1 line, and a str given to an Answer, already read)."""
+    if not isinstance(entry, dict):
+        return entry
+    kind = entry.get("kind", "note")
+    rest = {k: v for k, v in entry.items() if k != "kind"}
+    if _implied_kind(rest, cited) != kind:
+        return {"kind": kind, **rest}
+    if kind == "note" and rest.keys() <= {"states"}:
+        return rest.get("states", "")
+    return rest
+
+
+def _pooled(out: dict[str, Any]) -> dict[str, Any]:
+    """/5: every distinct basis entry once, in the report's `basis` list (in the order the answers
+    first cite them), each answer's `basis` the positions of its entries in that list; a question's
+    `n` left out when it is its place in the list. Four answers that rest on the same reference row
+    statement ('27.8B params total') name it once."""
+    cited = {c["id"]: c["kind"] for c in out.get("references", ()) if isinstance(c, dict) and "id" in c}
+    pool: list[Any] = []
+    index: dict[Any, int] = {}
+    for group in ("questions", "findings"):
+        answers = []
+        for n, a in enumerate(out[group], start=1):
+            if not isinstance(a, dict):
+                answers.append(a)
+                continue
+            a = dict(a)
+            if group == "questions" and a.get("n") == n and type(a["n"]) is int:
+                del a["n"]
+            if basis := a.get("basis"):
+                ids = []
+                for entry in basis:
+                    written = _entry_v5(entry, cited)
+                    key = tuple(written.items()) if isinstance(written, dict) else written
+                    i = index.get(key)
+                    if i is None:
+                        i = index[key] = len(pool)
+                        pool.append(written)
+                    ids.append(i)
+                a["basis"] = ids
+            answers.append(a)
+        out[group] = answers
+    if not pool:
+        return out
+    placed: dict[str, Any] = {}
+    for k, v in out.items():
+        placed[k] = v
+        if k == "findings":
+            placed["basis"] = pool
+    return placed
+
+
+def _unpooled(data: dict[str, Any]) -> dict[str, Any]:
+    """A /5 document as /4 wrote it: each answer's entries in place, with their kinds, and each
+    question's `n`. A position outside the list is left as it is (validation names it)."""
+    data = dict(data)
+    pool = data.pop("basis", None)
+    pool = pool if isinstance(pool, list) else []
+    cited = {c["id"]: c["kind"] for c in data.get("references") or () if isinstance(c, dict) and "id" in c}
+    entries = [{"states": e} if isinstance(e, str) else
+               {"kind": _implied_kind(e, cited), **e} if isinstance(e, dict) and "kind" not in e else e
+               for e in pool]
+    for group in ("questions", "findings"):
+        if not isinstance(answers := data.get(group), list):
+            continue
+        out = []
+        for n, a in enumerate(answers, start=1):
+            if isinstance(a, dict):
+                a = dict(a)
+                if group == "questions":
+                    a.setdefault("n", n)
+                if isinstance(basis := a.get("basis"), list):
+                    a["basis"] = [entries[i] if type(i) is int and 0 <= i < len(entries) else i for i in basis]
+            out.append(a)
+        data[group] = out
+    return data
 
 
 # The width a member of the printed report may take on one line, with its indentation.
@@ -1016,11 +1117,13 @@ class Report(BaseModel):
         if isinstance(data, dict):
             data = {k: v for k, v in data.items() if k != "units"}  # computed, not read
             schema = data.get("schema")
-            if schema == REPORT_SCHEMA and isinstance(claim := data.get("claim"), dict) \
+            if schema == REPORT_SCHEMA:  # /5 is /4 with the entries pooled: read as /4 from here
+                data, schema = _unpooled(data), REPORT_SCHEMA_V4
+            if schema == REPORT_SCHEMA_V4 and isinstance(claim := data.get("claim"), dict) \
                     and isinstance(provenance := claim.get("provenance"), dict):
                 claim = data["claim"] = {**claim, "provenance": {
                     name: _provenance_from_v4(p, claim.get(name)) for name, p in provenance.items()}}
-            if schema in (REPORT_SCHEMA, REPORT_SCHEMA_V3) and isinstance(claim := data.get("claim"), dict) \
+            if schema in (REPORT_SCHEMA_V4, REPORT_SCHEMA_V3) and isinstance(claim := data.get("claim"), dict) \
                     and isinstance(provenance := claim.get("provenance"), dict):
                 where = {name: (p.get("source"), _at(p)) for name, p in provenance.items() if isinstance(p, dict)}
                 named = _by_name(data.get("assumptions") or [])
@@ -1033,7 +1136,7 @@ class Report(BaseModel):
                 data["claim"] = {**claim, "provenance": {
                     name: {**p, "source": cited.get(p.get("source"), p.get("source"))}
                     if isinstance(p, dict) else p for name, p in provenance.items()}}
-            if schema in (REPORT_SCHEMA_V1, REPORT_SCHEMA_V2, REPORT_SCHEMA_V3):
+            if schema in (REPORT_SCHEMA_V1, REPORT_SCHEMA_V2, REPORT_SCHEMA_V3, REPORT_SCHEMA_V4):
                 data["schema"] = REPORT_SCHEMA
         return data
 
