@@ -463,6 +463,12 @@ def figure_unit(name: str) -> str:
     return next((unit for suffix, unit in _UNIT_SUFFIXES if name.endswith(suffix)), "")
 
 
+@lru_cache(maxsize=4096)  # an answer's figure names: a check names the same few every time
+def _units_of(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each of `names` that has a unit, with it, in order."""
+    return tuple((name, unit) for name in names if (unit := figure_unit(name)))
+
+
 def _typed(name: str, value: FigureValue) -> FigureValue:
     kind = FIGURE_KINDS.get(name)
     if kind == "flag":
@@ -763,12 +769,6 @@ def _assumptions_in_full(a: Any, named: dict[str, Any]) -> Any:
     return {**a, "assumptions": [named.get(x, x) if isinstance(x, str) else x for x in a["assumptions"]]}
 
 
-def _compact_provenance(p: dict[str, Any], by_citation: dict[str, str]) -> dict[str, Any]:
-    out = {k: v for k, v in p.items() if v is not None and not (k == "kind" and v == "read")}
-    out["source"] = by_citation.get(p["source"], p["source"])
-    return out
-
-
 # /4: the source most provenances name, the claim's first record, is left out of them.
 _FIRST_RECORD = "record-1"
 
@@ -783,29 +783,48 @@ def _value_text(value: Any) -> str | None:
     return None
 
 
-def _provenance_v4(p: dict[str, Any], value: Any) -> dict[str, Any] | str:
-    """/4 leaves out a provenance's source when it is the claim's first record and its span when
-    it is the value's own text; a value that has a text but no span writes `"span": null`. What
-    is left of the usual one is where in the record the value was read: written as that string."""
-    out = {k: v for k, v in p.items() if not (k == "source" and v == _FIRST_RECORD)}
-    text = _value_text(value) if "kind" not in out else None  # a value the user stated has no span
-    if text is not None:
-        if out.get("span") == text:
-            del out["span"]
-        elif "span" not in out:
-            out["span"] = None
-    return out["field"] if out.keys() == {"field"} else out  # the usual case: where in the record
-
-
-def _provenance_from_v4(p: Any, value: Any) -> Any:
+def _provenance_from_v4(p: Any, value: Any, cut: int | None = None) -> Any:
+    """A /4 provenance in full (`cut`: /5, where a span left out is the value's text cut there)."""
     if isinstance(p, str):
         p = {"field": p}
     if not isinstance(p, dict):
         return p
     out = {"source": _FIRST_RECORD, **p}
     if "span" not in p and "kind" not in p and (text := _value_text(value)) is not None:
-        out["span"] = text
+        out["span"] = text if cut is None else text[:cut]
     return out
+
+
+# /5: a span a reader quoted from a long value is its first 200 characters (a record field's
+# value as `extractors.formats.aliases` quotes it): /5 leaves it out as it leaves out a whole text.
+_SPAN_CUT = 200
+
+
+def _provenance_v5(p: dict[str, Any], value: Any, by_citation: dict[str, str]
+                   ) -> tuple[dict[str, Any] | str, tuple[Any, str | None]]:
+    """A provenance as /5 writes it, and the (source, place) a record-field entry of its field
+    leaves out (`_at`). /3 names the source by its `references` id (`by_citation`) and leaves out
+    the members at their defaults; /4 leaves out the source when it is the claim's first record
+    and the span when it is the value's own text (a value with a text but no span writes `"span":
+    null`), and writes what is left of the usual one, where in the record, as that string; /5
+    also leaves out a span that is the value's text cut at `_SPAN_CUT`."""
+    source, field, span, kind = p["source"], p["field"], p["span"], p["kind"]
+    source = by_citation.get(source, source)
+    at = field if kind == "user" else field or (f'"{span}"' if span else None)
+    out: dict[str, Any] = {} if source == _FIRST_RECORD else {"source": source}
+    if field is not None:
+        out["field"] = field
+    if kind == "read" and (text := _value_text(value)) is not None:
+        if span is None:
+            out["span"] = None  # read with no span: said, so that the reader does not give it one
+        elif span != text[:_SPAN_CUT]:
+            out["span"] = span
+    else:
+        if span is not None:
+            out["span"] = span
+        if kind != "read":
+            out["kind"] = kind
+    return (out["field"] if out.keys() == {"field"} else out), (source, at)
 
 
 # The members of a Source and of a Report that /3 leaves out at these values.
@@ -839,12 +858,76 @@ def _answer_fields(cls: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
     return tuple((name, name in _OPTIONAL_EMPTY) for name in cls.model_fields)
 
 
+class _Pool:
+    """The report's /5 `basis` list as the answers are written: each distinct entry once, in the
+    order the answers first cite it, in its /5 form (`_basis_v5`)."""
+
+    def __init__(self, where: dict[str, tuple[Any, str | None]], cited: dict[str, str]) -> None:
+        self.where, self.cited = where, cited
+        self.entries: list[Any] = []
+        self.index: dict[Any, int] = {}
+
+    def ids(self, basis: list[Any]) -> list[int]:
+        """The positions of an answer's entries, each new one written on the way."""
+        index, entries, where, cited = self.index, self.entries, self.where, self.cited
+        ids: list[int] = []
+        for b in basis:
+            if type(b) is Basis:
+                d = b.__dict__
+                key: Any = (d["kind"], d["states"], d["source"], d["field"], d["at"])
+                i = index.get(key)
+                if i is None:
+                    i = index[key] = len(entries)
+                    entries.append(_basis_v5(d, where, cited))
+            else:  # what `_basis_in_report` passes through as it is
+                written = _entry_v5(_basis_in_report(b, where), cited)
+                key = ("", repr(written))
+                i = index.get(key)
+                if i is None:
+                    i = index[key] = len(entries)
+                    entries.append(written)
+            ids.append(i)
+        return ids
+
+
+def _basis_v5(d: dict[str, Any], where: dict[str, tuple[Any, str | None]], cited: dict[str, str]) -> Any:
+    """`_entry_v5(_basis_in_report(b, where), cited)` for a Basis's members `d`, in one step (the
+    same members in the same order; the sweep writes some seventy entries a record)."""
+    kind, states = d["kind"], d["states"]
+    source, field, at = d["source"] or None, d["field"] or None, d["at"] or None
+    null_source = False
+    if field is not None and kind in _FIELD_KINDS and field in where:
+        if (source, at) == where[field]:
+            source = at = None
+        elif source is None:
+            null_source = True
+    if source is not None and source in cited:
+        implied = _KIND_OF_CITED.get(cited[source], "note")
+    else:
+        implied = "record-field" if field is not None else "note"
+    if implied == kind == "note" and source is None and field is None and at is None and not null_source:
+        return states
+    out: dict[str, Any] = {} if implied == kind else {"kind": kind}
+    if states:
+        out["states"] = states
+    if source is not None:
+        out["source"] = source
+    if field is not None:
+        out["field"] = field
+    if at is not None:
+        out["at"] = at
+    if null_source:
+        out["source"] = None
+    return out
+
+
 def _answer_data(a: Answer, where: dict[str, tuple[Any, str | None]],
-                 named: dict[str, Any]) -> dict[str, Any]:
-    """What `Answer._without_empty`, then `_answer_without_provenance` and `_assumptions_by_name`
-    give in JSON, read straight off the answer's members in one walk: the figures and lists as
-    they are (plain values, written by pydantic's JSON encoder after), basis entries by
-    `_basis_in_report`, the plan and the assumptions by their own serializers."""
+                 named: dict[str, Any], pool: _Pool, n: int) -> dict[str, Any]:
+    """What `Answer._without_empty`, then `_answer_without_provenance`, `_assumptions_by_name`
+    and `_pooled` give in JSON, read straight off the answer's members in one walk: the figures
+    and lists as they are (plain values, written by pydantic's JSON encoder after), basis entries
+    as their positions in `pool`, the plan and the assumptions by their own serializers, a
+    question's `n` left out when it is `n`, its place."""
     d = a.__dict__
     out: dict[str, Any] = {}
     for name, optional in _answer_fields(type(a)):
@@ -853,11 +936,13 @@ def _answer_data(a: Answer, where: dict[str, tuple[Any, str | None]],
             if not value:
                 continue
             if name == "basis":
-                value = [_basis_in_report(b, where) for b in value]
+                value = pool.ids(value)
             elif name == "assumptions":
                 value = [_assumption_in_report(x, named) for x in value]
             elif name in _MODEL_LISTS:
                 value = [_json_of(x) if isinstance(x, BaseModel) else x for x in value]
+        elif name == "n" and value == n and type(value) is int:
+            continue
         out[name] = value
     return out
 
@@ -924,19 +1009,31 @@ def _compacted(r: Report, out: dict[str, Any], *, plain: bool) -> dict[str, Any]
     models, written here by `_answer_data`)."""
     by_citation = {c.citation: c.id for c in r.references if c.kind in ("record", "document")}
     claim = {k: v for k, v in out["claim"].items() if v is not None and v != [] and v != {}}
-    provenance = {name: _compact_provenance(p, by_citation) for name, p in claim.get("provenance", {}).items()}
-    where = {name: (p.get("source"), _at(p)) for name, p in provenance.items()}
-    if provenance:
-        claim["provenance"] = {name: _provenance_v4(p, claim.get(name)) for name, p in provenance.items()}
+    where: dict[str, tuple[Any, str | None]] = {}
+    if provenance := claim.get("provenance"):
+        written: dict[str, Any] = {}
+        for name, p in provenance.items():
+            written[name], where[name] = _provenance_v5(p, claim.get(name), by_citation)
+        claim["provenance"] = written
     out["claim"] = claim
     named = _by_name(out["assumptions"])
-    for group in ("questions", "findings"):
-        out[group] = ([_answer_data(a, where, named) for a in out[group]] if plain else
-                      [_assumptions_by_name(_answer_without_provenance(a, where), named) for a in out[group]])
     out["sources"] = [{k: v for k, v in src.items() if k == "url" or v not in _EMPTY_SOURCE.get(k, ())}
                       for src in out["sources"]]
     out["references"] = [{k: v for k, v in c.items() if v is not None} for c in out["references"]]
-    return _pooled({k: v for k, v in out.items() if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]})
+    if not plain:
+        for group in ("questions", "findings"):
+            out[group] = [_assumptions_by_name(_answer_without_provenance(a, where), named) for a in out[group]]
+        return _pooled({k: v for k, v in out.items() if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]})
+    pool = _Pool(where, {c["id"]: c["kind"] for c in out["references"]})
+    for group in ("questions", "findings"):
+        out[group] = [_answer_data(a, where, named, pool, n) for n, a in enumerate(out[group], start=1)]
+    members: dict[str, Any] = {}
+    for k, v in out.items():
+        if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]:
+            members[k] = v
+        if k == "findings" and pool.entries:
+            members["basis"] = pool.entries
+    return members
 
 
 # /5: what a basis entry's source says it is. An entry that cites a reference row is a
@@ -1083,10 +1180,10 @@ class Report(BaseModel):
         """The unit of every figure name the answers use that has one ('ceiling_tok_s': 'tok/s'),
         once per report: a unit belongs to the figure's name, not to one answer."""
         units: dict[str, str] = {}
-        for a in [*self.questions, *self.findings]:
-            for name in a.figures:
-                if unit := figure_unit(name):
-                    units[name] = unit
+        for group in (self.questions, self.findings):
+            for a in group:
+                if figures := a.figures:
+                    units.update(_units_of(tuple(figures)))
         return units
 
     @model_serializer(mode="wrap")
@@ -1117,12 +1214,13 @@ class Report(BaseModel):
         if isinstance(data, dict):
             data = {k: v for k, v in data.items() if k != "units"}  # computed, not read
             schema = data.get("schema")
-            if schema == REPORT_SCHEMA:  # /5 is /4 with the entries pooled: read as /4 from here
-                data, schema = _unpooled(data), REPORT_SCHEMA_V4
+            cut = None
+            if schema == REPORT_SCHEMA:  # /5 is /4 with the entries pooled and spans cut: read as /4
+                data, schema, cut = _unpooled(data), REPORT_SCHEMA_V4, _SPAN_CUT
             if schema == REPORT_SCHEMA_V4 and isinstance(claim := data.get("claim"), dict) \
                     and isinstance(provenance := claim.get("provenance"), dict):
                 claim = data["claim"] = {**claim, "provenance": {
-                    name: _provenance_from_v4(p, claim.get(name)) for name, p in provenance.items()}}
+                    name: _provenance_from_v4(p, claim.get(name), cut) for name, p in provenance.items()}}
             if schema in (REPORT_SCHEMA_V4, REPORT_SCHEMA_V3) and isinstance(claim := data.get("claim"), dict) \
                     and isinstance(provenance := claim.get("provenance"), dict):
                 where = {name: (p.get("source"), _at(p)) for name, p in provenance.items() if isinstance(p, dict)}

@@ -165,8 +165,12 @@ def test_v5_names_each_source_once() -> None:
     ("engine", "sglang", None, {"field": "records[0].x", "span": None}),  # none: said so
     ("speculative", True, None, "records[0].x"),  # a flag has no one text
     ("speculative", True, "DFlash", {"field": "records[0].x", "span": "DFlash"}),
+    ("launch_command", "x" * 300, "x" * 200, "records[0].x"),  # /5: the text as a reader quotes it, cut
+    ("launch_command", "x" * 300, "x" * 300, {"field": "records[0].x", "span": "x" * 300}),
+    ("launch_command", "x" * 300, "x" * 199, {"field": "records[0].x", "span": "x" * 199}),
+    ("notes", "prefill from cache", "prefill", {"field": "records[0].x", "span": "prefill"}),
 ])
-def test_a_v4_provenance_reads_back_as_written(ref: Reference, name: str, value: Any, span: str | None,
+def test_a_v5_provenance_reads_back_as_written(ref: Reference, name: str, value: Any, span: str | None,
                                                written: Any) -> None:
     report = audit(headline_evidence(), ref)
     claim = report.claim.model_copy(update={name: value, "provenance": {
