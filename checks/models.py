@@ -862,14 +862,15 @@ class _Pool:
     """The report's /5 `basis` list as the answers are written: each distinct entry once, in the
     order the answers first cite it, in its /5 form (`_basis_v5`)."""
 
-    def __init__(self, where: dict[str, tuple[Any, str | None]], cited: dict[str, str]) -> None:
-        self.where, self.cited = where, cited
+    def __init__(self, where: dict[str, tuple[Any, str | None]], cited: dict[str, str],
+                 values: dict[str, Any]) -> None:
+        self.where, self.cited, self.values = where, cited, values
         self.entries: list[Any] = []
         self.index: dict[Any, int] = {}
 
     def ids(self, basis: list[Any]) -> list[int]:
         """The positions of an answer's entries, each new one written on the way."""
-        index, entries, where, cited = self.index, self.entries, self.where, self.cited
+        index, entries, where, cited, values = self.index, self.entries, self.where, self.cited, self.values
         ids: list[int] = []
         for b in basis:
             if type(b) is Basis:
@@ -878,9 +879,9 @@ class _Pool:
                 i = index.get(key)
                 if i is None:
                     i = index[key] = len(entries)
-                    entries.append(_basis_v5(d, where, cited))
+                    entries.append(_basis_v5(d, where, cited, values))
             else:  # what `_basis_in_report` passes through as it is
-                written = _entry_v5(_basis_in_report(b, where), cited)
+                written = _entry_v5(_basis_in_report(b, where), cited, values)
                 key = ("", repr(written))
                 i = index.get(key)
                 if i is None:
@@ -890,9 +891,10 @@ class _Pool:
         return ids
 
 
-def _basis_v5(d: dict[str, Any], where: dict[str, tuple[Any, str | None]], cited: dict[str, str]) -> Any:
-    """`_entry_v5(_basis_in_report(b, where), cited)` for a Basis's members `d`, in one step (the
-    same members in the same order; the sweep writes some seventy entries a record)."""
+def _basis_v5(d: dict[str, Any], where: dict[str, tuple[Any, str | None]], cited: dict[str, str],
+              values: dict[str, Any]) -> Any:
+    """`_entry_v5(_basis_in_report(b, where), cited, values)` for a Basis's members `d`, in one
+    step (the same members in the same order; the sweep writes some seventy entries a record)."""
     kind, states = d["kind"], d["states"]
     source, field, at = d["source"] or None, d["field"] or None, d["at"] or None
     null_source = False
@@ -908,7 +910,12 @@ def _basis_v5(d: dict[str, Any], where: dict[str, tuple[Any, str | None]], cited
     if implied == kind == "note" and source is None and field is None and at is None and not null_source:
         return states
     out: dict[str, Any] = {} if implied == kind else {"kind": kind}
-    if states:
+    if kind == "record-field" and field is not None:
+        if not states:
+            out["states"] = ""
+        elif states != _value_states(field, values.get(field)):
+            out["states"] = states
+    elif states:
         out["states"] = states
     if source is not None:
         out["source"] = source
@@ -1024,7 +1031,7 @@ def _compacted(r: Report, out: dict[str, Any], *, plain: bool) -> dict[str, Any]
         for group in ("questions", "findings"):
             out[group] = [_assumptions_by_name(_answer_without_provenance(a, where), named) for a in out[group]]
         return _pooled({k: v for k, v in out.items() if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]})
-    pool = _Pool(where, {c["id"]: c["kind"] for c in out["references"]})
+    pool = _Pool(where, {c["id"]: c["kind"] for c in out["references"]}, claim)
     for group in ("questions", "findings"):
         out[group] = [_answer_data(a, where, named, pool, n) for n, a in enumerate(out[group], start=1)]
     members: dict[str, Any] = {}
@@ -1052,14 +1059,40 @@ def _implied_kind(entry: dict[str, Any], cited: dict[str, str]) -> str:
     return "record-field" if "field" in entry else "note"
 
 
-def _entry_v5(entry: Any, cited: dict[str, str]) -> Any:
+def _value_states(name: str, value: Any) -> str | None:
+    """What a record-field entry of claim field `name` says when it only states the value: '=
+    2048', '= 0.969 s', '= 2103.6 tok/s', "= 'sglang'", '= true' (an int as written, a float as
+    `:g` writes it, a string quoted, the unit the field's name gives); None for a value with no
+    such text."""
+    kind = type(value)
+    if kind is bool:
+        text = "true" if value else "false"
+    elif kind is int:
+        text = str(value)
+    elif kind is float and math.isfinite(value):
+        text = f"{value:g}"
+    elif kind is str:
+        text = repr(value)
+    else:
+        return None
+    unit = "tok/s" if name == "tok_s" else figure_unit(name)
+    return f"= {text} {unit}" if unit else f"= {text}"
+
+
+def _entry_v5(entry: Any, cited: dict[str, str], values: dict[str, Any]) -> Any:
     """A /4 basis entry as /5 writes it in the report's list: without its kind when its source
     (or its field, or its having neither) says it, and a note that only states something as that
-    string (as a /1 line, and a str given to an Answer, already read)."""
+    string (as a /1 line, and a str given to an Answer, already read); a record-field entry
+    without its words when they only state the claim's value (`_value_states`: then an entry
+    that says nothing writes `"states": ""`)."""
     if not isinstance(entry, dict):
         return entry
     kind = entry.get("kind", "note")
     rest = {k: v for k, v in entry.items() if k != "kind"}
+    if kind == "record-field" and (name := rest.get("field")):
+        states = rest.pop("states", "")
+        if not states or states != _value_states(name, values.get(name)):
+            rest = {"states": states, **rest}
     if _implied_kind(rest, cited) != kind:
         return {"kind": kind, **rest}
     if kind == "note" and rest.keys() <= {"states"}:
@@ -1073,6 +1106,7 @@ def _pooled(out: dict[str, Any]) -> dict[str, Any]:
     `n` left out when it is its place in the list. Four answers that rest on the same reference row
     statement ('27.8B params total') name it once."""
     cited = {c["id"]: c["kind"] for c in out.get("references", ()) if isinstance(c, dict) and "id" in c}
+    values = out.get("claim") or {}
     pool: list[Any] = []
     index: dict[Any, int] = {}
     for group in ("questions", "findings"):
@@ -1087,7 +1121,7 @@ def _pooled(out: dict[str, Any]) -> dict[str, Any]:
             if basis := a.get("basis"):
                 ids = []
                 for entry in basis:
-                    written = _entry_v5(entry, cited)
+                    written = _entry_v5(entry, cited, values)
                     key = tuple(written.items()) if isinstance(written, dict) else written
                     i = index.get(key)
                     if i is None:
@@ -1107,6 +1141,19 @@ def _pooled(out: dict[str, Any]) -> dict[str, Any]:
     return placed
 
 
+def _entry_from_v5(entry: Any, cited: dict[str, str], values: dict[str, Any]) -> Any:
+    """An entry of a /5 `basis` list as /4 wrote it: its kind, and a record-field entry's words."""
+    if isinstance(entry, str):
+        return {"states": entry}
+    if not isinstance(entry, dict):
+        return entry
+    if "kind" not in entry:
+        entry = {"kind": _implied_kind(entry, cited), **entry}
+    if entry["kind"] == "record-field" and "states" not in entry and isinstance(name := entry.get("field"), str):
+        entry = {**entry, "states": _value_states(name, values.get(name)) or ""}
+    return entry
+
+
 def _unpooled(data: dict[str, Any]) -> dict[str, Any]:
     """A /5 document as /4 wrote it: each answer's entries in place, with their kinds, and each
     question's `n`. A position outside the list is left as it is (validation names it)."""
@@ -1114,9 +1161,8 @@ def _unpooled(data: dict[str, Any]) -> dict[str, Any]:
     pool = data.pop("basis", None)
     pool = pool if isinstance(pool, list) else []
     cited = {c["id"]: c["kind"] for c in data.get("references") or () if isinstance(c, dict) and "id" in c}
-    entries = [{"states": e} if isinstance(e, str) else
-               {"kind": _implied_kind(e, cited), **e} if isinstance(e, dict) and "kind" not in e else e
-               for e in pool]
+    values = data.get("claim") if isinstance(data.get("claim"), dict) else {}
+    entries = [_entry_from_v5(e, cited, values) for e in pool]
     for group in ("questions", "findings"):
         if not isinstance(answers := data.get(group), list):
             continue

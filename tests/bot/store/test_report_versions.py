@@ -151,7 +151,8 @@ def test_v5_names_each_source_once() -> None:
     post = next(c["id"] for c in doc["references"] if c["citation"] == "bot/examples/headline_post.txt")
     assert provenance["params_total_b"] == {"source": post, "span": "27B dense"}
     power = next(q for q in doc["questions"] if q["key"] == "power")
-    assert doc["basis"][power["basis"][0]] == {"states": "= 99.6 W", "field": "power_w"}
+    assert doc["basis"][power["basis"][0]] == {"field": "power_w"}  # /5: it states the claim's 99.6 W
+    assert report.question("power").basis[0].states == "= 99.6 W"
     names = {a["name"] for a in doc["assumptions"]}
     assert all(isinstance(a, str) and a in names for q in doc["questions"] for a in q.get("assumptions", []))
     assert "bot/examples/headline_board.json" not in json.dumps(doc["claim"])
@@ -281,3 +282,31 @@ def test_a_v5_position_outside_the_list_is_refused(ref: Reference, position: Any
     data["questions"][0]["basis"] = [position]
     with pytest.raises(ValidationError):
         Report.model_validate(data)
+
+
+@pytest.mark.parametrize(("name", "value", "states", "written"), [
+    ("tok_s", 2103.6, "= 2103.6 tok/s", {"field": "tok_s"}),  # the value, its unit: by the field's name
+    ("power_w", 99.6, "= 99.6 W", {"field": "power_w"}),
+    ("wall_seconds", 0.969, "= 0.969 s", {"field": "wall_seconds"}),
+    ("acceptance_length", 56.0, "= 56", {"field": "acceptance_length"}),  # a float as :g writes it
+    ("acceptance_length", 56.0, "= 56.0", {"states": "= 56.0", "field": "acceptance_length"}),
+    ("tokens_generated", 2048, "= 2048", {"field": "tokens_generated"}),
+    ("engine", "sglang", "= 'sglang'", {"field": "engine"}),
+    ("prefill_cached", True, "= true", {"field": "prefill_cached"}),
+    ("tok_s", 2103.6, "= 2103.6 tok/s (decode)", {"states": "= 2103.6 tok/s (decode)", "field": "tok_s"}),
+    ("tok_s", 2103.6, "", {"states": "", "field": "tok_s"}),  # says nothing: said so
+    ("tok_s", None, "= None", {"states": "= None", "field": "tok_s"}),
+])
+def test_a_v5_record_field_entry_that_states_the_value_is_its_field(
+        ref: Reference, name: str, value: Any, states: str, written: dict[str, Any]) -> None:
+    report = audit(headline_evidence(), ref)
+    claim = report.claim.model_copy(update={name: value, "provenance": {
+        name: Provenance(source="board.json", field="records[0].x")}})
+    entry = Basis(kind="record-field", states=states, field=name, source="record-1", at="records[0].x")
+    q = report.questions[0].model_copy(update={"basis": [entry]})
+    doc = report.model_copy(update={"claim": claim, "questions": [q, *report.questions[1:]], "references": [
+        Cited(id="record-1", kind="record", citation="board.json")]})
+    data = json.loads(doc.to_json())
+    assert [data["basis"][i] for i in data["questions"][0]["basis"]] == [written]
+    back = Report.model_validate_json(doc.to_json())
+    assert back.questions[0].basis == [entry] and back == doc
