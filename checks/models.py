@@ -848,6 +848,10 @@ def _json_of(model: BaseModel) -> Any:
     return model.__pydantic_serializer__.to_python(model, mode="json")
 
 
+# An Answer's fields in declared order (a Question's, then `n`): `_answer_data` writes them so.
+_ANSWER_ORDER = ("key", "status", "summary", "figures", "missing", "basis", "assumptions", "reason", "label",
+                 "differences", "steps")
+
 # The answer members that are lists of models (written by the models' own serializers).
 _MODEL_LISTS = frozenset({"assumptions", "differences", "steps"})
 
@@ -936,8 +940,30 @@ def _answer_data(a: Answer, where: dict[str, tuple[Any, str | None]],
     as their positions in `pool`, the plan and the assumptions by their own serializers, a
     question's `n` left out when it is `n`, its place."""
     d = a.__dict__
-    out: dict[str, Any] = {}
-    for name, optional in _answer_fields(type(a)):
+    cls = type(a)
+    if cls is Answer or cls is Question:  # their fields written out, in declared order (_ANSWER_ORDER)
+        out: dict[str, Any] = {"key": d["key"], "status": d["status"], "summary": d["summary"]}
+        if v := d["figures"]:
+            out["figures"] = v
+        if v := d["missing"]:
+            out["missing"] = v
+        if v := d["basis"]:
+            out["basis"] = pool.ids(v)
+        if v := d["assumptions"]:
+            out["assumptions"] = [_assumption_in_report(x, named) for x in v]
+        if v := d["reason"]:
+            out["reason"] = v
+        if v := d["label"]:
+            out["label"] = v
+        if v := d["differences"]:
+            out["differences"] = [_json_of(x) if isinstance(x, BaseModel) else x for x in v]
+        if v := d["steps"]:
+            out["steps"] = [_json_of(x) if isinstance(x, BaseModel) else x for x in v]
+        if cls is Question and ((v := d["n"]) != n or type(v) is not int):
+            out["n"] = v
+        return out
+    out = {}
+    for name, optional in _answer_fields(cls):
         value = d[name]
         if optional:
             if not value:
@@ -987,6 +1013,14 @@ def _basis_in_report(b: Any, where: dict[str, tuple[Any, str | None]]) -> Any:
     return out
 
 
+def _cited_data(c: Any) -> Any:
+    """A reference's JSON data: its four strings (a report cites some eight)."""
+    if type(c) is not Cited:
+        return _json_of(c) if isinstance(c, BaseModel) else c
+    d = c.__dict__
+    return {"id": d["id"], "kind": d["kind"], "citation": d["citation"], "url": d["url"]}
+
+
 def _report_members(r: Report, by_alias: bool) -> dict[str, Any]:
     """The JSON data `handler` gives for a report (every member, the computed units last), built
     from its members in Python, the answers left as they are (`_compacted` writes them), the
@@ -1006,7 +1040,7 @@ def _report_members(r: Report, by_alias: bool) -> dict[str, Any]:
         "not_found": d["not_found"],
         "warnings": d["warnings"],
         "caveat": d["caveat"],
-        "references": [_json_of(c) for c in d["references"]],
+        "references": [_cited_data(c) for c in d["references"]],
         "units": r.units,
     }
 

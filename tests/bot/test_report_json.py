@@ -15,7 +15,17 @@ import pytest
 
 from bot.pipeline import evidence_for_inputs
 from bot.sweep import sweep_source
-from checks.models import Assumption, Basis, Report, built, replaced
+from checks.models import (
+    _ANSWER_ORDER,
+    Answer,
+    Assumption,
+    Basis,
+    Cited,
+    Question,
+    Report,
+    built,
+    replaced,
+)
 from checks.reference import Reference
 from checks.runner import audit
 from tests.seed_claims import headline_evidence
@@ -102,3 +112,9 @@ def test_a_report_read_back_writes_the_same_bytes(ref: Reference) -> None:
     report = audit(headline_evidence(), ref)
     text = report.model_dump_json(by_alias=True)
     assert Report.model_validate_json(text).model_dump_json(by_alias=True) == text
+
+
+def test_the_fast_writer_knows_an_answers_fields_in_order() -> None:
+    assert tuple(Answer.model_fields) == _ANSWER_ORDER
+    assert tuple(Question.model_fields) == (*_ANSWER_ORDER, "n")
+    assert tuple(Cited.model_fields) == ("id", "kind", "citation", "url")
