@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache, lru_cache
+from operator import itemgetter
 from typing import Any, Literal, TypeVar
 
 from pydantic import (
@@ -862,6 +863,10 @@ def _answer_fields(cls: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
     return tuple((name, name in _OPTIONAL_EMPTY) for name in cls.model_fields)
 
 
+# A basis entry's statement (`Basis._key`) read off its members in one C call.
+_basis_key = itemgetter("kind", "states", "source", "field", "at")
+
+
 class _Pool:
     """The report's /5 `basis` list as the answers are written: each distinct entry once, in the
     order the answers first cite it, in its /5 form (`_basis_v5`)."""
@@ -879,7 +884,7 @@ class _Pool:
         for b in basis:
             if type(b) is Basis:
                 d = b.__dict__
-                key: Any = (d["kind"], d["states"], d["source"], d["field"], d["at"])
+                key: Any = _basis_key(d)
                 i = index.get(key)
                 if i is None:
                     i = index[key] = len(entries)
@@ -917,7 +922,7 @@ def _basis_v5(d: dict[str, Any], where: dict[str, tuple[Any, str | None]], cited
     if kind == "record-field" and field is not None:
         if not states:
             out["states"] = ""
-        elif states != _value_states(field, values.get(field)):
+        elif states[0] != "=" or states != _value_states(field, values.get(field)):
             out["states"] = states
     elif states:
         out["states"] = states
@@ -1099,6 +1104,13 @@ def _value_states(name: str, value: Any) -> str | None:
     `:g` writes it, a string quoted, the unit the field's name gives); None for a value with no
     such text."""
     kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool:
+        return _value_words(name, kind, value)
+    return None
+
+
+@lru_cache(maxsize=4096)  # by type too: 1, 1.0 and True are one key otherwise
+def _value_words(name: str, kind: type, value: Any) -> str | None:
     if kind is bool:
         text = "true" if value else "false"
     elif kind is int:
