@@ -743,7 +743,7 @@ def _answer_with_provenance(a: Any, where: dict[str, tuple[Any, str | None]]) ->
     basis = []
     for b in a["basis"]:
         if isinstance(b, dict) and b.get("kind") in _FIELD_KINDS and "source" not in b \
-                and (name := b.get("field")) in where:
+                and type(name := b.get("field")) is str and name in where:
             source, at = where[name]
             b = {**b, "source": source, "at": at}
         basis.append(b)
@@ -1093,7 +1093,7 @@ _KIND_OF_CITED: dict[str, str] = {"reference-row": "reference-row", "document": 
 def _implied_kind(entry: dict[str, Any], cited: dict[str, str]) -> str:
     """The kind /5 reads for a basis entry written without one (`cited`: reference id -> kind)."""
     source = entry.get("source")
-    if source is not None and (kind := cited.get(source)) is not None:
+    if type(source) is str and (kind := cited.get(source)) is not None:
         return _KIND_OF_CITED.get(kind, "note")
     return "record-field" if "field" in entry else "note"
 
@@ -1105,19 +1105,19 @@ def _value_states(name: str, value: Any) -> str | None:
     such text."""
     kind = type(value)
     if kind is str or kind is int or kind is float or kind is bool:
-        return _value_words(name, kind, value)
+        return _value_words(name, kind.__name__, value)
     return None
 
 
 @lru_cache(maxsize=4096)  # by type too: 1, 1.0 and True are one key otherwise
-def _value_words(name: str, kind: type, value: Any) -> str | None:
-    if kind is bool:
+def _value_words(name: str, kind: str, value: Any) -> str | None:
+    if kind == "bool":
         text = "true" if value else "false"
-    elif kind is int:
+    elif kind == "int":
         text = str(value)
-    elif kind is float and math.isfinite(value):
+    elif kind == "float" and math.isfinite(value):
         text = f"{value:g}"
-    elif kind is str:
+    elif kind == "str":
         text = repr(value)
     else:
         return None
@@ -1206,8 +1206,10 @@ def _unpooled(data: dict[str, Any]) -> dict[str, Any]:
     data = dict(data)
     pool = data.pop("basis", None)
     pool = pool if isinstance(pool, list) else []
-    cited = {c["id"]: c["kind"] for c in data.get("references") or () if isinstance(c, dict) and "id" in c}
-    values = data.get("claim") if isinstance(data.get("claim"), dict) else {}
+    cited = {c["id"]: c["kind"] for c in data.get("references") or ()
+             if isinstance(c, dict) and type(c.get("id")) is str and "kind" in c}
+    claim = data.get("claim")
+    values: dict[str, Any] = claim if isinstance(claim, dict) else {}
     entries = [_entry_from_v5(e, cited, values) for e in pool]
     for group in ("questions", "findings"):
         if not isinstance(answers := data.get(group), list):
@@ -1296,13 +1298,17 @@ class Report(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _read_v1(cls, data: Any) -> Any:
-        """Every schema version reads as /4. A `claimcheck.report/1` document (stored audits): its
+        """Every schema version reads as /5. A `claimcheck.report/1` document (stored audits): its
         prose basis lines become `note` entries (the Answer validator), its float counts and flags
         take their declared types, it has no reason codes and no references. /2 carries every
         member and each provenance's source in full. /3 names a provenance's source by its
         reference id: the citation is put back. /4 also leaves out a provenance's source when it
-        is `record-1` and its span when it is the value's text: both are put back. The schema
-        field says /4 from then on."""
+        is `record-1` and its span when it is the value's text: both are put back. /5 writes each
+        basis entry once in the report's `basis` list (answers name positions), an entry's kind
+        only when its source does not say it, a record-field entry's words only when they are not
+        the value's, a question's `n` only when it is not its place, and cuts a span left out at
+        200 characters: `_unpooled` gives the /4 document back. The schema field says /5 from
+        then on."""
         if isinstance(data, dict):
             data = {k: v for k, v in data.items() if k != "units"}  # computed, not read
             schema = data.get("schema")
@@ -1321,10 +1327,12 @@ class Report(BaseModel):
                     if isinstance(answers := data.get(group), list):
                         data[group] = [_assumptions_in_full(_answer_with_provenance(a, where), named)
                                        for a in answers]
-                cited = {c.get("id"): c.get("citation") for c in data.get("references") or []
-                         if isinstance(c, dict) and c.get("kind") in ("record", "document")}
+                cited = {c["id"]: c.get("citation") for c in data.get("references") or []
+                         if isinstance(c, dict) and type(c.get("id")) is str
+                         and c.get("kind") in ("record", "document")}
                 data["claim"] = {**claim, "provenance": {
-                    name: {**p, "source": cited.get(p.get("source"), p.get("source"))}
+                    name: {**p, "source": cited.get(p["source"], p["source"]) if type(p.get("source")) is str
+                           else p.get("source")}
                     if isinstance(p, dict) else p for name, p in provenance.items()}}
             if schema in (REPORT_SCHEMA_V1, REPORT_SCHEMA_V2, REPORT_SCHEMA_V3, REPORT_SCHEMA_V4):
                 data["schema"] = REPORT_SCHEMA

@@ -310,3 +310,17 @@ def test_a_v5_record_field_entry_that_states_the_value_is_its_field(
     assert [data["basis"][i] for i in data["questions"][0]["basis"]] == [written]
     back = Report.model_validate_json(doc.to_json())
     assert back.questions[0].basis == [entry] and back == doc
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: d["basis"].__setitem__(0, {"source": ["x"], "states": "s"}),  # an id that is not a string
+    lambda d: d["references"].__setitem__(0, {"id": ["x"], "kind": "record", "citation": "c"}),
+    lambda d: d["basis"].__setitem__(0, {"field": ["x"]}),
+    lambda d: d.__setitem__("basis", "not a list"),
+    lambda d: d.__setitem__("claim", []),
+])
+def test_a_damaged_v5_document_is_refused_as_invalid_not_a_crash(ref: Reference, damage: Any) -> None:
+    data = json.loads(audit(headline_evidence(), ref).to_json())
+    damage(data)
+    with pytest.raises(ValidationError):
+        Report.model_validate(data)
