@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("inputs", nargs="*", metavar="INPUT", help="URL, file path, - (stdin) or literal text")
     a.add_argument("--example", action="store_true", help="audit the bundled example (the seed's headline claim)")
     fmt = a.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="print the report as JSON (schema claimcheck.report/4)")
+    fmt.add_argument("--json", action="store_true", help="print the report as JSON (schema claimcheck.report/5)")
     fmt.add_argument("--markdown", action="store_true", help="print the report as Markdown")
     a.add_argument("--brief", action="store_true", help="leave out figures and basis lines")
     a.add_argument("--chart", metavar="FILE.png",

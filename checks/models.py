@@ -3,7 +3,7 @@
 `Claim` is one measured or asserted result; every field is optional and unknown stays `None`.
 Each filled field keeps its `Provenance` (which source, which record field or text span).
 `Evidence` is a claim plus everything the extractors followed to find it. `Report` is what the
-checks say about it; its JSON form (`schema` = `claimcheck.report/3`) is a public interface.
+checks say about it; its JSON form (`schema` = `claimcheck.report/5`) is a public interface.
 
 An `Answer` is data: a status, a short `reason` code, typed `figures` (a flag is a bool, a count an
 int, a quantity a float; `FIGURE_KINDS` declares them and `figure_unit` names each one's unit) and
@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache, lru_cache
+from operator import itemgetter
 from typing import Any, Literal, TypeVar
 
 from pydantic import (
@@ -41,6 +42,7 @@ __all__ = [
     "REPORT_SCHEMA_V1",
     "REPORT_SCHEMA_V2",
     "REPORT_SCHEMA_V3",
+    "REPORT_SCHEMA_V4",
     "Answer",
     "Assumption",
     "Basis",
@@ -74,7 +76,10 @@ __all__ = [
     "replaced",
 ]
 
-REPORT_SCHEMA = "claimcheck.report/4"
+REPORT_SCHEMA = "claimcheck.report/5"
+# Each source once, but each basis entry written inside every answer that rests on it, with its
+# kind, and each question with its number.
+REPORT_SCHEMA_V4 = "claimcheck.report/4"
 # Each source once, empty and default members left out; a note entry, a provenance's usual source
 # and a span that is its value's own text were still written out in full.
 REPORT_SCHEMA_V3 = "claimcheck.report/3"
@@ -459,6 +464,12 @@ def figure_unit(name: str) -> str:
     return next((unit for suffix, unit in _UNIT_SUFFIXES if name.endswith(suffix)), "")
 
 
+@lru_cache(maxsize=4096)  # an answer's figure names: a check names the same few every time
+def _units_of(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each of `names` that has a unit, with it, in order."""
+    return tuple((name, unit) for name in names if (unit := figure_unit(name)))
+
+
 def _typed(name: str, value: FigureValue) -> FigureValue:
     kind = FIGURE_KINDS.get(name)
     if kind == "flag":
@@ -732,7 +743,7 @@ def _answer_with_provenance(a: Any, where: dict[str, tuple[Any, str | None]]) ->
     basis = []
     for b in a["basis"]:
         if isinstance(b, dict) and b.get("kind") in _FIELD_KINDS and "source" not in b \
-                and (name := b.get("field")) in where:
+                and type(name := b.get("field")) is str and name in where:
             source, at = where[name]
             b = {**b, "source": source, "at": at}
         basis.append(b)
@@ -759,12 +770,6 @@ def _assumptions_in_full(a: Any, named: dict[str, Any]) -> Any:
     return {**a, "assumptions": [named.get(x, x) if isinstance(x, str) else x for x in a["assumptions"]]}
 
 
-def _compact_provenance(p: dict[str, Any], by_citation: dict[str, str]) -> dict[str, Any]:
-    out = {k: v for k, v in p.items() if v is not None and not (k == "kind" and v == "read")}
-    out["source"] = by_citation.get(p["source"], p["source"])
-    return out
-
-
 # /4: the source most provenances name, the claim's first record, is left out of them.
 _FIRST_RECORD = "record-1"
 
@@ -779,29 +784,48 @@ def _value_text(value: Any) -> str | None:
     return None
 
 
-def _provenance_v4(p: dict[str, Any], value: Any) -> dict[str, Any] | str:
-    """/4 leaves out a provenance's source when it is the claim's first record and its span when
-    it is the value's own text; a value that has a text but no span writes `"span": null`. What
-    is left of the usual one is where in the record the value was read: written as that string."""
-    out = {k: v for k, v in p.items() if not (k == "source" and v == _FIRST_RECORD)}
-    text = _value_text(value) if "kind" not in out else None  # a value the user stated has no span
-    if text is not None:
-        if out.get("span") == text:
-            del out["span"]
-        elif "span" not in out:
-            out["span"] = None
-    return out["field"] if out.keys() == {"field"} else out  # the usual case: where in the record
-
-
-def _provenance_from_v4(p: Any, value: Any) -> Any:
+def _provenance_from_v4(p: Any, value: Any, cut: int | None = None) -> Any:
+    """A /4 provenance in full (`cut`: /5, where a span left out is the value's text cut there)."""
     if isinstance(p, str):
         p = {"field": p}
     if not isinstance(p, dict):
         return p
     out = {"source": _FIRST_RECORD, **p}
     if "span" not in p and "kind" not in p and (text := _value_text(value)) is not None:
-        out["span"] = text
+        out["span"] = text if cut is None else text[:cut]
     return out
+
+
+# /5: a span a reader quoted from a long value is its first 200 characters (a record field's
+# value as `extractors.formats.aliases` quotes it): /5 leaves it out as it leaves out a whole text.
+_SPAN_CUT = 200
+
+
+def _provenance_v5(p: dict[str, Any], value: Any, by_citation: dict[str, str]
+                   ) -> tuple[dict[str, Any] | str, tuple[Any, str | None]]:
+    """A provenance as /5 writes it, and the (source, place) a record-field entry of its field
+    leaves out (`_at`). /3 names the source by its `references` id (`by_citation`) and leaves out
+    the members at their defaults; /4 leaves out the source when it is the claim's first record
+    and the span when it is the value's own text (a value with a text but no span writes `"span":
+    null`), and writes what is left of the usual one, where in the record, as that string; /5
+    also leaves out a span that is the value's text cut at `_SPAN_CUT`."""
+    source, field, span, kind = p["source"], p["field"], p["span"], p["kind"]
+    source = by_citation.get(source, source)
+    at = field if kind == "user" else field or (f'"{span}"' if span else None)
+    out: dict[str, Any] = {} if source == _FIRST_RECORD else {"source": source}
+    if field is not None:
+        out["field"] = field
+    if kind == "read" and (text := _value_text(value)) is not None:
+        if span is None:
+            out["span"] = None  # read with no span: said, so that the reader does not give it one
+        elif span != text[:_SPAN_CUT]:
+            out["span"] = span
+    else:
+        if span is not None:
+            out["span"] = span
+        if kind != "read":
+            out["kind"] = kind
+    return (out["field"] if out.keys() == {"field"} else out), (source, at)
 
 
 # The members of a Source and of a Report that /3 leaves out at these values.
@@ -825,6 +849,10 @@ def _json_of(model: BaseModel) -> Any:
     return model.__pydantic_serializer__.to_python(model, mode="json")
 
 
+# An Answer's fields in declared order (a Question's, then `n`): `_answer_data` writes them so.
+_ANSWER_ORDER = ("key", "status", "summary", "figures", "missing", "basis", "assumptions", "reason", "label",
+                 "differences", "steps")
+
 # The answer members that are lists of models (written by the models' own serializers).
 _MODEL_LISTS = frozenset({"assumptions", "differences", "steps"})
 
@@ -835,25 +863,124 @@ def _answer_fields(cls: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
     return tuple((name, name in _OPTIONAL_EMPTY) for name in cls.model_fields)
 
 
+# A basis entry's statement (`Basis._key`) read off its members in one C call.
+_basis_key = itemgetter("kind", "states", "source", "field", "at")
+
+
+class _Pool:
+    """The report's /5 `basis` list as the answers are written: each distinct entry once, in the
+    order the answers first cite it, in its /5 form (`_basis_v5`)."""
+
+    def __init__(self, where: dict[str, tuple[Any, str | None]], cited: dict[str, str],
+                 values: dict[str, Any]) -> None:
+        self.where, self.cited, self.values = where, cited, values
+        self.entries: list[Any] = []
+        self.index: dict[Any, int] = {}
+
+    def ids(self, basis: list[Any]) -> list[int]:
+        """The positions of an answer's entries, each new one written on the way."""
+        index, entries, where, cited, values = self.index, self.entries, self.where, self.cited, self.values
+        ids: list[int] = []
+        for b in basis:
+            if type(b) is Basis:
+                d = b.__dict__
+                key: Any = _basis_key(d)
+                i = index.get(key)
+                if i is None:
+                    i = index[key] = len(entries)
+                    entries.append(_basis_v5(d, where, cited, values))
+            else:  # what `_basis_in_report` passes through as it is
+                written = _entry_v5(_basis_in_report(b, where), cited, values)
+                key = ("", repr(written))
+                i = index.get(key)
+                if i is None:
+                    i = index[key] = len(entries)
+                    entries.append(written)
+            ids.append(i)
+        return ids
+
+
+def _basis_v5(d: dict[str, Any], where: dict[str, tuple[Any, str | None]], cited: dict[str, str],
+              values: dict[str, Any]) -> Any:
+    """`_entry_v5(_basis_in_report(b, where), cited, values)` for a Basis's members `d`, in one
+    step (the same members in the same order; the sweep writes some seventy entries a record)."""
+    kind, states = d["kind"], d["states"]
+    source, field, at = d["source"] or None, d["field"] or None, d["at"] or None
+    null_source = False
+    if field is not None and kind in _FIELD_KINDS and field in where:
+        if (source, at) == where[field]:
+            source = at = None
+        elif source is None:
+            null_source = True
+    if source is not None and source in cited:
+        implied = _KIND_OF_CITED.get(cited[source], "note")
+    else:
+        implied = "record-field" if field is not None else "note"
+    if implied == kind == "note" and source is None and field is None and at is None and not null_source:
+        return states
+    out: dict[str, Any] = {} if implied == kind else {"kind": kind}
+    if kind == "record-field" and field is not None:
+        if not states:
+            out["states"] = ""
+        elif states[0] != "=" or states != _value_states(field, values.get(field)):
+            out["states"] = states
+    elif states:
+        out["states"] = states
+    if source is not None:
+        out["source"] = source
+    if field is not None:
+        out["field"] = field
+    if at is not None:
+        out["at"] = at
+    if null_source:
+        out["source"] = None
+    return out
+
+
 def _answer_data(a: Answer, where: dict[str, tuple[Any, str | None]],
-                 named: dict[str, Any]) -> dict[str, Any]:
-    """What `Answer._without_empty`, then `_answer_without_provenance` and `_assumptions_by_name`
-    give in JSON, read straight off the answer's members in one walk: the figures and lists as
-    they are (plain values, written by pydantic's JSON encoder after), basis entries by
-    `_basis_in_report`, the plan and the assumptions by their own serializers."""
+                 named: dict[str, Any], pool: _Pool, n: int) -> dict[str, Any]:
+    """What `Answer._without_empty`, then `_answer_without_provenance`, `_assumptions_by_name`
+    and `_pooled` give in JSON, read straight off the answer's members in one walk: the figures
+    and lists as they are (plain values, written by pydantic's JSON encoder after), basis entries
+    as their positions in `pool`, the plan and the assumptions by their own serializers, a
+    question's `n` left out when it is `n`, its place."""
     d = a.__dict__
-    out: dict[str, Any] = {}
-    for name, optional in _answer_fields(type(a)):
+    cls = type(a)
+    if cls is Answer or cls is Question:  # their fields written out, in declared order (_ANSWER_ORDER)
+        out: dict[str, Any] = {"key": d["key"], "status": d["status"], "summary": d["summary"]}
+        if v := d["figures"]:
+            out["figures"] = v
+        if v := d["missing"]:
+            out["missing"] = v
+        if v := d["basis"]:
+            out["basis"] = pool.ids(v)
+        if v := d["assumptions"]:
+            out["assumptions"] = [_assumption_in_report(x, named) for x in v]
+        if v := d["reason"]:
+            out["reason"] = v
+        if v := d["label"]:
+            out["label"] = v
+        if v := d["differences"]:
+            out["differences"] = [_json_of(x) if isinstance(x, BaseModel) else x for x in v]
+        if v := d["steps"]:
+            out["steps"] = [_json_of(x) if isinstance(x, BaseModel) else x for x in v]
+        if cls is Question and ((v := d["n"]) != n or type(v) is not int):
+            out["n"] = v
+        return out
+    out = {}
+    for name, optional in _answer_fields(cls):
         value = d[name]
         if optional:
             if not value:
                 continue
             if name == "basis":
-                value = [_basis_in_report(b, where) for b in value]
+                value = pool.ids(value)
             elif name == "assumptions":
                 value = [_assumption_in_report(x, named) for x in value]
             elif name in _MODEL_LISTS:
                 value = [_json_of(x) if isinstance(x, BaseModel) else x for x in value]
+        elif name == "n" and value == n and type(value) is int:
+            continue
         out[name] = value
     return out
 
@@ -891,6 +1018,14 @@ def _basis_in_report(b: Any, where: dict[str, tuple[Any, str | None]]) -> Any:
     return out
 
 
+def _cited_data(c: Any) -> Any:
+    """A reference's JSON data: its four strings (a report cites some eight)."""
+    if type(c) is not Cited:
+        return _json_of(c) if isinstance(c, BaseModel) else c
+    d = c.__dict__
+    return {"id": d["id"], "kind": d["kind"], "citation": d["citation"], "url": d["url"]}
+
+
 def _report_members(r: Report, by_alias: bool) -> dict[str, Any]:
     """The JSON data `handler` gives for a report (every member, the computed units last), built
     from its members in Python, the answers left as they are (`_compacted` writes them), the
@@ -910,7 +1045,7 @@ def _report_members(r: Report, by_alias: bool) -> dict[str, Any]:
         "not_found": d["not_found"],
         "warnings": d["warnings"],
         "caveat": d["caveat"],
-        "references": [_json_of(c) for c in d["references"]],
+        "references": [_cited_data(c) for c in d["references"]],
         "units": r.units,
     }
 
@@ -920,19 +1055,176 @@ def _compacted(r: Report, out: dict[str, Any], *, plain: bool) -> dict[str, Any]
     models, written here by `_answer_data`)."""
     by_citation = {c.citation: c.id for c in r.references if c.kind in ("record", "document")}
     claim = {k: v for k, v in out["claim"].items() if v is not None and v != [] and v != {}}
-    provenance = {name: _compact_provenance(p, by_citation) for name, p in claim.get("provenance", {}).items()}
-    where = {name: (p.get("source"), _at(p)) for name, p in provenance.items()}
-    if provenance:
-        claim["provenance"] = {name: _provenance_v4(p, claim.get(name)) for name, p in provenance.items()}
+    where: dict[str, tuple[Any, str | None]] = {}
+    if provenance := claim.get("provenance"):
+        written: dict[str, Any] = {}
+        for name, p in provenance.items():
+            written[name], where[name] = _provenance_v5(p, claim.get(name), by_citation)
+        claim["provenance"] = written
     out["claim"] = claim
     named = _by_name(out["assumptions"])
-    for group in ("questions", "findings"):
-        out[group] = ([_answer_data(a, where, named) for a in out[group]] if plain else
-                      [_assumptions_by_name(_answer_without_provenance(a, where), named) for a in out[group]])
     out["sources"] = [{k: v for k, v in src.items() if k == "url" or v not in _EMPTY_SOURCE.get(k, ())}
                       for src in out["sources"]]
     out["references"] = [{k: v for k, v in c.items() if v is not None} for c in out["references"]]
-    return {k: v for k, v in out.items() if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]}
+    if not plain:
+        for group in ("questions", "findings"):
+            out[group] = [_assumptions_by_name(_answer_without_provenance(a, where), named) for a in out[group]]
+        return _pooled({k: v for k, v in out.items() if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]})
+    pool = _Pool(where, {c["id"]: c["kind"] for c in out["references"]}, claim)
+    for group in ("questions", "findings"):
+        out[group] = [_answer_data(a, where, named, pool, n) for n, a in enumerate(out[group], start=1)]
+    members: dict[str, Any] = {}
+    for k, v in out.items():
+        if k not in _REPORT_DEFAULTS or v != _REPORT_DEFAULTS[k]:
+            members[k] = v
+        if k == "findings" and pool.entries:
+            members["basis"] = pool.entries
+    return members
+
+
+# /5: what a basis entry's source says it is. An entry that cites a reference row is a
+# reference-row entry, one that cites a record a record-field entry, and so on; an entry with a
+# claim field and no source is a record-field entry (its provenance names the record); an entry
+# with neither is a note. Only a kind that differs from this (a formula) is written.
+_KIND_OF_CITED: dict[str, str] = {"reference-row": "reference-row", "document": "document",
+                                  "record": "record-field", "stated-by-user": "stated-by-user"}
+
+
+def _implied_kind(entry: dict[str, Any], cited: dict[str, str]) -> str:
+    """The kind /5 reads for a basis entry written without one (`cited`: reference id -> kind)."""
+    source = entry.get("source")
+    if type(source) is str and (kind := cited.get(source)) is not None:
+        return _KIND_OF_CITED.get(kind, "note")
+    return "record-field" if "field" in entry else "note"
+
+
+def _value_states(name: str, value: Any) -> str | None:
+    """What a record-field entry of claim field `name` says when it only states the value: '=
+    2048', '= 0.969 s', '= 2103.6 tok/s', "= 'sglang'", '= true' (an int as written, a float as
+    `:g` writes it, a string quoted, the unit the field's name gives); None for a value with no
+    such text."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool:
+        return _value_words(name, kind.__name__, value)
+    return None
+
+
+@lru_cache(maxsize=4096)  # by type too: 1, 1.0 and True are one key otherwise
+def _value_words(name: str, kind: str, value: Any) -> str | None:
+    if kind == "bool":
+        text = "true" if value else "false"
+    elif kind == "int":
+        text = str(value)
+    elif kind == "float" and math.isfinite(value):
+        text = f"{value:g}"
+    elif kind == "str":
+        text = repr(value)
+    else:
+        return None
+    unit = "tok/s" if name == "tok_s" else figure_unit(name)
+    return f"= {text} {unit}" if unit else f"= {text}"
+
+
+def _entry_v5(entry: Any, cited: dict[str, str], values: dict[str, Any]) -> Any:
+    """A /4 basis entry as /5 writes it in the report's list: without its kind when its source
+    (or its field, or its having neither) says it, and a note that only states something as that
+    string (as a /1 line, and a str given to an Answer, already read); a record-field entry
+    without its words when they only state the claim's value (`_value_states`: then an entry
+    that says nothing writes `"states": ""`)."""
+    if not isinstance(entry, dict):
+        return entry
+    kind = entry.get("kind", "note")
+    rest = {k: v for k, v in entry.items() if k != "kind"}
+    if kind == "record-field" and (name := rest.get("field")):
+        states = rest.pop("states", "")
+        if not states or states != _value_states(name, values.get(name)):
+            rest = {"states": states, **rest}
+    if _implied_kind(rest, cited) != kind:
+        return {"kind": kind, **rest}
+    if kind == "note" and rest.keys() <= {"states"}:
+        return rest.get("states", "")
+    return rest
+
+
+def _pooled(out: dict[str, Any]) -> dict[str, Any]:
+    """/5: every distinct basis entry once, in the report's `basis` list (in the order the answers
+    first cite them), each answer's `basis` the positions of its entries in that list; a question's
+    `n` left out when it is its place in the list. Four answers that rest on the same reference row
+    statement ('27.8B params total') name it once."""
+    cited = {c["id"]: c["kind"] for c in out.get("references", ()) if isinstance(c, dict) and "id" in c}
+    values = out.get("claim") or {}
+    pool: list[Any] = []
+    index: dict[Any, int] = {}
+    for group in ("questions", "findings"):
+        answers = []
+        for n, a in enumerate(out[group], start=1):
+            if not isinstance(a, dict):
+                answers.append(a)
+                continue
+            a = dict(a)
+            if group == "questions" and a.get("n") == n and type(a["n"]) is int:
+                del a["n"]
+            if basis := a.get("basis"):
+                ids = []
+                for entry in basis:
+                    written = _entry_v5(entry, cited, values)
+                    key = tuple(written.items()) if isinstance(written, dict) else written
+                    i = index.get(key)
+                    if i is None:
+                        i = index[key] = len(pool)
+                        pool.append(written)
+                    ids.append(i)
+                a["basis"] = ids
+            answers.append(a)
+        out[group] = answers
+    if not pool:
+        return out
+    placed: dict[str, Any] = {}
+    for k, v in out.items():
+        placed[k] = v
+        if k == "findings":
+            placed["basis"] = pool
+    return placed
+
+
+def _entry_from_v5(entry: Any, cited: dict[str, str], values: dict[str, Any]) -> Any:
+    """An entry of a /5 `basis` list as /4 wrote it: its kind, and a record-field entry's words."""
+    if isinstance(entry, str):
+        return {"states": entry}
+    if not isinstance(entry, dict):
+        return entry
+    if "kind" not in entry:
+        entry = {"kind": _implied_kind(entry, cited), **entry}
+    if entry["kind"] == "record-field" and "states" not in entry and isinstance(name := entry.get("field"), str):
+        entry = {**entry, "states": _value_states(name, values.get(name)) or ""}
+    return entry
+
+
+def _unpooled(data: dict[str, Any]) -> dict[str, Any]:
+    """A /5 document as /4 wrote it: each answer's entries in place, with their kinds, and each
+    question's `n`. A position outside the list is left as it is (validation names it)."""
+    data = dict(data)
+    pool = data.pop("basis", None)
+    pool = pool if isinstance(pool, list) else []
+    cited = {c["id"]: c["kind"] for c in data.get("references") or ()
+             if isinstance(c, dict) and type(c.get("id")) is str and "kind" in c}
+    claim = data.get("claim")
+    values: dict[str, Any] = claim if isinstance(claim, dict) else {}
+    entries = [_entry_from_v5(e, cited, values) for e in pool]
+    for group in ("questions", "findings"):
+        if not isinstance(answers := data.get(group), list):
+            continue
+        out = []
+        for n, a in enumerate(answers, start=1):
+            if isinstance(a, dict):
+                a = dict(a)
+                if group == "questions":
+                    a.setdefault("n", n)
+                if isinstance(basis := a.get("basis"), list):
+                    a["basis"] = [entries[i] if type(i) is int and 0 <= i < len(entries) else i for i in basis]
+            out.append(a)
+        data[group] = out
+    return data
 
 
 # The width a member of the printed report may take on one line, with its indentation.
@@ -982,10 +1274,10 @@ class Report(BaseModel):
         """The unit of every figure name the answers use that has one ('ceiling_tok_s': 'tok/s'),
         once per report: a unit belongs to the figure's name, not to one answer."""
         units: dict[str, str] = {}
-        for a in [*self.questions, *self.findings]:
-            for name in a.figures:
-                if unit := figure_unit(name):
-                    units[name] = unit
+        for group in (self.questions, self.findings):
+            for a in group:
+                if figures := a.figures:
+                    units.update(_units_of(tuple(figures)))
         return units
 
     @model_serializer(mode="wrap")
@@ -1006,21 +1298,28 @@ class Report(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _read_v1(cls, data: Any) -> Any:
-        """Every schema version reads as /4. A `claimcheck.report/1` document (stored audits): its
+        """Every schema version reads as /5. A `claimcheck.report/1` document (stored audits): its
         prose basis lines become `note` entries (the Answer validator), its float counts and flags
         take their declared types, it has no reason codes and no references. /2 carries every
         member and each provenance's source in full. /3 names a provenance's source by its
         reference id: the citation is put back. /4 also leaves out a provenance's source when it
-        is `record-1` and its span when it is the value's text: both are put back. The schema
-        field says /4 from then on."""
+        is `record-1` and its span when it is the value's text: both are put back. /5 writes each
+        basis entry once in the report's `basis` list (answers name positions), an entry's kind
+        only when its source does not say it, a record-field entry's words only when they are not
+        the value's, a question's `n` only when it is not its place, and cuts a span left out at
+        200 characters: `_unpooled` gives the /4 document back. The schema field says /5 from
+        then on."""
         if isinstance(data, dict):
             data = {k: v for k, v in data.items() if k != "units"}  # computed, not read
             schema = data.get("schema")
-            if schema == REPORT_SCHEMA and isinstance(claim := data.get("claim"), dict) \
+            cut = None
+            if schema == REPORT_SCHEMA:  # /5 is /4 with the entries pooled and spans cut: read as /4
+                data, schema, cut = _unpooled(data), REPORT_SCHEMA_V4, _SPAN_CUT
+            if schema == REPORT_SCHEMA_V4 and isinstance(claim := data.get("claim"), dict) \
                     and isinstance(provenance := claim.get("provenance"), dict):
                 claim = data["claim"] = {**claim, "provenance": {
-                    name: _provenance_from_v4(p, claim.get(name)) for name, p in provenance.items()}}
-            if schema in (REPORT_SCHEMA, REPORT_SCHEMA_V3) and isinstance(claim := data.get("claim"), dict) \
+                    name: _provenance_from_v4(p, claim.get(name), cut) for name, p in provenance.items()}}
+            if schema in (REPORT_SCHEMA_V4, REPORT_SCHEMA_V3) and isinstance(claim := data.get("claim"), dict) \
                     and isinstance(provenance := claim.get("provenance"), dict):
                 where = {name: (p.get("source"), _at(p)) for name, p in provenance.items() if isinstance(p, dict)}
                 named = _by_name(data.get("assumptions") or [])
@@ -1028,12 +1327,14 @@ class Report(BaseModel):
                     if isinstance(answers := data.get(group), list):
                         data[group] = [_assumptions_in_full(_answer_with_provenance(a, where), named)
                                        for a in answers]
-                cited = {c.get("id"): c.get("citation") for c in data.get("references") or []
-                         if isinstance(c, dict) and c.get("kind") in ("record", "document")}
+                cited = {c["id"]: c.get("citation") for c in data.get("references") or []
+                         if isinstance(c, dict) and type(c.get("id")) is str
+                         and c.get("kind") in ("record", "document")}
                 data["claim"] = {**claim, "provenance": {
-                    name: {**p, "source": cited.get(p.get("source"), p.get("source"))}
+                    name: {**p, "source": cited.get(p["source"], p["source"]) if type(p.get("source")) is str
+                           else p.get("source")}
                     if isinstance(p, dict) else p for name, p in provenance.items()}}
-            if schema in (REPORT_SCHEMA_V1, REPORT_SCHEMA_V2, REPORT_SCHEMA_V3):
+            if schema in (REPORT_SCHEMA_V1, REPORT_SCHEMA_V2, REPORT_SCHEMA_V3, REPORT_SCHEMA_V4):
                 data["schema"] = REPORT_SCHEMA
         return data
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
+from checks.models import Report
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -42,10 +43,10 @@ def f(report: dict[str, Any], key: str) -> dict[str, Any]:
 
 def test_example_is_the_seed_headline_and_comes_out_implausible() -> None:
     r = run_json("audit", "--example")
-    assert r["schema"] == "claimcheck.report/4"
+    assert r["schema"] == "claimcheck.report/5"
     assert r["verdict"] == "implausible"
     assert r["claim"]["tok_s"] == pytest.approx(2103.6)
-    assert [x["n"] for x in r["questions"]] == list(range(1, 9))
+    assert [x.n for x in Report.model_validate(r).questions] == list(range(1, 9))  # /5: each its place
     assert [x["key"] for x in r["questions"]] == [
         "evidence", "config", "cell", "fork", "acceptance", "power", "roofline", "measure"]
     acc = q(r, "acceptance")
@@ -254,7 +255,7 @@ def test_set_never_overrides_the_record_a_conflict_shows_both() -> None:
     assert conflict["status"] == "flag"
     assert any(line.startswith("hardware: NVIDIA GeForce RTX 5090 (") and
                line.endswith("vs H100 SXM (stated by the user (--set hardware))")
-               for line in (b["states"] for b in conflict["basis"]))
+               for line in (Report.model_validate(report).finding("field_conflict").lines()))
     roof = q(report, "roofline")["figures"]
     assert (round(roof["ceiling_tok_s"]), round(roof["ratio"], 1)) == (129, 16.3)
 

@@ -167,6 +167,6 @@ def test_arbitrary_stdin_is_a_report_or_exit_2(data: bytes) -> None:
     assert code in (0, 2)
     assert "Traceback" not in err.getvalue()
     if code == 0:
-        assert json.loads(out.getvalue())["schema"] == "claimcheck.report/4"
+        assert json.loads(out.getvalue())["schema"] == "claimcheck.report/5"
     else:
         assert err.getvalue().startswith("claimcheck: ") and err.getvalue().count("\n") == 1

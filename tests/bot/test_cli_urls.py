@@ -59,7 +59,7 @@ async def test_audit_reaches_a_post_and_its_record(server: Loopback, tmp_path: P
     )
     assert (code, err) == (0, "")
     report = json.loads(out)
-    assert report["schema"] == "claimcheck.report/4"
+    assert report["schema"] == "claimcheck.report/5"
     # The post's picture is fetched for OCR first (a 404 here), then its record.
     assert server.paths() == [POST_PATH, "/img/run.png", GIST_PATH]
     assert [s["kind"] for s in report["sources"]] == ["post", "tool-output"]

@@ -15,7 +15,17 @@ import pytest
 
 from bot.pipeline import evidence_for_inputs
 from bot.sweep import sweep_source
-from checks.models import Assumption, Basis, Report, built, replaced
+from checks.models import (
+    _ANSWER_ORDER,
+    Answer,
+    Assumption,
+    Basis,
+    Cited,
+    Question,
+    Report,
+    built,
+    replaced,
+)
 from checks.reference import Reference
 from checks.runner import audit
 from tests.seed_claims import headline_evidence
@@ -73,7 +83,38 @@ def test_assumptions_and_record_field_entries_are_compacted_the_same(ref: Refere
     assert json.loads(fast)["questions"][0]["assumptions"][0] == "kv_bytes"  # named once in the report
 
 
+def test_every_report_of_a_real_board_reads_back_the_same(board_reports: list[Report]) -> None:
+    """/5 leaves out what other members say (each entry once, kinds, spans, places): reading
+    gives every one of them back, so a stored or streamed report is the report."""
+    differ = []
+    for r in board_reports:
+        text = r.model_dump_json(by_alias=True)
+        back = Report.model_validate_json(text)
+        if back != r or back.model_dump_json(by_alias=True) != text or back.to_json() != r.to_json():
+            differ.append(r.claim.record_id)
+    assert differ == []
+
+
+def test_the_examples_figures_are_the_readmes_in_its_json(ref: Reference) -> None:
+    """The README's example: a 129 tok/s ceiling, 16.3x it, AL / window 1.000, read from the
+    printed JSON; the /5 document is smaller than the /4 one main printed."""
+    report = audit(evidence_for_inputs([str(p) for p in EXAMPLES], ref), ref)
+    doc = json.loads(report.to_json())
+    answers = {a["key"]: a for a in [*doc["questions"], *doc["findings"]]}
+    roof, acc = answers["roofline"]["figures"], answers["acceptance"]["figures"]
+    assert (f"{roof['ceiling_tok_s']:.0f}", f"{roof['ratio']:.1f}", f"{acc['ratio']:.3f}") == ("129", "16.3", "1.000")
+    v4 = (ROOT / "tests" / "fixtures" / "reports" / "example-v4.json").read_text(encoding="utf-8")
+    assert doc["schema"] == "claimcheck.report/5"
+    assert len(Report.model_validate_json(v4).to_json()) < 0.9 * len(v4)  # the same paths, relative
+
+
 def test_a_report_read_back_writes_the_same_bytes(ref: Reference) -> None:
     report = audit(headline_evidence(), ref)
     text = report.model_dump_json(by_alias=True)
     assert Report.model_validate_json(text).model_dump_json(by_alias=True) == text
+
+
+def test_the_fast_writer_knows_an_answers_fields_in_order() -> None:
+    assert tuple(Answer.model_fields) == _ANSWER_ORDER
+    assert tuple(Question.model_fields) == (*_ANSWER_ORDER, "n")
+    assert tuple(Cited.model_fields) == ("id", "kind", "citation", "url")
