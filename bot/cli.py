@@ -316,25 +316,29 @@ _COMMANDS = {"audit": _cmd_audit, "compare": _cmd_compare, "sweep": _cmd_sweep,
 def _settings() -> Settings:
     """The settings from the environment; a value that does not parse names its variable."""
     from pydantic import ValidationError
-    from pydantic_settings import SettingsError
 
     from bot.settings import Settings
     from checks.text import one_line
 
     try:
         return Settings()
-    except SettingsError as exc:
-        # pydantic-settings: 'error parsing value for field "allow_hosts" from source ...'
-        m = re.search(r'field "(\w+)"', str(exc))
-        name = f"CLAIMCHECK_{m[1].upper()}" if m else "a CLAIMCHECK_ variable"
-        hint = " (a list is written as JSON, e.g. '[\"host:8080\"]')" if m and m[1].endswith("s") else ""
-        raise UsageError(f"{name} is not a value claimcheck can read{hint}") from None
     except ValidationError as exc:
         from bot.settings import flat_name
 
         first = exc.errors()[0]
         name = flat_name(tuple(first["loc"])) if first["loc"] else "a CLAIMCHECK_ variable"
         raise UsageError(f"{name}: {first['msg']} (got {one_line(first.get('input'), 60)!r})") from None
+    except ValueError as exc:
+        # Only a CLAIMCHECK_ variable brings pydantic-settings in, and its error with it.
+        from pydantic_settings import SettingsError
+
+        if not isinstance(exc, SettingsError):
+            raise
+        # pydantic-settings: 'error parsing value for field "allow_hosts" from source ...'
+        m = re.search(r'field "(\w+)"', str(exc))
+        name = f"CLAIMCHECK_{m[1].upper()}" if m else "a CLAIMCHECK_ variable"
+        hint = " (a list is written as JSON, e.g. '[\"host:8080\"]')" if m and m[1].endswith("s") else ""
+        raise UsageError(f"{name} is not a value claimcheck can read{hint}") from None
 
 
 def _check_file(flag: str, path: Path) -> None:
