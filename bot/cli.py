@@ -384,9 +384,13 @@ def _start_sweep_workers_early(args: argparse.Namespace) -> None:
         warm_up()
 
 
-def compiled_dir(settings: Settings) -> Path:
-    """Where compiled patterns are kept between runs: the setting, else the user cache dir
-    (platformdirs' on Linux, computed here: importing platformdirs costs a cold start ~25 ms)."""
+def compiled_dir(settings: Settings) -> Path | None:
+    """Where compiled patterns and the loaded reference are kept between runs: the setting, else
+    the user cache dir (platformdirs' on Linux, computed here: importing platformdirs costs a
+    cold start ~25 ms). None when Python is told not to write bytecode (PYTHONDONTWRITEBYTECODE):
+    then nothing is kept, or read, as the test suite runs."""
+    if sys.dont_write_bytecode:
+        return None
     if settings.store.compiled_dir is not None:
         return Path(settings.store.compiled_dir)
     if sys.platform == "linux":
@@ -411,7 +415,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         parser.print_help(out)
         return EXIT_UNUSABLE
     _start_sweep_workers_early(args)
-    from checks.reference import ReferenceError, load_reference
+    from bot.reference_cache import cached_reference
+    from checks.reference import ReferenceError
     from checks.text import one_line
     from extractors.text import compiled
 
@@ -421,8 +426,9 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         args.network = network
         _check_config(args, settings)
         args.options = options_from_args(args, settings)
-        compiled.keep_in(compiled_dir(settings))
-        ref = load_reference(*settings.reference_files, *getattr(args, "reference", []))
+        kept = compiled_dir(settings)
+        compiled.keep_in(kept)
+        ref = cached_reference(kept, *settings.reference_files, *getattr(args, "reference", []))
         try:
             return _COMMANDS[args.command](args, ref, out)
         finally:

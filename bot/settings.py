@@ -55,8 +55,9 @@ class StoreSettings(BaseModel):
     cache_path: Path | None = None  # the old name of db_path, still read
     use_cache: bool = True
     cache_lifetime_s: float = 6 * 3600.0  # a stored page or audit older than this is redone
-    # Where the CLI keeps what it compiled for the next run (extractors.text.compiled; None: the
-    # user cache dir). Nothing is written there under PYTHONDONTWRITEBYTECODE.
+    # Where the CLI keeps what it compiled for the next run: patterns (extractors.text.compiled)
+    # and the loaded reference (bot.reference_cache); None: the user cache dir. None is kept
+    # (or read) under PYTHONDONTWRITEBYTECODE.
     compiled_dir: Path | None = None
 
     @model_validator(mode="after")
