@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from checks.models import Report
     from checks.reference import Reference
 
-__all__ = ["build_parser", "main", "options_from_args"]
+__all__ = ["build_parser", "compiled_dir", "main", "options_from_args"]
 
 EXIT_OK, EXIT_INTERNAL, EXIT_UNUSABLE, EXIT_FETCH = 0, 1, 2, 3
 

@@ -32,7 +32,7 @@ from typing import Any, cast
 
 from extractors.text import lazyre
 
-__all__ = ["MAX_ENTRIES", "analysed", "compile", "keep_in", "save", "store_path"]
+__all__ = ["MAX_ENTRIES", "analysed", "compile", "keep_in", "save", "start_class", "store_path"]
 
 _FORMAT = 1  # the layout of the file's data (bumped when it changes)
 # Entries kept in one file: more (a long-running process, many distinct inputs) and a save keeps
