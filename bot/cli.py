@@ -404,18 +404,19 @@ def compiled_dir(settings: Settings) -> Path | None:
 
 
 _APP_COMMANDS = frozenset({"audit", "compare", "sweep"})
+_ONE_SHOT = frozenset({"audit", "compare", "reference"})
 
 
 @contextmanager
 def _starting(whole_process: bool) -> Iterator[None]:
-    """For a process that runs one command (`whole_process`), the collector paused while the
-    command's modules load and the reference is read, and what was made meanwhile frozen out of
-    its later passes: start-up makes some hundred thousand objects (modules, classes, rows) and
+    """For a process that runs one short command (`whole_process`), the collector paused while
+    the command's modules load and the reference is read, and what was made meanwhile frozen out
+    of its later passes: start-up makes some hundred thousand objects (modules, classes, rows) and
     frees almost none, and passes over them found nothing to free (~15% of a cold `audit
     --example`'s CPU). Frozen, not merely paused: paused, the first pass after would walk them
     all at once. On again before the command runs (it forks its reading workers, and reads what
-    strangers wrote). A caller running commands in its own process (the tests) is left as is:
-    frozen objects are never freed."""
+    strangers wrote). A caller running commands in its own process (the tests), and a bot or a
+    sweep, which run on, are left as they were: frozen objects are never freed."""
     if not whole_process or not gc.isenabled():
         yield
         return
@@ -433,7 +434,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
     configuration) or 3 (a URL that cannot be fetched); a bug is one line and exit 1, never a
     traceback. `network`: how fetches reach hosts (default: the real network; tests pass a
     loopback-only one). `argv` None: this process's command line, whose one command the process
-    runs (the collector is then tuned for a start-up, `_starting`)."""
+    runs (a short one's start-up is then kept out of the collector's passes, `_starting`)."""
     out = out or sys.stdout
     err = err or sys.stderr
     parser = build_parser()
@@ -442,7 +443,9 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         parser.print_help(out)
         return EXIT_UNUSABLE
     _start_sweep_workers_early(args)
-    whole_process = argv is None  # this process runs its command line's one command
+    # This process runs its command line's one command, and a short one: a bot or a sweep runs
+    # on, and what its start-up left to collect is collected as before.
+    whole_process = argv is None and args.command in _ONE_SHOT
     with _starting(whole_process):
         from bot.reference_cache import cached_reference
         from checks.reference import ReferenceError
