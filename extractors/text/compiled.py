@@ -1,7 +1,7 @@
 """Compiled patterns kept between runs, the way Python keeps a module's bytecode.
 
 Python's `re` parses and compiles a pattern in Python code: a cold `claimcheck audit --example`
-spent some 60 ms of its 0.45 s compiling the ~130 patterns its readers ask (the lazy module-level
+spent some 50 ms of its 0.45 s compiling the ~130 patterns its readers ask (the lazy module-level
 ones, `lazyre`, and the name finders' alternations built from the reference tables). What the
 compiler produces is plain data: the engine's code (a list of ints), the group count and names,
 and, for a lazy pattern, the literals its gate asks (`lazyre.required_all`). The CLI names a
