@@ -16,16 +16,14 @@ from __future__ import annotations
 
 import json
 import os
+from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
-from pydantic_settings import (
-    BaseSettings,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-    SettingsError,
-)
+
+if TYPE_CHECKING:  # imported when a CLAIMCHECK_ variable is set (`_environment_reader`)
+    from pydantic_settings import BaseSettings
 
 __all__ = ["DiscordSettings", "FetchSettings", "LimitSettings", "Settings", "StoreSettings",
            "flat_name"]
@@ -57,6 +55,10 @@ class StoreSettings(BaseModel):
     cache_path: Path | None = None  # the old name of db_path, still read
     use_cache: bool = True
     cache_lifetime_s: float = 6 * 3600.0  # a stored page or audit older than this is redone
+    # Where the CLI keeps what it compiled for the next run: patterns (extractors.text.compiled)
+    # and the loaded reference (bot.reference_cache); None: the user cache dir. None is kept
+    # (or read) under PYTHONDONTWRITEBYTECODE.
+    compiled_dir: Path | None = None
 
     @model_validator(mode="after")
     def _old_cache_name(self) -> StoreSettings:
@@ -109,33 +111,9 @@ def flat_name(loc: tuple[int | str, ...]) -> str:
     return PREFIX + (names[0] if names else str(loc[0])).upper() if loc else PREFIX + "*"
 
 
-class _FlatEnv(PydanticBaseSettingsSource):
-    """The flat names (CLAIMCHECK_ALLOW_HOSTS, CLAIMCHECK_TOKEN, …), read into their groups."""
-
-    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
-        return None, field_name, False  # __call__ does the work
-
-    def __call__(self) -> dict[str, Any]:
-        env = {k.upper(): v for k, v in os.environ.items() if k.upper().startswith(PREFIX)}
-        out: dict[str, dict[str, Any]] = {}
-        for name, group in _FLAT.items():
-            raw = env.get(PREFIX + name.upper())
-            if raw is None:
-                continue
-            value: Any = raw
-            if name in _JSON_FIELDS:
-                try:
-                    value = json.loads(raw)
-                except ValueError:
-                    raise SettingsError(
-                        f'error parsing value for field "{name}" from source "_FlatEnv"') from None
-            out.setdefault(group, {})[name] = value
-        return out
-
-
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix=PREFIX, env_nested_delimiter="__",
-                                      extra="ignore")
+class _Fields(BaseModel):
+    """The settings' fields, their flat keywords and properties: `Settings` and the class that
+    reads them from the environment (`_environment_reader`) are both made of these."""
 
     reference_files: list[Path] = Field(default_factory=list)  # merged over the packaged tables
     board_files: list[Path] = Field(default_factory=list)  # extra leaderboard mappings
@@ -143,18 +121,6 @@ class Settings(BaseSettings):
     store: StoreSettings = Field(default_factory=StoreSettings)
     discord: DiscordSettings = Field(default_factory=DiscordSettings)
     limits: LimitSettings = Field(default_factory=LimitSettings)
-
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings, env_settings, _FlatEnv(settings_cls), dotenv_settings,
-                file_secret_settings)
 
     @model_validator(mode="before")
     @classmethod
@@ -177,3 +143,77 @@ class Settings(BaseSettings):
     @property
     def db_path(self) -> Path | None:
         return self.store.db_path
+
+
+def _names_a_setting(name: str) -> bool:
+    """Whether pydantic-settings may read this environment variable as a setting (it compares
+    names lower-cased; the flat names are compared upper-cased)."""
+    return name.lower().startswith(PREFIX.lower()) or name.upper().startswith(PREFIX)
+
+
+class Settings(_Fields):
+    """The settings: the keywords given, over the CLAIMCHECK_ variables (read by pydantic-settings,
+    imported only when one is set: with none set there is nothing for it to read, and importing
+    it was ~30 ms of a cold `claimcheck audit --example`), over the defaults."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    def __init__(self, **values: Any) -> None:
+        if any(_names_a_setting(name) for name in os.environ):
+            read = _environment_reader()(**values)
+            values = {name: getattr(read, name) for name in read.model_fields_set}
+        super().__init__(**values)
+
+
+@cache
+def _environment_reader() -> type[BaseSettings]:
+    """The pydantic-settings class reading the settings' fields from the environment: the
+    nested names (CLAIMCHECK_FETCH__ALLOW_HOSTS) and the flat ones (`_FlatEnv`), under the
+    keywords given."""
+    from pydantic_settings import (
+        BaseSettings,
+        PydanticBaseSettingsSource,
+        SettingsConfigDict,
+        SettingsError,
+    )
+
+    class _FlatEnv(PydanticBaseSettingsSource):
+        """The flat names (CLAIMCHECK_ALLOW_HOSTS, CLAIMCHECK_TOKEN, …), read into their groups."""
+
+        def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+            return None, field_name, False  # __call__ does the work
+
+        def __call__(self) -> dict[str, Any]:
+            env = {k.upper(): v for k, v in os.environ.items() if k.upper().startswith(PREFIX)}
+            out: dict[str, dict[str, Any]] = {}
+            for name, group in _FLAT.items():
+                raw = env.get(PREFIX + name.upper())
+                if raw is None:
+                    continue
+                value: Any = raw
+                if name in _JSON_FIELDS:
+                    try:
+                        value = json.loads(raw)
+                    except ValueError:
+                        raise SettingsError(
+                            f'error parsing value for field "{name}" from source "_FlatEnv"') from None
+                out.setdefault(group, {})[name] = value
+            return out
+
+    class Settings(BaseSettings, _Fields):  # named so: its validation errors name the settings
+        model_config = SettingsConfigDict(env_prefix=PREFIX, env_nested_delimiter="__",
+                                          extra="ignore")
+
+        @classmethod
+        def settings_customise_sources(
+            cls,
+            settings_cls: type[BaseSettings],
+            init_settings: PydanticBaseSettingsSource,
+            env_settings: PydanticBaseSettingsSource,
+            dotenv_settings: PydanticBaseSettingsSource,
+            file_secret_settings: PydanticBaseSettingsSource,
+        ) -> tuple[PydanticBaseSettingsSource, ...]:
+            return (init_settings, env_settings, _FlatEnv(settings_cls), dotenv_settings,
+                    file_secret_settings)
+
+    return Settings

@@ -329,6 +329,15 @@ class Reference(BaseModel):
         copy.model_post_init(None)
         return copy
 
+    def indexed(self, *tables: str) -> Self:
+        """This reference with the name indexes of `tables` built now, not on their first look-up:
+        a reference kept for later runs (bot.reference_cache) is kept with them built."""
+        private: dict[str, Any] = self.__pydantic_private__  # type: ignore[assignment]
+        for table in tables:
+            if table not in private["_index"]:
+                private["_index"][table] = _name_index(self, table)
+        return self
+
     def _find(self, table: str, name: str | None) -> Any:
         """Exact (normalised) name or alias first; then the folded spelling (hardware, models)."""
         if not name:
@@ -338,8 +347,7 @@ class Reference(BaseModel):
         private: dict[str, Any] = self.__pydantic_private__  # type: ignore[assignment]
         index = private["_index"].get(table)
         if index is None:
-            index = private["_index"][table] = NameIndex(getattr(self, table), normalise_name,
-                                                         _FOLDS.get(table))
+            index = private["_index"][table] = _name_index(self, table)
         return index.find(name)
 
     def gpu(self, name: str | None) -> HardwareRow | None:
@@ -461,6 +469,10 @@ class Reference(BaseModel):
     def names_and_aliases(self, table: str) -> list[tuple[str, str]]:
         """(alias, canonical name) pairs, longest alias first, for finding names in free text."""
         return list(self._pairs[table])
+
+
+def _name_index(ref: Reference, table: str) -> NameIndex:
+    return NameIndex(getattr(ref, table), normalise_name, _FOLDS.get(table))
 
 
 _RESOLVED_MAX = 4096

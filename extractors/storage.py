@@ -37,7 +37,9 @@ def utc_now() -> datetime:
 class StoredBody(BaseModel):
     """What is known about one stored response body."""
 
-    model_config = ConfigDict(frozen=True)
+    # Built on the first body stored, not at import: an audit of local files imports this
+    # module (for `utc_now`) and stores nothing.
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     url: str  # the URL asked for

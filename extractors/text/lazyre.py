@@ -330,19 +330,15 @@ class _Lazy:
         # methods here so the next lookup does not come back through this hook.
         if name.startswith("__"):
             raise AttributeError(name)
-        parsed = _parser.parse(self._source, self._flags)
-        compiled = compile_parsed(self._source, self._flags, parsed)
+        # Parsed, compiled and gated here, or read from the patterns a CLI keeps between runs.
+        from extractors.text.compiled import analysed
+
+        compiled, self.required, need = analysed(self._source, self._flags)
         for attr in ("match", "fullmatch", "sub", "subn", "split", "pattern", "flags", "groups",
                      "groupindex", "scanner"):
             setattr(self, attr, getattr(compiled, attr))
-        need = required_literals(parsed)
-        self.required = tuple(sorted(need)) if need is not None else None
-        # The tree is kept for the start-class pass, built when a long text first asks, and let
-        # go once it is (about 10 KB a pattern; `compile_parsed` only read it, so it is intact).
-        tree = [parsed]
         self.search, self.finditer, self.findall = _gated(
-            compiled, required_all(parsed) or None,
-            lambda: _starts(self._source, self._flags, tree.pop() if tree else None))
+            compiled, need or None, lambda: _starts(self._source, self._flags))
         return getattr(self, name) if name in vars(self) else getattr(compiled, name)
 
     def __repr__(self) -> str:

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from checks.reference import Reference
-from extractors.text.lazyre import lazy, start_class
+from extractors.text import compiled
+from extractors.text.lazyre import lazy
 
 __all__ = ["GPU_GENERIC", "Name", "NameFinder", "card_name", "find_gpus", "finder"]
 
@@ -80,8 +81,8 @@ def _gpu_at() -> re.Pattern[str]:
     class: `re` then skips every position outside the class in C, where GPU_GENERIC's opening
     look-behind made it try its alternatives at every position of the text. The class is the
     characters its matches can start with (`start_class`: 'f', 'j', 'o', 'u' … start none)."""
-    first = start_class(_GPU_SOURCE) or _FIRST
-    return re.compile(first + "(?<=(?=" + _GPU_SOURCE + ")" + first + ")")
+    first = compiled.start_class(_GPU_SOURCE) or _FIRST
+    return compiled.compile(first + "(?<=(?=" + _GPU_SOURCE + ")" + first + ")")
 
 
 def _generic(text: str) -> Iterator[re.Match[str]]:
@@ -230,14 +231,14 @@ class NameFinder:
             one = _WORD.pattern[:-len("[A-Za-z0-9]")] + f"(?=(?i:{_trie(self._keys)}))[A-Za-z0-9]"
             # The class holds only the characters a key can start with (in either case): a word
             # starting with any other letter is skipped in C, not tried against the trie.
-            self._gate = re.compile(f"[{_starts_of(self._keys)}](?<={one})")
+            self._gate = compiled.compile(f"[{_starts_of(self._keys)}](?<={one})")
         return self._gate
 
     def pattern(self, key: str) -> re.Pattern[str] | None:
         """The alternation of every alias starting with `key` (folded), or None."""
         found = self.patterns.get(key)
         if found is None and key in self._sources:
-            found = self.patterns[key] = re.compile(self._sources[key])
+            found = self.patterns[key] = compiled.compile(self._sources[key])
         return found
 
     def plan(self, head: str) -> tuple[re.Pattern[str], ...]:
