@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.options import PipelineOptions
-from checks.models import Claim, PeerFigure, PeerGroup, Report, Verdict
+from checks.models import Claim, PeerFigure, PeerGroup, Report, Verdict, built, replaced
 from checks.peers import (
     MachineKey,
     PeerKey,
@@ -305,12 +305,12 @@ class _BoardMachines:
         figures = self._figures.get(m)
         if figures is None:
             figures = self._figures[m] = [
-                (j, PeerFigure.model_construct(record=record, tok_s=tok_s, source=source,
-                                               gb_per_token=gb, ran=ran))
+                (j, built(PeerFigure, record=record, tok_s=tok_s, source=source, gb_per_token=gb,
+                          ran=ran))
                 for j, record, tok_s, source, gb, ran in self.members[m]]
-        base = group if group is not None else PeerGroup(setup="", figures=[])
-        return base.model_copy(update={"machine": self.machines[m],
-                                       "machine_figures": [f for j, f in figures if j != i]})
+        base = group if group is not None else built(PeerGroup, setup="", figures=[])
+        return replaced(base, machine=self.machines[m],
+                        machine_figures=[f for j, f in figures if j != i])
 
 
 @dataclass
@@ -353,19 +353,21 @@ class _BoardPeers:
         g = self.group[i] if i < len(self.group) else -1
         if g < 0:
             return None
-        built = self._figures.get(g)
-        if built is None:
+        made = self._figures.get(g)
+        if made is None:
             members = self.members[g]
-            built = self._figures[g] = (
-                [PeerFigure.model_construct(record=record, tok_s=tok_s, source=source)
+            made = self._figures[g] = (
+                [built(PeerFigure, record=record, tok_s=tok_s, source=source)
                  for _, record, tok_s, source in members],
                 {j: k for k, (j, *_) in enumerate(members)})
-        figures, place = built
+        figures, place = made
         # Every figure but the record's own, by two slices (copied in C): a group of a big board's
         # thousand records is not walked in Python once for each of its records.
         k = place.get(i)
         others = figures[:] if k is None else figures[:k] + figures[k + 1:]
-        return PeerGroup.model_construct(setup=self.setups[g], figures=others)
+        # `built`, not model_construct: pydantic 2.14's model_construct asks inspect.signature of
+        # each default_factory it fills (machine_figures' list), a tenth of a sweep worker's CPU.
+        return built(PeerGroup, setup=self.setups[g], figures=others)
 
 
 def _audit_part(dump: Dump, index: SiblingIndex | _PartSiblings, part: Sequence[int], ref: Reference,
