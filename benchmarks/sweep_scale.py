@@ -133,7 +133,7 @@ def split(path: Path) -> dict[str, float]:
     the process's CPU clock): the one pass (reading each record, keying it, spooling its Claim),
     the audit (each Claim loaded from the spool with its siblings and peers, then the checks), the
     report's JSON and the ranking row. The spool's decode, inside the audit, is also timed alone."""
-    from bot.sweep import MEMO_SIZE, _audit_part, _decode, _first_pass, _rank, _Spool
+    from bot.sweep import MEMO_SIZE, _audit_part, _decode, _first_pass, _rank, _read_entry, _Spool
     from checks.reference import load_reference
     from extractors.dump import open_dump
     from extractors.formats.record_text import TextMemo, text_memo
@@ -165,10 +165,10 @@ def split(path: Path) -> dict[str, float]:
         got["report JSON"] = json_s
         got["ranking row"] = rank_s
         with open(spool.files[0], "rb") as f:
-            lines = f.readlines()
+            entries = [_read_entry(f) for _ in range(len(readable))]
         start = clock()
-        for line in lines:
-            _decode(line)
+        for entry in entries:
+            _decode(entry)
         got["of which the spool's decode"] = clock() - start
     return {k: 1000 * v / len(readable) for k, v in got.items()}
 
