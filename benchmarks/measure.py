@@ -56,25 +56,31 @@ def _own_cpu(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / _TICK
 
 
-def tree_cpu(root: int, seen: dict[int, float]) -> None:
+def tree_cpu(root: int, seen: dict[int, float], depth: dict[int, int] | None = None) -> None:
     """One walk of `root`'s process tree: each process's own CPU seconds, kept at its largest
     reading in `seen` (by pid; a pid is not reused while the walk's command runs long enough
-    for that to matter here)."""
-    todo = [root]
+    for that to matter here), and (when `depth` is given) how far below `root` it sits."""
+    todo = [(root, 0)]
     while todo:
-        pid = todo.pop()
+        pid, level = todo.pop()
         cpu = _own_cpu(pid)
         if cpu is not None:
             seen[pid] = max(cpu, seen.get(pid, 0.0))
-        todo += _children(pid)
+            if depth is not None:
+                depth[pid] = level
+        todo += [(kid, level + 1) for kid in _children(pid)]
 
 
 class Run:
-    def __init__(self, seconds: float, peak_rss_mb: float, code: int, cpu_s: float = 0.0) -> None:
+    def __init__(self, seconds: float, peak_rss_mb: float, code: int, cpu_s: float = 0.0,
+                 cpu_by_depth: dict[int, float] | None = None) -> None:
         self.seconds = seconds
         self.peak_rss_mb = peak_rss_mb
         self.code = code
         self.cpu_s = cpu_s  # user + system time of the whole process tree (see the module doc)
+        # The tree's CPU by generation, as sampled: 0 the command's own process, 1 its children
+        # (a sweep's fork server), 2 theirs (the sweep's workers), … (a lower bound, as cpu_s)
+        self.cpu_by_depth = cpu_by_depth or {}
 
 
 def run_command(argv: Sequence[str], timeout: float | None = None) -> Run:
@@ -89,13 +95,14 @@ def run_command(argv: Sequence[str], timeout: float | None = None) -> Run:
         proc = subprocess.Popen(list(argv), stdout=null, stderr=subprocess.PIPE, cwd=ROOT, env=env)
         deadline = None if timeout is None else start + timeout
         seen: dict[int, float] = {}
+        depth: dict[int, int] = {}
         sampled = start
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
             if time.perf_counter() - sampled >= _SAMPLE_S:
-                tree_cpu(proc.pid, seen)
+                tree_cpu(proc.pid, seen, depth)
                 sampled = time.perf_counter()
             if deadline is not None and time.perf_counter() > deadline:
                 proc.kill()
@@ -107,7 +114,11 @@ def run_command(argv: Sequence[str], timeout: float | None = None) -> Run:
     if proc.returncode != 0 and proc.stderr is not None:
         sys.stderr.write(proc.stderr.read().decode("utf-8", "replace")[-2000:])
     waited = usage.ru_utime + usage.ru_stime
-    return Run(took, usage.ru_maxrss / 1024, proc.returncode, max(waited, sum(seen.values())))
+    by_depth: dict[int, float] = {}
+    for pid, cpu in seen.items():
+        by_depth[depth[pid]] = by_depth.get(depth[pid], 0.0) + cpu
+    return Run(took, usage.ru_maxrss / 1024, proc.returncode, max(waited, sum(seen.values())),
+               by_depth)
 
 
 def median_run(argv: Sequence[str], repeat: int) -> Run:

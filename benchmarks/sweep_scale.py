@@ -12,6 +12,9 @@ records/s, 100k in ≤ 11× the 10k time with peak RSS < 300 MB. A dump whose pr
 overrun the run's budget is not run: the row says so, with the projection, and counts as a
 missed target.
 
+For the records with text, the CPU per record is split by process (the CLI, the fork server, the
+workers: `benchmarks.measure.Run.cpu_by_depth`), each row's share of the whole tree's.
+
 Then where a record's CPU goes (`split`, 2k community records in one process, `bot.sweep`'s own
 steps on the process's CPU clock): the one pass, the audit, the report's JSON, the ranking row;
 each row's baseline is the whole per record, so its ratio is its share.
@@ -93,11 +96,32 @@ def _rows(name: str, n: int, family: str, sweep: Run | None, base: Run,
             "json.load of the same bytes, per record", 1000 * base.cpu_s / n),
         Row(name, "cores kept busy (CPU ÷ wall)", ok.cpu_s / ok.seconds if ok else None, "×",
             "cores", float(os.cpu_count() or 1)),
+        *_process_rows(name, n, family, ok),
         Row(name, "peak RSS", ok.peak_rss_mb if ok else None, "MB",
             "json.load of the same bytes", base.peak_rss_mb,
             target=f"< {_RSS_TARGET_MB:g} MB" if rss else "",
             met=(ok is not None and ok.peak_rss_mb < _RSS_TARGET_MB) if rss else None),
     ]
+
+
+# What each generation of a sweep's process tree is: the CLI, the fork server it starts (and
+# multiprocessing's resource tracker), the workers the fork server forks.
+_GENERATIONS = ("the CLI process", "fork server", "workers")
+
+
+def _process_rows(name: str, n: int, family: str, ok: Run | None) -> list[Row]:
+    """Where the CPU of a sweep with record text goes, per process (`Run.cpu_by_depth`): the CLI
+    (start-up, the dump's head, merging the one pass, copying the reports out), the fork server
+    (its preload of the modules) and the workers (the one pass and the audits); each row's
+    baseline is the whole tree's CPU per record, so its ratio is its share."""
+    if ok is None or family == "InferenceX" or not ok.cpu_by_depth:
+        return []
+    total = 1000 * ok.cpu_s / n
+    last = len(_GENERATIONS) - 1
+    cpu = [ok.cpu_by_depth.get(level, 0.0) for level in range(last)]
+    cpu.append(sum(s for level, s in ok.cpu_by_depth.items() if level >= last))
+    return [Row(name, f"CPU per record: {what}", 1000 * s / n, "ms", "the whole tree, per record",
+                total) for what, s in zip(_GENERATIONS, cpu, strict=True)]
 
 
 # The records of the one-process split (`split`): the community board's shape, its texts repeated.
@@ -109,7 +133,7 @@ def split(path: Path) -> dict[str, float]:
     the process's CPU clock): the one pass (reading each record, keying it, spooling its Claim),
     the audit (each Claim loaded from the spool with its siblings and peers, then the checks), the
     report's JSON and the ranking row. The spool's decode, inside the audit, is also timed alone."""
-    from bot.sweep import MEMO_SIZE, _audit_part, _decode, _first_pass, _rank, _Spool
+    from bot.sweep import MEMO_SIZE, _audit_part, _decode, _first_pass, _rank, _read_entry, _Spool
     from checks.reference import load_reference
     from extractors.dump import open_dump
     from extractors.formats.record_text import TextMemo, text_memo
@@ -141,10 +165,10 @@ def split(path: Path) -> dict[str, float]:
         got["report JSON"] = json_s
         got["ranking row"] = rank_s
         with open(spool.files[0], "rb") as f:
-            lines = f.readlines()
+            entries = [_read_entry(f) for _ in range(len(readable))]
         start = clock()
-        for line in lines:
-            _decode(line)
+        for entry in entries:
+            _decode(entry)
         got["of which the spool's decode"] = clock() - start
     return {k: 1000 * v / len(readable) for k, v in got.items()}
 

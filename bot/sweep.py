@@ -3,11 +3,11 @@
 The dump (`extractors.dump`) is read once. That pass reads each record's setup into a
 `SiblingIndex`, keys it among its peers (`_BoardPeers`: its `checks.peers` setup and figure,
 plain data), lists the records that cannot be read, and spools each Claim it read to a
-temporary file (`_Spool`: one line a record, found again by its offset, decoded once, in the
-worker that audits it); the audit then takes the records in dump order, each with
-its siblings and peers, from the spool, not from the dump: rows, their launch commands and notes
-are read once, and no record is decoded or keyed twice. In between only the indexes and the
-offsets are held; during the audit a record's Claim is held from when it is loaded until the
+temporary file (`_Spool`: one entry a record, found again by its offset, decoded once, in the
+worker that audits it, without validating it again); the audit then takes the records in dump
+order, each with its siblings and peers, from the spool, not from the dump: rows, their launch
+commands and notes are read once, and no record is decoded or keyed twice. In between only the
+indexes and the offsets are held; during the audit a record's Claim is held from when it is loaded until the
 last record that has it as a sibling has been audited, and each audited record leaves one
 summary row for the ranking: severity and roofline ratio in arrays, the row's JSON in a file
 (`SweepSummary`). The texts of the
@@ -26,7 +26,6 @@ that, starting a process costs more than it saves.
 from __future__ import annotations
 
 import gc
-import math
 import os
 import pickle
 import tempfile
@@ -36,12 +35,12 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.options import PipelineOptions
-from checks.models import Claim, PeerFigure, PeerGroup, Report, Verdict
+from checks.models import Claim, PeerFigure, PeerGroup, Provenance, Report, Verdict, built, replaced
 from checks.peers import (
     MachineKey,
     PeerKey,
@@ -84,6 +83,7 @@ __all__ = [
 
 MIN_PART = 50
 _T = TypeVar("_T")
+_M = TypeVar("_M", bound=BaseModel)
 # Objects made (net of those freed) before the collector's young pass in a sweep worker (`_in_worker`).
 _YOUNG = 20_000
 # Distinct record texts (launch command + notes combinations) remembered per process: a board's
@@ -206,28 +206,45 @@ def _rank(i: int, report: Report) -> RankKey:
 
 
 def _encode(c: Claim) -> bytes:
-    """One spool line. JSON reads back to an equal Claim, except a float that is not finite
-    (JSON has none): such a Claim is pickled instead, as hex so the line has no newline. JSON,
-    not pickle, for every other Claim: pydantic-core reads a Claim's JSON back faster (40 µs)
-    than pickle rebuilds its nested models (45 µs) and writes it in half the time (20 µs, 55)."""
-    # the sum of the floats is finite only if each is (a sum that overflows takes the pickle)
-    if math.isfinite(sum([v for v in c.__dict__.values() if isinstance(v, float)])):
-        return b"J" + c.model_dump_json().encode() + b"\n"
-    return b"P" + pickle.dumps(c).hex().encode() + b"\n"
+    """One spool entry: the Claim as plain data (its fields, each Provenance as its fields),
+    pickled, after its length (4 bytes). Read back by `_decode` without validating again: the
+    Claim was validated when it was read, and the spool is this sweep's own temporary file. It
+    reads back in about the CPU pydantic-core's validation of the Claim's JSON took (some 40 µs
+    a community record, which carries some twenty Provenance models) from entries a quarter
+    smaller, and every float pickles as it is, a non-finite one included (JSON has none)."""
+    data = c.__dict__.copy()
+    data["provenance"] = [(k, p.__dict__, p.__pydantic_fields_set__) for k, p in c.provenance.items()]
+    body = pickle.dumps((data, c.__pydantic_fields_set__), pickle.HIGHEST_PROTOCOL)
+    return len(body).to_bytes(4, "little") + body
 
 
-def _decode(line: bytes) -> Claim:
-    if line[:1] == b"J":
-        return Claim.model_validate_json(line[1:])
-    found = pickle.loads(bytes.fromhex(line[1:].decode()))
-    assert isinstance(found, Claim)
-    return found
+def _decode(body: bytes) -> Claim:
+    data, fields_set = pickle.loads(body)
+    data["provenance"] = {k: _model(Provenance, p, p_set) for k, p, p_set in data["provenance"]}
+    return _model(Claim, data, fields_set)
+
+
+def _read_entry(f: BinaryIO) -> bytes:
+    """The spool entry `f` is at (see `_encode`)."""
+    return f.read(int.from_bytes(f.read(4), "little"))
+
+
+def _model(cls: type[_M], data: dict[str, Any], fields_set: set[str]) -> _M:
+    """A model as it was pickled from (its fields in their declared order, as `__dict__` keeps
+    them), as pydantic's own unpickling sets it, without its per-model Python `__setstate__`."""
+    obj = object.__new__(cls)
+    _set = object.__setattr__
+    _set(obj, "__dict__", data)
+    _set(obj, "__pydantic_fields_set__", fields_set)
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
 
 
 @dataclass
 class _Spool:
     """The Claims of the one pass over a streamed dump, found again by dump index: `files[k]`
-    holds stripe k's records, one line each; `stripe[i]` and `offset[i]` say where record i is
+    holds stripe k's records, one entry each (`_encode`); `stripe[i]` and `offset[i]` say where record i is
     (-1: unreadable). Small enough to send to each worker (two machine words a record)."""
 
     files: list[str]
@@ -243,7 +260,7 @@ class _Spool:
                     continue
                 f = handles[k]
                 f.seek(self.offset[i])
-                yield i, _decode(f.readline())
+                yield i, _decode(_read_entry(f))
         finally:
             for f in handles:
                 f.close()
@@ -305,12 +322,12 @@ class _BoardMachines:
         figures = self._figures.get(m)
         if figures is None:
             figures = self._figures[m] = [
-                (j, PeerFigure.model_construct(record=record, tok_s=tok_s, source=source,
-                                               gb_per_token=gb, ran=ran))
+                (j, built(PeerFigure, record=record, tok_s=tok_s, source=source, gb_per_token=gb,
+                          ran=ran))
                 for j, record, tok_s, source, gb, ran in self.members[m]]
-        base = group if group is not None else PeerGroup(setup="", figures=[])
-        return base.model_copy(update={"machine": self.machines[m],
-                                       "machine_figures": [f for j, f in figures if j != i]})
+        base = group if group is not None else built(PeerGroup, setup="", figures=[])
+        return replaced(base, machine=self.machines[m],
+                        machine_figures=[f for j, f in figures if j != i])
 
 
 @dataclass
@@ -353,19 +370,21 @@ class _BoardPeers:
         g = self.group[i] if i < len(self.group) else -1
         if g < 0:
             return None
-        built = self._figures.get(g)
-        if built is None:
+        made = self._figures.get(g)
+        if made is None:
             members = self.members[g]
-            built = self._figures[g] = (
-                [PeerFigure.model_construct(record=record, tok_s=tok_s, source=source)
+            made = self._figures[g] = (
+                [built(PeerFigure, record=record, tok_s=tok_s, source=source)
                  for _, record, tok_s, source in members],
                 {j: k for k, (j, *_) in enumerate(members)})
-        figures, place = built
+        figures, place = made
         # Every figure but the record's own, by two slices (copied in C): a group of a big board's
         # thousand records is not walked in Python once for each of its records.
         k = place.get(i)
         others = figures[:] if k is None else figures[:k] + figures[k + 1:]
-        return PeerGroup.model_construct(setup=self.setups[g], figures=others)
+        # `built`, not model_construct: pydantic 2.14's model_construct asks inspect.signature of
+        # each default_factory it fills (machine_figures' list), a tenth of a sweep worker's CPU.
+        return built(PeerGroup, setup=self.setups[g], figures=others)
 
 
 def _audit_part(dump: Dump, index: SiblingIndex | _PartSiblings, part: Sequence[int], ref: Reference,
@@ -527,7 +546,7 @@ def _first_pass(dump: Dump, ref: Reference, pool: Executor | None, stride: int,
     """The one pass: the sibling index, the readable and unreadable records, (a streamed dump,
     `tmp` given) the spool of its Claims, and the records' peers."""
     stride = 1 if pool is None else stride
-    files = [str(Path(tmp) / f"claims{k}.jsonl") for k in range(stride)] if tmp else []
+    files = [str(Path(tmp) / f"claims{k}.spool") for k in range(stride)] if tmp else []
     if pool is None or stride == 1:
         stripes = [_keys(dump, ref, 0, 1, files[0] if files else None)]
     else:

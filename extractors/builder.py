@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from checks.models import Claim, Provenance
+from checks.models import Claim, Provenance, built
 from checks.text import sanitise
 
 __all__ = ["ClaimBuilder", "PresenceBuilder"]
@@ -24,8 +24,10 @@ _TEXT_FIELDS = {"notes", "model", "hardware", "engine", "engine_version", "submi
 # bounded.
 @lru_cache(maxsize=8192)
 def _provenance(source: str, field: str | None, span: str | None) -> Provenance:
-    # Every value already has its field's type: no validation (the readers set ~80 per record).
-    return Provenance.model_construct(source=source, field=field, span=span)
+    # Every value already has its field's type: no validation (the readers set ~80 per record),
+    # and `built`, not model_construct, which resolves each unset default through pydantic's
+    # per-field machinery (a record's spans differ, so most triples are new).
+    return built(Provenance, source=source, field=field, span=span)
 
 
 def _clean(text: str, limit: int) -> str:

@@ -31,3 +31,12 @@ def test_unwaited_grandchild_cpu_is_counted() -> None:
     run = run_command([sys.executable, "-c", _SCRIPT])
     assert run.code == 0
     assert run.cpu_s >= SPIN * 0.9
+
+
+def test_cpu_is_split_by_generation() -> None:
+    """The spin is in the command's child (generation 1: where a sweep's fork server sits, its
+    workers one below), not in the command's own process (generation 0)."""
+    run = run_command([sys.executable, "-c", _SCRIPT])
+    assert run.code == 0
+    assert run.cpu_by_depth.get(1, 0.0) >= SPIN * 0.9
+    assert run.cpu_by_depth.get(0, 0.0) < SPIN / 2

@@ -25,6 +25,7 @@ Quirks, each with its reason:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from extractors.builder import ClaimBuilder
@@ -201,7 +202,8 @@ def apply_target(b: ClaimBuilder, target: str, value: Any, path: str, key: str) 
     An empty value says nothing, except for TTFT, where an empty field is itself the finding."""
     if target not in EMPTY_MEANS_SOMETHING and (value is None or value == "" or value == []):
         return
-    pairs = TARGETS[target](value, key)
+    pairs = (_converted(target, value, key) if target not in _FRESH and _memoisable(value)
+             else TARGETS[target](value, key))
     if not pairs:
         return
     primary = PRIMARY.get(target, pairs[0][0])
@@ -210,3 +212,31 @@ def apply_target(b: ClaimBuilder, target: str, value: Any, path: str, key: str) 
     span = None if value is None or isinstance(value, (dict, list)) else str(value)[:200]
     for field, val in pairs:
         b.set(field, val, field=path, span=span)
+
+
+# Targets whose converters build a list or dict (ratios, env): each record gets its own.
+_FRESH = frozenset({"ratios", "env"})
+# The longest text whose conversion is remembered: a board's hardware, model and engine names are
+# short and repeat on every record; its notes and commands are read by `record_text`'s memo.
+_MEMO_TEXT = 256
+
+
+def _memoisable(value: Any) -> bool:
+    """A value whose conversion `_converted` may remember: a short text, an int or bool, a float
+    other than a zero (0.0 and -0.0 are equal keys that convert to different figures) or a NaN
+    (never equal to itself, so never found again)."""
+    kind = type(value)
+    if kind is str:
+        return len(value) <= _MEMO_TEXT
+    if kind is int or kind is bool:
+        return True
+    return kind is float and value == value and value != 0.0
+
+
+# Converters are pure functions of (value, source key), and a board writes the same values under
+# the same keys on record after record (its cards, models, engines, batch sizes): each distinct
+# (target, value, key) is converted once (bounded; typed, so 1, 1.0 and True stay apart). A value
+# that does not convert raises BadValue every time (exceptions are not remembered).
+@lru_cache(maxsize=8192, typed=True)
+def _converted(target: str, value: Any, key: str) -> tuple[tuple[str, Any], ...]:
+    return tuple(TARGETS[target](value, key))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from extractors.builder import ClaimBuilder, PresenceBuilder
@@ -126,30 +127,51 @@ def _usable_nested(spelling: str) -> bool:
                                            "conc", "concurrency", "batch", "watts", "temperature"}
 
 
+def _plan(key: Any, nested: bool) -> tuple[str, str | None] | None:
+    """What a record's key is: (its target, the unit its header names, if any), or None for a
+    key the alias table does not read (at this depth)."""
+    spelling = fold(key)
+    target = ALIAS_INDEX.get(spelling)
+    unit = None
+    if target is None and (hu := header_unit(key)) is not None:
+        # "memory (GiB)", "params_B": the unit is in the header, the field in front of it.
+        base = ALIAS_INDEX.get(fold(hu[0]))
+        if base in UNIT_TARGETS:
+            target, spelling, unit = base, fold(hu[0]), hu[1]
+    if target is None or (nested and not _usable_nested(spelling)):
+        return None
+    return target, unit
+
+
+# Boards spell the same few dozen keys on every record: each (key, depth) planned once (bounded,
+# and only keys of ordinary length are kept).
+_key_plan = lru_cache(maxsize=4096)(_plan)
+_MEMO_KEY = 200
+# Each target's place in the table: a record's targets are applied in that order.
+_ORDER = {target: k for k, target in enumerate(TARGETS)}
+
+
 def map_record(record: dict[str, Any], prefix: str, b: ClaimBuilder,
                problems: list[str] | None = None) -> None:
     """Read one record through the alias table into `b`; unreadable values go to `problems`."""
     found: dict[str, list[tuple[str, str, Any]]] = {}
     units = record_units(record)
     for path, key, value, nested in _leaves(record, prefix):
-        spelling = fold(key)
-        target = ALIAS_INDEX.get(spelling)
-        unit = units.get(key) if not nested else None
-        if target is None and (hu := header_unit(key)) is not None:
-            # "memory (GiB)", "params_B": the unit is in the header, the field in front of it.
-            base = ALIAS_INDEX.get(fold(hu[0]))
-            if base in UNIT_TARGETS:
-                target, spelling, unit = base, fold(hu[0]), hu[1]
-        if target is None or (nested and not _usable_nested(spelling)):
+        plan = (_key_plan(key, nested) if isinstance(key, str) and len(key) <= _MEMO_KEY
+                else _plan(key, nested))
+        if plan is None:
             continue
+        target, header = plan
         if target in UNIT_TARGETS:
-            value = with_unit(value, unit)
+            value = with_unit(value, header if header is not None else
+                              units.get(key) if not nested else None)
         if isinstance(value, (dict, list)) and target not in ("model", "hardware", "engine",
                                                               "submitter", "env", "ratios"):
             continue
         found.setdefault(target, []).append((path, key, value))
-    for target in TARGETS:  # the table's order, so window conventions and kinds are stable
-        for path, key, value in found.get(target, ()):
+    # the table's order, so window conventions and kinds are stable
+    for target in sorted(found, key=_ORDER.__getitem__):
+        for path, key, value in found[target]:
             try:
                 apply_target(b, target, value, path, key)
             except BadValue as exc:

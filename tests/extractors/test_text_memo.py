@@ -3,6 +3,7 @@ spool in bot/sweep.py): the memoised reading gives the same Claim as reading afr
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.sweep import _decode, _encode
+from bot.sweep import _decode, _encode, _read_entry
 from checks.models import Claim
 from checks.reference import Reference, load_reference
 from extractors.builder import ClaimBuilder
@@ -106,6 +107,6 @@ def test_the_memo_lives_only_inside_its_block() -> None:
     Claim(tok_s=math.inf, notes="a line\nand another"),
 ])
 def test_a_spooled_claim_reads_back_equal(claim: Claim, ref: Reference) -> None:
-    line = _encode(claim)
-    assert line.count(b"\n") == 1 and line.endswith(b"\n")
-    assert _decode(line) == claim
+    entry = io.BytesIO(_encode(claim))
+    assert _decode(_read_entry(entry)) == claim
+    assert entry.read() == b""  # the entry's length prefix covers it exactly
