@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any, Protocol, get_args
 
+from pydantic import BaseModel
+
 from checks.models import (
     FIGURE_KINDS,
     Answer,
@@ -46,7 +48,12 @@ USER = built(Cited, id="user", kind="stated-by-user", citation="stated by the us
 
 
 _new = object.__new__
-_set = object.__setattr__
+# The four slots every pydantic model instance has, set through their own descriptors: the same
+# as object.__setattr__ without its lookup by name (a fifth of building an entry or an answer).
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _entry(kind: str, states: str, source: str | None = None, field: str | None = None,
@@ -55,14 +62,28 @@ def _entry(kind: str, states: str, source: str | None = None, field: str | None 
     seventy entries; the generic one is a third of a rule's time): the six fields in declared order,
     `given` the ones the builder set (pydantic's fields-set)."""
     b = _new(Basis)
-    _set(b, "__dict__", {"kind": kind, "states": states, "source": source, "field": field, "at": at,
-                         "cite": cite})
-    _set(b, "__pydantic_fields_set__", set(given))
-    _set(b, "__pydantic_extra__", None)
-    _set(b, "__pydantic_private__", None)
+    _set_dict(b, {"kind": kind, "states": states, "source": source, "field": field, "at": at, "cite": cite})
+    _set_fields(b, set(given))
+    _set_extra(b, None)
+    _set_private(b, None)
     return b
 
 
+def repointed(b: Basis, source: str, cite: Cited) -> Basis:
+    """`replaced(b, source=source, cite=cite)` for the one class: the entry pointing at another id
+    of its source (the runner numbers a report's records: 'record:data.json' -> 'record-1')."""
+    new = _new(Basis)
+    data = b.__dict__.copy()
+    data["source"] = source
+    data["cite"] = cite
+    _set_dict(new, data)
+    _set_fields(new, b.__pydantic_fields_set__ | _REPOINTED)
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
+
+
+_REPOINTED = frozenset({"source", "cite"})
 _CITED = ("kind", "states", "source", "cite")
 _FIELD = ("kind", "states", "field")
 _FIELD_CITED = ("kind", "states", "field", "source", "cite", "at")
@@ -159,6 +180,8 @@ def doc(citation: str, states: str = "", url: str | None = None) -> Basis:
 
 
 _STATUSES = frozenset(get_args(Status))
+# The fields-set of an answer built by `answer` with no extra members.
+_ANSWER_SET = frozenset({"key", "status", "summary", "reason", "figures", "basis", "missing", "assumptions"})
 # The members a rule may hand over beyond the usual ones: the plain label, and the plan members
 # with the one type their items have.
 _EXTRA_ITEMS: dict[str, type] = {"differences": Difference, "steps": Step}
@@ -182,14 +205,14 @@ def answer(key: str, status: Status, summary: str, *, reason: str = "",
         # `built(Answer, ...)` written out: the fields in declared order, a fresh list for each
         # plan member not given, the names given as pydantic's fields-set.
         a = _new(Answer)
-        _set(a, "__dict__", {
+        _set_dict(a, {
             "key": key, "status": status, "summary": summary, "figures": figs, "missing": miss,
             "basis": entries, "assumptions": assumed, "reason": reason, "label": extra.get("label", ""),
             "differences": extra.get("differences", []), "steps": extra.get("steps", [])})
-        _set(a, "__pydantic_fields_set__", {"key", "status", "summary", "reason", "figures", "basis", "missing",
-                                            "assumptions", *extra})
-        _set(a, "__pydantic_extra__", None)
-        _set(a, "__pydantic_private__", None)
+        _set_fields(a, {"key", "status", "summary", "reason", "figures", "basis", "missing", "assumptions", *extra}
+                    if extra else set(_ANSWER_SET))
+        _set_extra(a, None)
+        _set_private(a, None)
         return a
     return Answer(key=key, status=status, summary=summary, reason=reason, figures=figs, basis=entries,
                   missing=miss, assumptions=assumed, **extra)
