@@ -21,6 +21,7 @@ from typing import Any, Protocol, get_args
 
 from pydantic import BaseModel
 
+from checks.memo import current_audit
 from checks.models import (
     FIGURE_KINDS,
     Answer,
@@ -125,10 +126,12 @@ def row(r: _Row, states: str = "") -> Basis:
 
 
 @lru_cache(maxsize=1024)  # a Cited is immutable; one audit cites its record a dozen times
-def record_source(source: str) -> Cited:
-    """A record, file or page the claim was read from, as a report-level source."""
+def record_source(source: str, number: int | None = None) -> Cited:
+    """A record, file or page the claim was read from, as a report-level source: 'record:<source>'
+    until the report numbers it ('record-1', `number`)."""
     url = source if source.startswith(("http://", "https://")) else None
-    return built(Cited, id=f"record:{source}", kind="record", citation=source, url=url)
+    return built(Cited, id=f"record:{source}" if number is None else f"record-{number}", kind="record",
+                 citation=source, url=url)
 
 
 def field(claim: Claim, name: str, states: str = "") -> Basis:
@@ -140,7 +143,9 @@ def field(claim: Claim, name: str, states: str = "") -> Basis:
     if p.kind == "user":
         return _entry("stated-by-user", states, USER.id, name, p.field, USER, _FIELD_CITED)
     at = p.field or (f'"{p.span}"' if p.span else None)
-    c = record_source(p.source)
+    memo = current_audit()
+    # Under the report's id already ('record-1') when the runner knew it: no renaming copy later.
+    c = (memo.records.get(p.source) if memo is not None else None) or record_source(p.source)
     return _entry("record-field", states, c.id, name, at, c, _FIELD_CITED)
 
 

@@ -6,11 +6,14 @@ status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
 
 from __future__ import annotations
 
+from checks.basis import record_source
 from checks.basis import repointed as _repointed
+from checks.memo import AuditMemo, one_audit
 from checks.models import (
     Answer,
     Assumption,
     Cited,
+    Claim,
     Evidence,
     PeerGroup,
     Question,
@@ -78,6 +81,17 @@ def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str
     return answers, references
 
 
+def _numbered(claim: Claim) -> dict[str, Cited]:
+    """The claim's record source under its report id, when it has one: then every record entry
+    cites 'record-1' whichever check cites it first (a claim read from several records is
+    numbered by `_references`, in order of first citation)."""
+    sources = {p.source for p in claim.provenance.values() if p.kind != "user"}
+    if len(sources) != 1:
+        return {}
+    (source,) = sources
+    return {source: record_source(source, 1)}
+
+
 def _card_name(ev: Evidence, ref: Reference) -> str | None:
     row = ref.gpu(ev.claim.hardware)
     return row.name if row is not None else None
@@ -98,11 +112,14 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
     ev = with_parsed(ev)
     answers: dict[str, Answer] = {}
     numbers: dict[str, int] = {}
-    for check in CHECKS:
-        # `prior` is the answers so far, read-only by its type: no copy per check.
-        answers[check.key] = _run_one(check.key, check.run, ev, ref, answers)
-        if check.question is not None:
-            numbers[check.key] = check.question
+    # The checks share one memo: the claim's weights, format and sizes computed once for all of
+    # them (checks.physics.figures.per_audit), its record cited under its number from the start.
+    with one_audit(AuditMemo(records=_numbered(ev.claim))):
+        for check in CHECKS:
+            # `prior` is the answers so far, read-only by its type: no copy per check.
+            answers[check.key] = _run_one(check.key, check.run, ev, ref, answers)
+            if check.question is not None:
+                numbers[check.key] = check.question
     answers, references = _references(answers)
     # The answers were validated when the checks built them: a Question is the same fields and n.
     questions = sorted(
