@@ -21,7 +21,7 @@ from typing import Any, Protocol, get_args
 
 from pydantic import BaseModel
 
-from checks.memo import current_audit
+from checks.memo import current_audit as _current_audit
 from checks.models import (
     FIGURE_KINDS,
     Answer,
@@ -37,8 +37,8 @@ from checks.models import (
     built,
 )
 
-__all__ = ["USER", "answer", "cited_row", "doc", "field", "formula", "note", "other_record", "other_records",
-           "record_source", "row"]
+__all__ = ["USER", "answer", "cited_row", "difference", "doc", "field", "formula", "note", "other_record",
+           "other_records", "record_source", "repointed", "row", "step"]
 
 # The one source every "stated by the user" entry points at.
 USER = built(Cited, id="user", kind="stated-by-user", citation="stated by the user")
@@ -85,6 +85,27 @@ def repointed(b: Basis, source: str, cite: Cited) -> Basis:
 
 
 _REPOINTED = frozenset({"source", "cite"})
+
+
+def step(knob: str | None, run: str) -> Step:
+    """`built(Step, knob=..., run=...)` written out: one experiment of Q8's plan, from strings the
+    rule chose (already valid)."""
+    s = _new(Step)
+    _set_dict(s, {"knob": knob, "run": run})
+    _set_fields(s, {"knob", "run"})
+    _set_extra(s, None)
+    _set_private(s, None)
+    return s
+
+
+def difference(knob: str, claimed: str, reference: str) -> Difference:
+    """`built(Difference, ...)` written out: one knob where the claim departs from plain decode."""
+    d = _new(Difference)
+    _set_dict(d, {"knob": knob, "claimed": claimed, "reference": reference})
+    _set_fields(d, {"knob", "claimed", "reference"})
+    _set_extra(d, None)
+    _set_private(d, None)
+    return d
 _CITED = ("kind", "states", "source", "cite")
 _FIELD = ("kind", "states", "field")
 _FIELD_CITED = ("kind", "states", "field", "source", "cite", "at")
@@ -143,7 +164,7 @@ def field(claim: Claim, name: str, states: str = "") -> Basis:
     if p.kind == "user":
         return _entry("stated-by-user", states, USER.id, name, p.field, USER, _FIELD_CITED)
     at = p.field or (f'"{p.span}"' if p.span else None)
-    memo = current_audit()
+    memo = _current_audit()
     # Under the report's id already ('record-1') when the runner knew it: no renaming copy later.
     c = (memo.records.get(p.source) if memo is not None else None) or record_source(p.source)
     return _entry("record-field", states, c.id, name, at, c, _FIELD_CITED)
@@ -201,10 +222,30 @@ def answer(key: str, status: Status, summary: str, *, reason: str = "",
     (a rule's strings, figures and entries): the same answer validation gives, the figures typed
     by name as `Answer` types them, for a tenth of the cost (an audit builds two dozen answers).
     Any other value (a status outside the list, a numpy float, a dict for an entry) is validated."""
-    figs, entries, miss, assumed = dict(figures or {}), list(basis), list(missing), list(assumptions)
-    if (type(key) is str and type(summary) is str and type(reason) is str and type(status) is str
-            and status in _STATUSES and _plain_figures(figs) and _plain_entries(entries)
-            and (not miss or all(type(m) is str for m in miss))
+    figs = dict(figures) if figures else {}
+    entries, miss, assumed = list(basis), list(missing), list(assumptions)
+    # Each figure a bool, int or float (then typed by its name, in place), each entry a Basis or
+    # a str (then a note entry, in place), as `Answer` takes them: tested in these loops, not in
+    # a function per member (two dozen answers an audit, most figures floats, most entries built).
+    plain = (type(key) is str and type(summary) is str and type(reason) is str and type(status) is str
+             and status in _STATUSES)
+    if plain:
+        for name, value in figs.items():
+            kind = type(value)
+            if kind is float and name not in FIGURE_KINDS:
+                continue  # a quantity already (most figures): kept as it is, as `Answer` keeps it
+            if type(name) is not str or (kind is not bool and kind is not int and kind is not float):
+                plain = False
+                break
+            figs[name] = _typed(name, value)
+    if plain:
+        for i, b in enumerate(entries):
+            if type(b) is str:
+                entries[i] = _entry("note", b)  # a plain line reads as a note entry
+            elif type(b) is not Basis:
+                plain = False
+                break
+    if (plain and (not miss or all(type(m) is str for m in miss))
             and (not assumed or all(type(a) is Assumption for a in assumed))
             and (not extra or _plain_extra(extra))):
         # `built(Answer, ...)` written out: the fields in declared order, a fresh list for each
@@ -221,28 +262,6 @@ def answer(key: str, status: Status, summary: str, *, reason: str = "",
         return a
     return Answer(key=key, status=status, summary=summary, reason=reason, figures=figs, basis=entries,
                   missing=miss, assumptions=assumed, **extra)
-
-
-def _plain_figures(figures: dict[str, Any]) -> bool:
-    """Each figure a bool, int or float (then typed by its name, in place), as `Answer` takes them."""
-    for name, value in figures.items():
-        kind = type(value)
-        if kind is float and name not in FIGURE_KINDS:
-            continue  # a quantity already (most figures): kept as it is, as `Answer` keeps it
-        if type(name) is not str or (kind is not bool and kind is not int and kind is not float):
-            return False
-        figures[name] = _typed(name, value)
-    return True
-
-
-def _plain_entries(basis: list[Any]) -> bool:
-    """Each entry a Basis, or a str (then a note entry, in place), as `Answer` takes them."""
-    for i, b in enumerate(basis):
-        if type(b) is str:
-            basis[i] = _entry("note", b)
-        elif type(b) is not Basis:
-            return False
-    return True
 
 
 def _plain_extra(extra: dict[str, Any]) -> bool:

@@ -48,9 +48,9 @@ def one_audit(memo: AuditMemo) -> Iterator[AuditMemo]:
         _AUDIT.reset(token)
 
 
-def current_audit() -> AuditMemo | None:
-    """The memo of the audit under way, or None outside one (a check called on its own)."""
-    return _AUDIT.get()
+# The memo of the audit under way, or None outside one (a check called on its own): the context
+# variable's own getter, no wrapper call (every record-field entry asks).
+current_audit: Callable[[], AuditMemo | None] = _AUDIT.get
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
