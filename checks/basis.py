@@ -22,6 +22,7 @@ from typing import Any, Protocol, get_args
 from pydantic import BaseModel
 
 from checks.memo import current_audit as _current_audit
+from checks.memo import per_audit
 from checks.models import (
     FIGURE_KINDS,
     Answer,
@@ -130,6 +131,7 @@ def _namespace(row_type: type) -> str:
             "powerband": "power_bands", "publishedal": "published_als", "recipe": "recipes"}.get(kind, kind)
 
 
+@per_audit  # by the row's identity: its citation is formatted and hashed once an audit, not per entry
 def cited_row(r: _Row) -> Cited:
     """The reference row as a report-level source: id 'hardware/RTX 5090', its full citation."""
     return _cited_row(_table(r), r.name, r.cite())
@@ -201,8 +203,13 @@ def note(text: str) -> Basis:
 
 def doc(citation: str, states: str = "", url: str | None = None) -> Basis:
     """What a public document says (a paper, a README), cited once per report."""
-    c = built(Cited, id=f"doc:{citation}", kind="document", citation=citation, url=url)
+    c = _cited_doc(citation, url)
     return _entry("document", states, c.id, cite=c, given=_CITED)
+
+
+@lru_cache(maxsize=1024)  # a Cited is immutable; a board's peers all cite the board's one address
+def _cited_doc(citation: str, url: str | None) -> Cited:
+    return built(Cited, id=f"doc:{citation}", kind="document", citation=citation, url=url)
 
 
 _STATUSES = frozenset(get_args(Status))
