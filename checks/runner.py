@@ -6,7 +6,7 @@ status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
 
 from __future__ import annotations
 
-from checks.basis import record_source
+from checks.basis import assembled, record_source
 from checks.basis import repointed as _repointed
 from checks.memo import AuditMemo, one_audit
 from checks.models import (
@@ -19,7 +19,6 @@ from checks.models import (
     Question,
     Report,
     built,
-    extended,
 )
 from checks.parsing import with_parsed
 from checks.physics.model_size import sourced_claim
@@ -81,6 +80,14 @@ def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str
     return answers, references
 
 
+def _question(a: Answer, n: int) -> Question:
+    """`extended(a, Question, n=n)`: the answer's fields, then its number (Question declares `n`
+    after the fields it inherits), copied as they are."""
+    data = a.__dict__.copy()
+    data["n"] = n
+    return assembled(Question, data, {*a.__pydantic_fields_set__, "n"})
+
+
 def _numbered(claim: Claim) -> dict[str, Cited]:
     """The claim's record source under its report id, when it has one: then every record entry
     cites 'record-1' whichever check cites it first (a claim read from several records is
@@ -123,14 +130,18 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
     answers, references = _references(answers)
     # The answers were validated when the checks built them: a Question is the same fields and n.
     questions = sorted(
-        (extended(a, Question, n=numbers[k]) for k, a in answers.items() if k in numbers),
+        (_question(a, numbers[k]) for k, a in answers.items() if k in numbers),
         key=lambda q: q.n,
     )
     findings = [a for k, a in answers.items() if k not in numbers]
     assumptions: list[Assumption] = []
     seen: set[Assumption] = set()  # frozen: hashed by their fields, so a set finds the equal ones
+    held: set[int] = set()  # most are one module constant cited by several checks: seen by identity
     for a in answers.values():
         for item in a.assumptions:
+            if id(item) in held:
+                continue
+            held.add(id(item))  # the answers hold every item until the report does
             if item not in seen:
                 seen.add(item)
                 assumptions.append(item)

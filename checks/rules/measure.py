@@ -167,12 +167,16 @@ def _commands(c: Claim, window: int | None,
     return base, spec, bench
 
 
+_APPLE = re.compile(r"\b(m[1-5]|apple)\b")
+_AMD = re.compile(r"\b(mi\d{3}|radeon|rx ?\d{4}|amd|strix)")
+
+
 def _power_cmd(ev: Evidence, ref: Reference) -> str:
     hw = ref.gpu(ev.claim.hardware)
     name = (ev.claim.hardware or "").lower()
-    if (hw is not None and hw.kind == "unified") or re.search(r"\b(m[1-5]|apple)\b", name):
+    if (hw is not None and hw.kind == "unified") or _APPLE.search(name):
         return POWER_APPLE
-    if re.search(r"\b(mi\d{3}|radeon|rx ?\d{4}|amd|strix)", name):
+    if _AMD.search(name):
         return POWER_AMD
     return POWER_NVIDIA
 
