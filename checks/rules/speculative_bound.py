@@ -19,7 +19,7 @@ from checks.models import Answer, Assumption, Basis, Claim, Evidence, Status
 from checks.physics import Ceilings, num
 from checks.physics.figures import per_reference
 from checks.reference import MethodRow, PublishedAL, Reference
-from checks.rules.acceptance import acceptance
+from checks.rules.acceptance import acceptance, method_als
 
 __all__ = [
     "MEASURED_AL_MARGIN",
@@ -83,18 +83,6 @@ class Judged:
 def _best_method(ref: Reference) -> MethodRow | None:
     rows = [m for m in ref.methods if m.published_als]
     return max(rows, key=lambda m: max(p.al for p in m.published_als), default=None)
-
-
-@per_reference  # a fact of the method table: read by every speculative claim's Q7
-def _als_of(ref: Reference) -> dict[int, tuple[list[float], PublishedAL | None]]:
-    """Each method row's official ALs and its best published one, by the row's identity (the
-    reference holds its rows for as long as this fact lives)."""
-    return {id(m): (m.official_als(), m.best_published_al()) for m in ref.methods}
-
-
-def _als(ref: Reference, method: MethodRow) -> tuple[list[float], PublishedAL | None]:
-    known = _als_of(ref).get(id(method))
-    return (list(known[0]), known[1]) if known is not None else (method.official_als(), method.best_published_al())
 
 
 def tok(x: float) -> str:
@@ -187,7 +175,7 @@ def judge_speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer],
         return set_status(j, "stop", f"{lead}; {need}, more than the {window}-token window can emit per "
                                f"pass even if the draft never missed{tail}.", "above_window")
 
-    official, best = _als(ref, method) if method is not None else ([], None)
+    official, best = method_als(ref, method) if method is not None else ([], None)
     honest = ""
     if method is not None and official:
         lo, hi = g * TYPICAL_ATTAINMENT * min(official), g * max(official)
