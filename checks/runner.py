@@ -19,6 +19,7 @@ from checks.models import (
     Question,
     Report,
     built,
+    replaced,
 )
 from checks.parsing import with_parsed
 from checks.physics.model_size import sourced_claim
@@ -108,13 +109,13 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
     """Evidence + reference tables -> Report. Pure and deterministic. `peers`: the other records
     of the claim's setup (checks.peers.PeerIndex.peers_of), for the peer_outlier finding."""
     if peers is not None:
-        ev = ev.model_copy(update={"peers": peers})
+        ev = replaced(ev, peers=peers)  # model_copy(update=...) without its per-call work: a sweep's every record
     ev = with_system_cards(ev, ref)  # "p5.48xlarge" and "RTX 4090 + RTX 3090 Ti" say their count
     # One choice of inputs for every check: a field 10x off its sourced row is replaced by the
     # sourced value here, so no check (and no stop) rests on it (checks.physics.model_size).
     claim = sourced_claim(ev.claim, ref)
     if claim is not ev.claim:
-        ev = ev.model_copy(update={"claim": claim})
+        ev = replaced(ev, claim=claim)
     # The launch command, env and notes parsed once for every check (the extractors usually did).
     ev = with_parsed(ev)
     answers: dict[str, Answer] = {}
