@@ -231,6 +231,8 @@ _ANSWER_SET = frozenset({"key", "status", "summary", "reason", "figures", "basis
 # The members a rule may hand over beyond the usual ones: the plain label, and the plan members
 # with the one type their items have.
 _EXTRA_ITEMS: dict[str, type] = {"differences": Difference, "steps": Step}
+# The one type each member's items may have to be taken as they are (tested with `issuperset`).
+_FLOAT, _BASIS, _STR, _ASSUMPTION = frozenset({float}), frozenset({Basis}), frozenset({str}), frozenset({Assumption})
 
 
 def answer(key: str, status: Status, summary: str, *, reason: str = "",
@@ -249,7 +251,12 @@ def answer(key: str, status: Status, summary: str, *, reason: str = "",
     # a function per member (two dozen answers an audit, most figures floats, most entries built).
     plain = (type(key) is str and type(summary) is str and type(reason) is str and type(status) is str
              and status in _STATUSES)
-    if plain:
+    # Most answers need no loop over their figures: all floats (asked of the types at once, in C),
+    # only the few under a count's or a flag's name are typed; any other value is looked at.
+    if plain and figs and _FLOAT.issuperset(map(type, figs.values())):
+        for name in FIGURE_KINDS.keys() & figs.keys():
+            figs[name] = _typed(name, figs[name])
+    elif plain and figs:
         for name, value in figs.items():
             kind = type(value)
             if kind is float and name not in FIGURE_KINDS:
@@ -258,15 +265,15 @@ def answer(key: str, status: Status, summary: str, *, reason: str = "",
                 plain = False
                 break
             figs[name] = _typed(name, value)
-    if plain:
+    if plain and not _BASIS.issuperset(map(type, entries)):
         for i, b in enumerate(entries):
             if type(b) is str:
                 entries[i] = _entry("note", b)  # a plain line reads as a note entry
             elif type(b) is not Basis:
                 plain = False
                 break
-    if (plain and (not miss or all(type(m) is str for m in miss))
-            and (not assumed or all(type(a) is Assumption for a in assumed))
+    if (plain and (not miss or _STR.issuperset(map(type, miss)))
+            and (not assumed or _ASSUMPTION.issuperset(map(type, assumed)))
             and (not extra or _plain_extra(extra))):
         # `built(Answer, ...)` written out: the fields in declared order, a fresh list for each
         # plan member not given, the names given as pydantic's fields-set.
