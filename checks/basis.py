@@ -232,7 +232,8 @@ _ANSWER_SET = frozenset({"key", "status", "summary", "reason", "figures", "basis
 # with the one type their items have.
 _EXTRA_ITEMS: dict[str, type] = {"differences": Difference, "steps": Step}
 # The one type each member's items may have to be taken as they are (tested with `issuperset`).
-_FLOAT, _BASIS, _STR, _ASSUMPTION = frozenset({float}), frozenset({Basis}), frozenset({str}), frozenset({Assumption})
+_NUMBER, _BASIS_OR_STR = frozenset({float, int, bool}), frozenset({Basis, str})
+_STR, _ASSUMPTION = frozenset({str}), frozenset({Assumption})
 
 
 def answer(key: str, status: Status, summary: str, *, reason: str = "",
@@ -247,31 +248,43 @@ def answer(key: str, status: Status, summary: str, *, reason: str = "",
     figs = dict(figures) if figures else {}
     entries, miss, assumed = list(basis), list(missing), list(assumptions)
     # Each figure a bool, int or float (then typed by its name, in place), each entry a Basis or
-    # a str (then a note entry, in place), as `Answer` takes them: tested in these loops, not in
-    # a function per member (two dozen answers an audit, most figures floats, most entries built).
+    # a str (then a note entry, in place), as `Answer` takes them.
     plain = (type(key) is str and type(summary) is str and type(reason) is str and type(status) is str
              and status in _STATUSES)
-    # Most answers need no loop over their figures: all floats (asked of the types at once, in C),
-    # only the few under a count's or a flag's name are typed; any other value is looked at.
-    if plain and figs and _FLOAT.issuperset(map(type, figs.values())):
-        for name in FIGURE_KINDS.keys() & figs.keys():
-            figs[name] = _typed(name, figs[name])
-    elif plain and figs:
-        for name, value in figs.items():
-            kind = type(value)
-            if kind is float and name not in FIGURE_KINDS:
-                continue  # a quantity already (most figures): kept as it is, as `Answer` keeps it
-            if type(name) is not str or (kind is not bool and kind is not int and kind is not float):
-                plain = False
-                break
-            figs[name] = _typed(name, value)
-    if plain and not _BASIS.issuperset(map(type, entries)):
-        for i, b in enumerate(entries):
-            if type(b) is str:
-                entries[i] = _entry("note", b)  # a plain line reads as a note entry
-            elif type(b) is not Basis:
-                plain = False
-                break
+    # The members' types are asked at once, in C (two dozen answers an audit, Q7's with a dozen
+    # figures and entries); Python looks only at the figures under a count's or a flag's name,
+    # the ints among the rest and the plain lines among the entries.
+    if plain and figs:
+        kinds = list(map(type, figs.values()))
+        if _NUMBER.issuperset(kinds) and _STR.issuperset(map(type, figs)):
+            ints = kinds.count(int)  # those under a quantity's name are floats, as `Answer` types them
+            for name in FIGURE_KINDS.keys() & figs.keys():
+                value = figs[name]
+                if type(value) is int:
+                    ints -= 1
+                figs[name] = _typed(name, value)
+            if ints:
+                for name, value in figs.items():
+                    if type(value) is int and name not in FIGURE_KINDS:
+                        figs[name] = float(value)
+        else:  # some other value or name: each looked at, as before (validated if not a number)
+            for name, value in figs.items():
+                kind = type(value)
+                if kind is float and name not in FIGURE_KINDS:
+                    continue  # a quantity already: kept as it is, as `Answer` keeps it
+                if type(name) is not str or (kind is not bool and kind is not int and kind is not float):
+                    plain = False
+                    break
+                figs[name] = _typed(name, value)
+    if plain and entries:
+        kinds = list(map(type, entries))
+        if _BASIS_OR_STR.issuperset(kinds):
+            at = -1
+            for _ in range(kinds.count(str)):  # a plain line reads as a note entry
+                at = kinds.index(str, at + 1)
+                entries[at] = _entry("note", entries[at])  # type: ignore[arg-type]
+        else:
+            plain = False
     if (plain and (not miss or _STR.issuperset(map(type, miss)))
             and (not assumed or _ASSUMPTION.issuperset(map(type, assumed)))
             and (not extra or _plain_extra(extra))):
