@@ -27,7 +27,7 @@ from checks.models import (
 from checks.parsing import with_parsed
 from checks.physics.model_size import sourced_claim
 from checks.reference import Reference, with_system_cards
-from checks.registry import CHECKS, CheckFn
+from checks.registry import CHECKS, Check, CheckFn
 from checks.verdict import headline, verdict
 
 __all__ = ["audit"]
@@ -96,11 +96,23 @@ def _question(a: Answer, n: int) -> Question:
     return assembled(Question, data, {*a.__pydantic_fields_set__, "n"})
 
 
+def _order(checks: tuple[Check, ...]) -> tuple[tuple[tuple[int, str], ...], tuple[str, ...]]:
+    """The questions' (number, key) in the order of their numbers, the findings' keys in run order."""
+    return (tuple(sorted((c.question, c.key) for c in checks if c.question is not None)),
+            tuple(c.key for c in checks if c.question is None))
+
+
+# The registry's order, worked out once (a test may run the audit over a table of its own).
+_REGISTERED = CHECKS
+_QUESTIONS, _FINDINGS = _order(CHECKS)
+_KIND_SOURCE = attrgetter("kind", "source")
+
+
 def _numbered(claim: Claim) -> dict[str, Cited]:
     """The claim's record source under its report id, when it has one: then every record entry
     cites 'record-1' whichever check cites it first (a claim read from several records is
     numbered by `_references`, in order of first citation)."""
-    sources = {p.source for p in claim.provenance.values() if p.kind != "user"}
+    sources = {source for kind, source in set(map(_KIND_SOURCE, claim.provenance.values())) if kind != "user"}
     if len(sources) != 1:
         return {}
     (source,) = sources
@@ -126,22 +138,18 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
     # The launch command, env and notes parsed once for every check (the extractors usually did).
     ev = with_parsed(ev)
     answers: dict[str, Answer] = {}
-    numbers: dict[str, int] = {}
     # The checks share one memo: the claim's weights, format and sizes computed once for all of
-    # them (checks.physics.figures.per_audit), its record cited under its number from the start.
+    # them (checks.memo.per_audit), its record cited under its number from the start.
     with one_audit(AuditMemo(records=_numbered(ev.claim))):
         for check in CHECKS:
             # `prior` is the answers so far, read-only by its type: no copy per check.
             answers[check.key] = _run_one(check.key, check.run, ev, ref, answers)
-            if check.question is not None:
-                numbers[check.key] = check.question
     answers, references = _references(answers)
-    # The answers were validated when the checks built them: a Question is the same fields and n.
-    questions = sorted(
-        (_question(a, numbers[k]) for k, a in answers.items() if k in numbers),
-        key=lambda q: q.n,
-    )
-    findings = [a for k, a in answers.items() if k not in numbers]
+    # The answers were validated when the checks built them: a Question is the same fields and n,
+    # in the order of n; the findings in run order (every check gave one answer under its key).
+    numbered, unnumbered = (_QUESTIONS, _FINDINGS) if CHECKS is _REGISTERED else _order(CHECKS)
+    questions = [_question(answers[key], n) for n, key in numbered]
+    findings = list(map(answers.__getitem__, unnumbered))
     assumptions: list[Assumption] = []
     seen: set[Assumption] = set()  # frozen: hashed by their fields, so a set finds the equal ones
     held: set[int] = set()  # most are one module constant cited by several checks: seen by identity
