@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-from checks.memo import per_audit
 from checks.models import Assumption, Claim
 from checks.physics.figures import GB, Derived, Missing, join_parts, num
 from checks.reference import ModelRow
@@ -127,7 +126,6 @@ def serving_context_tokens(claim: Claim) -> Derived | None:
                                   f"output {claim.output_tokens} ÷ 2 = {num(n)} tokens"),))
 
 
-@per_audit  # the same claim's figure for every check of one audit
 def kv_gb_per_sequence(claim: Claim, model: ModelRow | None, *, generous: bool,
                        context: Derived | None = None) -> Derived:
     """KV GB one sequence reads per step at its context (`context`, else the claim's); 0 (said)
