@@ -249,8 +249,7 @@ def answer(key: str, status: Status, summary: str, *, reason: str = "",
     entries, miss, assumed = list(basis), list(missing), list(assumptions)
     # Each figure a bool, int or float (then typed by its name, in place), each entry a Basis or
     # a str (then a note entry, in place), as `Answer` takes them.
-    plain = (type(key) is str and type(summary) is str and type(reason) is str and type(status) is str
-             and status in _STATUSES)
+    plain = _STR.issuperset(map(type, (key, summary, reason, status))) and status in _STATUSES
     # The members' types are asked at once, in C (two dozen answers an audit, Q7's with a dozen
     # figures and entries); Python looks only at the figures under a count's or a flag's name,
     # the ints among the rest and the plain lines among the entries.
@@ -291,12 +290,15 @@ def answer(key: str, status: Status, summary: str, *, reason: str = "",
         # `built(Answer, ...)` written out: the fields in declared order, a fresh list for each
         # plan member not given, the names given as pydantic's fields-set.
         a = _new(Answer)
-        _set_dict(a, {
-            "key": key, "status": status, "summary": summary, "figures": figs, "missing": miss,
-            "basis": entries, "assumptions": assumed, "reason": reason, "label": extra.get("label", ""),
-            "differences": extra.get("differences", []), "steps": extra.get("steps", [])})
-        _set_fields(a, {"key", "status", "summary", "reason", "figures", "basis", "missing", "assumptions", *extra}
-                    if extra else set(_ANSWER_SET))
+        data = {"key": key, "status": status, "summary": summary, "figures": figs, "missing": miss,
+                "basis": entries, "assumptions": assumed, "reason": reason, "label": "",
+                "differences": [], "steps": []}
+        fields_set = set(_ANSWER_SET)
+        if extra:  # the label and plan members given (their names checked above): in their places
+            data.update(extra)
+            fields_set.update(extra)
+        _set_dict(a, data)
+        _set_fields(a, fields_set)
         _set_extra(a, None)
         _set_private(a, None)
         return a
