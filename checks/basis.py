@@ -17,8 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from typing import Any, Protocol, get_args
+from typing import Any, Protocol, TypeVar, get_args
 
+from pydantic import BaseModel
+
+from checks.memo import current_audit as _current_audit
+from checks.memo import per_audit
 from checks.models import (
     FIGURE_KINDS,
     Answer,
@@ -34,8 +38,8 @@ from checks.models import (
     built,
 )
 
-__all__ = ["USER", "answer", "cited_row", "doc", "field", "formula", "note", "other_record", "other_records",
-           "record_source", "row"]
+__all__ = ["USER", "answer", "assembled", "cited_row", "difference", "doc", "field", "formula", "note", "other_record",
+           "other_records", "record_source", "repointed", "row", "step"]
 
 # The one source every "stated by the user" entry points at.
 USER = built(Cited, id="user", kind="stated-by-user", citation="stated by the user")
@@ -45,8 +49,14 @@ USER = built(Cited, id="user", kind="stated-by-user", citation="stated by the us
 # hundred entries per record (validation would cost a third of an audit).
 
 
+_M = TypeVar("_M", bound=BaseModel)
 _new = object.__new__
-_set = object.__setattr__
+# The four slots every pydantic model instance has, set through their own descriptors: the same
+# as object.__setattr__ without its lookup by name (a fifth of building an entry or an answer).
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _entry(kind: str, states: str, source: str | None = None, field: str | None = None,
@@ -55,14 +65,61 @@ def _entry(kind: str, states: str, source: str | None = None, field: str | None 
     seventy entries; the generic one is a third of a rule's time): the six fields in declared order,
     `given` the ones the builder set (pydantic's fields-set)."""
     b = _new(Basis)
-    _set(b, "__dict__", {"kind": kind, "states": states, "source": source, "field": field, "at": at,
-                         "cite": cite})
-    _set(b, "__pydantic_fields_set__", set(given))
-    _set(b, "__pydantic_extra__", None)
-    _set(b, "__pydantic_private__", None)
+    _set_dict(b, {"kind": kind, "states": states, "source": source, "field": field, "at": at, "cite": cite})
+    _set_fields(b, set(given))
+    _set_extra(b, None)
+    _set_private(b, None)
     return b
 
 
+def assembled(cls: type[_M], data: dict[str, Any], fields_set: set[str]) -> _M:
+    """An instance of `cls` holding `data` (every field, in declared order, each value already of
+    its declared type) with `fields_set` as pydantic's fields-set: what `built` gives, without
+    its per-field pass (the runner makes a Question of each of the eight answers this way)."""
+    obj = _new(cls)
+    _set_dict(obj, data)
+    _set_fields(obj, fields_set)
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
+
+
+def repointed(b: Basis, source: str, cite: Cited) -> Basis:
+    """`replaced(b, source=source, cite=cite)` for the one class: the entry pointing at another id
+    of its source (the runner numbers a report's records: 'record:data.json' -> 'record-1')."""
+    new = _new(Basis)
+    data = b.__dict__.copy()
+    data["source"] = source
+    data["cite"] = cite
+    _set_dict(new, data)
+    _set_fields(new, b.__pydantic_fields_set__ | _REPOINTED)
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
+
+
+_REPOINTED = frozenset({"source", "cite"})
+
+
+def step(knob: str | None, run: str) -> Step:
+    """`built(Step, knob=..., run=...)` written out: one experiment of Q8's plan, from strings the
+    rule chose (already valid)."""
+    s = _new(Step)
+    _set_dict(s, {"knob": knob, "run": run})
+    _set_fields(s, {"knob", "run"})
+    _set_extra(s, None)
+    _set_private(s, None)
+    return s
+
+
+def difference(knob: str, claimed: str, reference: str) -> Difference:
+    """`built(Difference, ...)` written out: one knob where the claim departs from plain decode."""
+    d = _new(Difference)
+    _set_dict(d, {"knob": knob, "claimed": claimed, "reference": reference})
+    _set_fields(d, {"knob", "claimed", "reference"})
+    _set_extra(d, None)
+    _set_private(d, None)
+    return d
 _CITED = ("kind", "states", "source", "cite")
 _FIELD = ("kind", "states", "field")
 _FIELD_CITED = ("kind", "states", "field", "source", "cite", "at")
@@ -87,6 +144,7 @@ def _namespace(row_type: type) -> str:
             "powerband": "power_bands", "publishedal": "published_als", "recipe": "recipes"}.get(kind, kind)
 
 
+@per_audit  # by the row's identity: its citation is formatted and hashed once an audit, not per entry
 def cited_row(r: _Row) -> Cited:
     """The reference row as a report-level source: id 'hardware/RTX 5090', its full citation."""
     return _cited_row(_table(r), r.name, r.cite())
@@ -104,10 +162,12 @@ def row(r: _Row, states: str = "") -> Basis:
 
 
 @lru_cache(maxsize=1024)  # a Cited is immutable; one audit cites its record a dozen times
-def record_source(source: str) -> Cited:
-    """A record, file or page the claim was read from, as a report-level source."""
+def record_source(source: str, number: int | None = None) -> Cited:
+    """A record, file or page the claim was read from, as a report-level source: 'record:<source>'
+    until the report numbers it ('record-1', `number`)."""
     url = source if source.startswith(("http://", "https://")) else None
-    return built(Cited, id=f"record:{source}", kind="record", citation=source, url=url)
+    return built(Cited, id=f"record:{source}" if number is None else f"record-{number}", kind="record",
+                 citation=source, url=url)
 
 
 def field(claim: Claim, name: str, states: str = "") -> Basis:
@@ -119,7 +179,9 @@ def field(claim: Claim, name: str, states: str = "") -> Basis:
     if p.kind == "user":
         return _entry("stated-by-user", states, USER.id, name, p.field, USER, _FIELD_CITED)
     at = p.field or (f'"{p.span}"' if p.span else None)
-    c = record_source(p.source)
+    memo = _current_audit()
+    # Under the report's id already ('record-1') when the runner knew it: no renaming copy later.
+    c = (memo.records.get(p.source) if memo is not None else None) or record_source(p.source)
     return _entry("record-field", states, c.id, name, at, c, _FIELD_CITED)
 
 
@@ -154,14 +216,24 @@ def note(text: str) -> Basis:
 
 def doc(citation: str, states: str = "", url: str | None = None) -> Basis:
     """What a public document says (a paper, a README), cited once per report."""
-    c = built(Cited, id=f"doc:{citation}", kind="document", citation=citation, url=url)
+    c = _cited_doc(citation, url)
     return _entry("document", states, c.id, cite=c, given=_CITED)
 
 
+@lru_cache(maxsize=1024)  # a Cited is immutable; a board's peers all cite the board's one address
+def _cited_doc(citation: str, url: str | None) -> Cited:
+    return built(Cited, id=f"doc:{citation}", kind="document", citation=citation, url=url)
+
+
 _STATUSES = frozenset(get_args(Status))
+# The fields-set of an answer built by `answer` with no extra members.
+_ANSWER_SET = frozenset({"key", "status", "summary", "reason", "figures", "basis", "missing", "assumptions"})
 # The members a rule may hand over beyond the usual ones: the plain label, and the plan members
 # with the one type their items have.
 _EXTRA_ITEMS: dict[str, type] = {"differences": Difference, "steps": Step}
+# The one type each member's items may have to be taken as they are (tested with `issuperset`).
+_NUMBER, _BASIS_OR_STR = frozenset({float, int, bool}), frozenset({Basis, str})
+_STR, _ASSUMPTION = frozenset({str}), frozenset({Assumption})
 
 
 def answer(key: str, status: Status, summary: str, *, reason: str = "",
@@ -173,48 +245,65 @@ def answer(key: str, status: Status, summary: str, *, reason: str = "",
     (a rule's strings, figures and entries): the same answer validation gives, the figures typed
     by name as `Answer` types them, for a tenth of the cost (an audit builds two dozen answers).
     Any other value (a status outside the list, a numpy float, a dict for an entry) is validated."""
-    figs, entries, miss, assumed = dict(figures or {}), list(basis), list(missing), list(assumptions)
-    if (type(key) is str and type(summary) is str and type(reason) is str and type(status) is str
-            and status in _STATUSES and _plain_figures(figs) and _plain_entries(entries)
-            and (not miss or all(type(m) is str for m in miss))
-            and (not assumed or all(type(a) is Assumption for a in assumed))
+    figs = dict(figures) if figures else {}
+    entries, miss, assumed = list(basis), list(missing), list(assumptions)
+    # Each figure a bool, int or float (then typed by its name, in place), each entry a Basis or
+    # a str (then a note entry, in place), as `Answer` takes them.
+    plain = _STR.issuperset(map(type, (key, summary, reason, status))) and status in _STATUSES
+    # The members' types are asked at once, in C (two dozen answers an audit, Q7's with a dozen
+    # figures and entries); Python looks only at the figures under a count's or a flag's name,
+    # the ints among the rest and the plain lines among the entries.
+    if plain and figs:
+        kinds = list(map(type, figs.values()))
+        if _NUMBER.issuperset(kinds) and _STR.issuperset(map(type, figs)):
+            ints = kinds.count(int)  # those under a quantity's name are floats, as `Answer` types them
+            for name in FIGURE_KINDS.keys() & figs.keys():
+                value = figs[name]
+                if type(value) is int:
+                    ints -= 1
+                figs[name] = _typed(name, value)
+            if ints:
+                for name, value in figs.items():
+                    if type(value) is int and name not in FIGURE_KINDS:
+                        figs[name] = float(value)
+        else:  # some other value or name: each looked at, as before (validated if not a number)
+            for name, value in figs.items():
+                kind = type(value)
+                if kind is float and name not in FIGURE_KINDS:
+                    continue  # a quantity already: kept as it is, as `Answer` keeps it
+                if type(name) is not str or (kind is not bool and kind is not int and kind is not float):
+                    plain = False
+                    break
+                figs[name] = _typed(name, value)
+    if plain and entries:
+        kinds = list(map(type, entries))
+        if _BASIS_OR_STR.issuperset(kinds):
+            at = -1
+            for _ in range(kinds.count(str)):  # a plain line reads as a note entry
+                at = kinds.index(str, at + 1)
+                entries[at] = _entry("note", entries[at])  # type: ignore[arg-type]
+        else:
+            plain = False
+    if (plain and (not miss or _STR.issuperset(map(type, miss)))
+            and (not assumed or _ASSUMPTION.issuperset(map(type, assumed)))
             and (not extra or _plain_extra(extra))):
         # `built(Answer, ...)` written out: the fields in declared order, a fresh list for each
         # plan member not given, the names given as pydantic's fields-set.
         a = _new(Answer)
-        _set(a, "__dict__", {
-            "key": key, "status": status, "summary": summary, "figures": figs, "missing": miss,
-            "basis": entries, "assumptions": assumed, "reason": reason, "label": extra.get("label", ""),
-            "differences": extra.get("differences", []), "steps": extra.get("steps", [])})
-        _set(a, "__pydantic_fields_set__", {"key", "status", "summary", "reason", "figures", "basis", "missing",
-                                            "assumptions", *extra})
-        _set(a, "__pydantic_extra__", None)
-        _set(a, "__pydantic_private__", None)
+        data = {"key": key, "status": status, "summary": summary, "figures": figs, "missing": miss,
+                "basis": entries, "assumptions": assumed, "reason": reason, "label": "",
+                "differences": [], "steps": []}
+        fields_set = set(_ANSWER_SET)
+        if extra:  # the label and plan members given (their names checked above): in their places
+            data.update(extra)
+            fields_set.update(extra)
+        _set_dict(a, data)
+        _set_fields(a, fields_set)
+        _set_extra(a, None)
+        _set_private(a, None)
         return a
     return Answer(key=key, status=status, summary=summary, reason=reason, figures=figs, basis=entries,
                   missing=miss, assumptions=assumed, **extra)
-
-
-def _plain_figures(figures: dict[str, Any]) -> bool:
-    """Each figure a bool, int or float (then typed by its name, in place), as `Answer` takes them."""
-    for name, value in figures.items():
-        kind = type(value)
-        if kind is float and name not in FIGURE_KINDS:
-            continue  # a quantity already (most figures): kept as it is, as `Answer` keeps it
-        if type(name) is not str or (kind is not bool and kind is not int and kind is not float):
-            return False
-        figures[name] = _typed(name, value)
-    return True
-
-
-def _plain_entries(basis: list[Any]) -> bool:
-    """Each entry a Basis, or a str (then a note entry, in place), as `Answer` takes them."""
-    for i, b in enumerate(basis):
-        if type(b) is str:
-            basis[i] = _entry("note", b)
-        elif type(b) is not Basis:
-            return False
-    return True
 
 
 def _plain_extra(extra: dict[str, Any]) -> bool:

@@ -9,6 +9,7 @@ source that says what it is.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = [
     "KNOWN_ENGINES",
@@ -120,6 +121,7 @@ PLAIN_DECODE_TOOLS: dict[str, str] = {
 _PLAIN_KEYS = {re.sub(r"[^a-z0-9.]", "", k): why for k, why in PLAIN_DECODE_TOOLS.items()}
 
 
+@lru_cache(maxsize=256)  # a pure function of the name; a board repeats its few engines
 def cannot_speculate(name: str | None) -> str | None:
     """Why the named tool measures plain decode only, or None when it can speculate (or is unknown)."""
     base, _ = split_engine(name)
@@ -139,6 +141,7 @@ _FORK_ALIASES = {
 }
 
 
+@lru_cache(maxsize=256)  # a pure function of the name; a board repeats its few engines
 def split_engine(raw: str | None) -> tuple[str | None, str | None]:
     """'sglang 0.5.4' -> ('sglang', '0.5.4'); 'llama.cpp b9251' -> ('llama.cpp', 'b9251')."""
     raw = re.sub(r"\([^)]*\)", " ", raw or "")  # "vLLM (V1 engine)": a qualifier, not a new name
@@ -151,6 +154,7 @@ def split_engine(raw: str | None) -> tuple[str | None, str | None]:
     return raw.strip(), None
 
 
+@lru_cache(maxsize=256)  # a pure function of the name; a board repeats its few engines
 def classify_engine(name: str) -> tuple[str, str]:
     """-> (kind, canonical or upstream): kind is known / plugin / public_fork / renamed / unknown.
 
@@ -170,6 +174,7 @@ def classify_engine(name: str) -> tuple[str, str]:
     return "unknown", name
 
 
+@lru_cache(maxsize=256)  # a pure function of the name; a board repeats its few engines
 def canonical_engine(name: str | None) -> str | None:
     """The canonical engine name, or the raw name folded when it is not in the table."""
     base, _ = split_engine(name)

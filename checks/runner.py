@@ -6,22 +6,28 @@ status `error` and the others still run (after MLPerf's `BaseCheck.run_checks`).
 
 from __future__ import annotations
 
+from itertools import chain
+from operator import attrgetter
+
+from checks.basis import assembled, record_source
+from checks.basis import repointed as _repointed
+from checks.memo import AuditMemo, one_audit
 from checks.models import (
     Answer,
     Assumption,
     Cited,
+    Claim,
     Evidence,
     PeerGroup,
     Question,
     Report,
     built,
-    extended,
     replaced,
 )
 from checks.parsing import with_parsed
 from checks.physics.model_size import sourced_claim
 from checks.reference import Reference, with_system_cards
-from checks.registry import CHECKS, CheckFn
+from checks.registry import CHECKS, Check, CheckFn
 from checks.verdict import headline, verdict
 
 __all__ = ["audit"]
@@ -43,21 +49,28 @@ def _run_one(check_key: str, fn: CheckFn, ev: Evidence, ref: Reference, prior: d
     return answer
 
 
+_BASIS, _CITE = attrgetter("basis"), attrgetter("cite")
+
+
 def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str, Cited]]:
     """Every source the answers' basis entries cite, once, in order of first citation. A record's
     id is its number ('record-1'), not its path or URL, which the reference's citation carries."""
     references: dict[str, Cited] = {}
     renamed: dict[str, str] = {}
-    for a in answers.values():
-        for b in a.basis:
-            if b.cite is None or b.cite.id in renamed:
-                continue
-            new_id = b.cite.id
-            if b.cite.kind == "record":
-                new_id = f"record-{sum(c.kind == 'record' for c in references.values()) + 1}"
-            renamed[b.cite.id] = new_id
-            references[new_id] = b.cite if new_id == b.cite.id else built(
-                Cited, id=new_id, kind=b.cite.kind, citation=b.cite.citation, url=b.cite.url)
+    records = 0  # record sources numbered so far
+    # Each entry's source, the distinct objects in order of first citation, gathered in C (an
+    # audit's seventy entries cite some eight objects: a row's Cited is one object per audit).
+    cites = list(map(_CITE, chain.from_iterable(map(_BASIS, answers.values()))))
+    for cite in dict(zip(map(id, cites), cites, strict=True)).values():
+        if cite is None or cite.id in renamed:
+            continue
+        old = new_id = cite.id
+        if cite.kind == "record":
+            records += 1
+            new_id = f"record-{records}"
+        renamed[old] = new_id
+        references[new_id] = cite if new_id == old else built(
+            Cited, id=new_id, kind=cite.kind, citation=cite.citation, url=cite.url)
     moved = {old: (new, references[new]) for old, new in renamed.items() if old != new}
     if not moved:
         return answers, references
@@ -66,11 +79,44 @@ def _references(answers: dict[str, Answer]) -> tuple[dict[str, Answer], dict[str
         for i, b in enumerate(basis):
             if b.source in moved:
                 # A new list from the first renamed entry on (the answer's own list is left as
-                # it was), each renamed entry a copy pointing at the record's number.
-                a.basis = basis[:i] + [replaced(e, source=moved[e.source][0], cite=moved[e.source][1])
-                                       if e.source in moved else e for e in basis[i:]]
+                # it was), each renamed entry a copy pointing at the record's number; set in the
+                # answer's fields directly (pydantic's __setattr__ is a tenth of this pass).
+                a.__dict__["basis"] = basis[:i] + [_repointed(e, *moved[e.source]) if e.source in moved else e
+                                                   for e in basis[i:]]
+                a.__pydantic_fields_set__.add("basis")
                 break
     return answers, references
+
+
+def _question(a: Answer, n: int) -> Question:
+    """`extended(a, Question, n=n)`: the answer's fields, then its number (Question declares `n`
+    after the fields it inherits), copied as they are."""
+    data = a.__dict__.copy()
+    data["n"] = n
+    return assembled(Question, data, {*a.__pydantic_fields_set__, "n"})
+
+
+def _order(checks: tuple[Check, ...]) -> tuple[tuple[tuple[int, str], ...], tuple[str, ...]]:
+    """The questions' (number, key) in the order of their numbers, the findings' keys in run order."""
+    return (tuple(sorted((c.question, c.key) for c in checks if c.question is not None)),
+            tuple(c.key for c in checks if c.question is None))
+
+
+# The registry's order, worked out once (a test may run the audit over a table of its own).
+_REGISTERED = CHECKS
+_QUESTIONS, _FINDINGS = _order(CHECKS)
+_KIND_SOURCE = attrgetter("kind", "source")
+
+
+def _numbered(claim: Claim) -> dict[str, Cited]:
+    """The claim's record source under its report id, when it has one: then every record entry
+    cites 'record-1' whichever check cites it first (a claim read from several records is
+    numbered by `_references`, in order of first citation)."""
+    sources = {source for kind, source in set(map(_KIND_SOURCE, claim.provenance.values())) if kind != "user"}
+    if len(sources) != 1:
+        return {}
+    (source,) = sources
+    return {source: record_source(source, 1)}
 
 
 def _card_name(ev: Evidence, ref: Reference) -> str | None:
@@ -82,32 +128,36 @@ def audit(ev: Evidence, ref: Reference, peers: PeerGroup | None = None) -> Repor
     """Evidence + reference tables -> Report. Pure and deterministic. `peers`: the other records
     of the claim's setup (checks.peers.PeerIndex.peers_of), for the peer_outlier finding."""
     if peers is not None:
-        ev = ev.model_copy(update={"peers": peers})
+        ev = replaced(ev, peers=peers)  # model_copy(update=...) without its per-call work: a sweep's every record
     ev = with_system_cards(ev, ref)  # "p5.48xlarge" and "RTX 4090 + RTX 3090 Ti" say their count
     # One choice of inputs for every check: a field 10x off its sourced row is replaced by the
     # sourced value here, so no check (and no stop) rests on it (checks.physics.model_size).
     claim = sourced_claim(ev.claim, ref)
     if claim is not ev.claim:
-        ev = ev.model_copy(update={"claim": claim})
+        ev = replaced(ev, claim=claim)
     # The launch command, env and notes parsed once for every check (the extractors usually did).
     ev = with_parsed(ev)
     answers: dict[str, Answer] = {}
-    numbers: dict[str, int] = {}
-    for check in CHECKS:
-        answers[check.key] = _run_one(check.key, check.run, ev, ref, dict(answers))
-        if check.question is not None:
-            numbers[check.key] = check.question
+    # The checks share one memo: the claim's weights, format and sizes computed once for all of
+    # them (checks.memo.per_audit), its record cited under its number from the start.
+    with one_audit(AuditMemo(records=_numbered(ev.claim))):
+        for check in CHECKS:
+            # `prior` is the answers so far, read-only by its type: no copy per check.
+            answers[check.key] = _run_one(check.key, check.run, ev, ref, answers)
     answers, references = _references(answers)
-    # The answers were validated when the checks built them: a Question is the same fields and n.
-    questions = sorted(
-        (extended(a, Question, n=numbers[k]) for k, a in answers.items() if k in numbers),
-        key=lambda q: q.n,
-    )
-    findings = [a for k, a in answers.items() if k not in numbers]
+    # The answers were validated when the checks built them: a Question is the same fields and n,
+    # in the order of n; the findings in run order (every check gave one answer under its key).
+    numbered, unnumbered = (_QUESTIONS, _FINDINGS) if CHECKS is _REGISTERED else _order(CHECKS)
+    questions = [_question(answers[key], n) for n, key in numbered]
+    findings = list(map(answers.__getitem__, unnumbered))
     assumptions: list[Assumption] = []
     seen: set[Assumption] = set()  # frozen: hashed by their fields, so a set finds the equal ones
+    held: set[int] = set()  # most are one module constant cited by several checks: seen by identity
     for a in answers.values():
         for item in a.assumptions:
+            if id(item) in held:
+                continue
+            held.add(id(item))  # the answers hold every item until the report does
             if item not in seen:
                 seen.add(item)
                 assumptions.append(item)

@@ -26,6 +26,7 @@ X
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
 from checks.models import Answer, Evidence, Question, Verdict
 from checks.registry import PLAUSIBILITY_KEYS
@@ -34,16 +35,18 @@ from checks.render import reason_text
 __all__ = ["headline", "verdict"]
 
 _PHYSICS = ("acceptance", "power", "roofline")
+_STATUS, _KEY = attrgetter("status"), attrgetter("key")
 
 
 def verdict(questions: Sequence[Question], findings: Sequence[Answer], ev: Evidence) -> Verdict:
     """The rules of the module docstring, in order."""
     answers = [*questions, *findings]
-    if any(a.status == "stop" for a in answers):
+    statuses = list(map(_STATUS, answers))  # asked once, in C: most answers are ok or n/a
+    if "stop" in statuses:
         return "implausible"
-    if any(a.status == "flag" and a.key in PLAUSIBILITY_KEYS for a in answers):
+    if "flag" in statuses and any(a.status == "flag" and a.key in PLAUSIBILITY_KEYS for a in answers):
         return "suspicious"
-    if any(a.status == "error" for a in answers):
+    if "error" in statuses:
         return "insufficient"
     physics = [q for q in questions if q.key in _PHYSICS]
     if all(q.status in ("unanswerable", "n/a", "error") for q in physics):
@@ -59,7 +62,7 @@ def _fmt(x: float) -> str:
 
 
 def _provenance_notes(answers: Sequence[Answer]) -> list[str]:
-    by_key = {a.key: a for a in answers}
+    by_key = dict(zip(map(_KEY, answers), answers, strict=True))
     notes = []
     if by_key.get("evidence") and by_key["evidence"].status == "flag":
         notes.append("no evidence in the post")
@@ -76,6 +79,8 @@ def _provenance_notes(answers: Sequence[Answer]) -> list[str]:
 
 
 def _failed(answers: Sequence[Answer]) -> list[str]:
+    if "error" not in map(_STATUS, answers):
+        return []
     return [a.key for a in answers if a.status == "error"]
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from checks.basis import field as claim_field
 from checks.basis import row
+from checks.memo import per_audit
 from checks.models import Assumption, Basis, Claim
 from checks.physics.figures import Derived, Missing, gb, join_parts, num
 from checks.physics.kv import depth_kv_gb, kv_gb_per_sequence, serving_context_tokens
@@ -153,6 +154,7 @@ def batch_size(claim: Claim) -> int | None:
     return claim.batch or claim.concurrency
 
 
+@per_audit  # the same claim's figure for every check of one audit
 def aggregate_tok_s(claim: Claim) -> Derived | Missing:
     """The claim's tok/s as all streams together on all cards (per user × batch, per GPU × count).
 

@@ -78,8 +78,19 @@ def join_parts(*parts: Derived) -> tuple[tuple[Basis | str, ...], tuple[Assumpti
     basis: list[Basis | str] = []
     assumptions: list[Assumption] = []
     notes: list[str] = []
+    # Sets of what the earlier parts gave (entries, assumptions and notes hash by their fields),
+    # not list scans calling each entry's __eq__; a part's own repeats stay, as they always did.
+    seen_b: set[Basis | str] = set()
+    seen_a: set[Assumption] = set()
+    seen_n: set[str] = set()
     for p in parts:
-        basis += [b for b in p.basis if b not in basis]
-        assumptions += [a for a in p.assumptions if a not in assumptions]
-        notes += [n for n in p.notes if n not in notes]
+        new_b = [b for b in p.basis if b not in seen_b]
+        new_a = [a for a in p.assumptions if a not in seen_a]
+        new_n = [n for n in p.notes if n not in seen_n]
+        basis += new_b
+        assumptions += new_a
+        notes += new_n
+        seen_b.update(new_b)
+        seen_a.update(new_a)
+        seen_n.update(new_n)
     return tuple(basis), tuple(assumptions), tuple(notes)

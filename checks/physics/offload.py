@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from checks.basis import row
 from checks.models import Assumption, Basis, Claim
@@ -111,7 +112,12 @@ def one_named_card(claim: Claim, hw: HardwareRow) -> bool:
         return False
     said = " ".join(x for x in (claim.hardware, claim.launch_command, claim.notes, claim.cell,
                                 *(f"{k}={v}" for k, v in claim.env.items())) if x)
-    return _MORE_CARDS.search(said) is None
+    return not _says_more_cards(said)
+
+
+@lru_cache(maxsize=512)  # by the words: a board repeats its launch templates and notes
+def _says_more_cards(said: str) -> bool:
+    return _MORE_CARDS.search(said) is not None
 
 
 def says_offload(claim: Claim, model: ModelRow | None) -> bool:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from checks.basis import row as cited
+from checks.memo import per_audit
 from checks.models import Assumption, Basis, Claim
 from checks.physics.figures import GB, Derived, Missing, num
 from checks.physics.model_size import NameSize, size_from_name
@@ -82,6 +83,7 @@ class WeightFormat:
     assumed: bool = False  # no format and no bits known: the 4-bit guess below
 
 
+@per_audit  # the same claim's figure for every check of one audit
 def resolve_format(claim: Claim, ref: Reference) -> WeightFormat:
     """The claim's weight format from the table; else its own bits per weight; else 4-bit, said."""
     row = ref.format(claim.weight_format)
@@ -174,6 +176,7 @@ def family_row(name: str | None, ref: Reference) -> FamilyRow | None:
     return None
 
 
+@per_audit  # the same claim's figure for every check of one audit
 def architecture(claim: Claim, model: ModelRow | None, ref: Reference | None = None) -> Architecture:
     """Dense or MoE: stated, the model's row, an active count, the name's shape, the family table."""
     if claim.is_moe is not None:
@@ -255,6 +258,7 @@ def _inferred_words(claim: Claim) -> str:
 SIZE_LABEL_TOLERANCE = 0.05
 
 
+@per_audit  # the same claim's figure for every check of one audit
 def _total(claim: Claim, model: ModelRow | None) -> Derived | None:
     stated = claim.params_total_b
     if (stated is not None and model is not None and stated != model.params_total_b
@@ -289,6 +293,7 @@ def _total(claim: Claim, model: ModelRow | None) -> Derived | None:
     return None
 
 
+@per_audit  # the same claim's figure for every check of one audit
 def params_per_token(claim: Claim, model: ModelRow | None, ref: Reference | None = None) -> Derived | Missing:
     """Params read per decoded token at batch 1: all of them (dense) or the active ones (MoE)."""
     arch = architecture(claim, model, ref)
@@ -325,6 +330,7 @@ def params_resident(claim: Claim, model: ModelRow | None) -> Derived | Missing:
     return total if total is not None else Missing(("total params",))
 
 
+@per_audit  # the same claim's figure for every check of one audit
 def resident_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat) -> Derived | Missing:
     """Weight GB that must sit in memory (every expert too): the file, else all params × nominal bits."""
     if claim.model_size_bytes:

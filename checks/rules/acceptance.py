@@ -26,9 +26,10 @@ from collections.abc import Mapping
 from checks.basis import answer, field, formula, row
 from checks.models import Answer, Basis, Claim, Evidence
 from checks.physics import num
-from checks.reference import MethodRow, Reference
+from checks.physics.figures import per_reference
+from checks.reference import MethodRow, PublishedAL, Reference
 
-__all__ = ["acceptance", "published_al_text"]
+__all__ = ["acceptance", "method_als", "published_al_text"]
 
 # A ratio this close to 1.0 means the draft (almost) never missed: real drafts land at 0.08-0.10
 # of a 56 window (published DFlash ALs 4-6, arXiv 2602.06036).
@@ -38,10 +39,24 @@ FORCED_RATIO = 0.95
 BEST_AL_MARGIN = 1.25
 
 
-def published_al_text(method: MethodRow, window: float | None = None) -> str:
+@per_reference  # a fact of the method table: read by Q5 and Q7 of every speculative claim
+def _als_of(ref: Reference) -> dict[int, tuple[tuple[float, ...], PublishedAL | None]]:
+    """Each method row's official ALs and its best published one, by the row's identity (the
+    reference holds its rows for as long as this fact lives)."""
+    return {id(m): (tuple(m.official_als()), m.best_published_al()) for m in ref.methods}
+
+
+def method_als(ref: Reference | None, method: MethodRow) -> tuple[list[float], PublishedAL | None]:
+    """`method.official_als()` and `method.best_published_al()`, read once per reference."""
+    known = _als_of(ref).get(id(method)) if ref is not None else None
+    if known is None:  # a row of no loaded reference (a test's own)
+        return method.official_als(), method.best_published_al()
+    return list(known[0]), known[1]
+
+
+def published_al_text(method: MethodRow, window: float | None = None, ref: Reference | None = None) -> str:
     """'published DFlash AL on real tasks 4.39–5.46 (official), up to 8.24 (third-party), i.e. …'."""
-    official = method.official_als()
-    best = method.best_published_al()
+    official, best = method_als(ref, method)
     parts = []
     if official:
         lo, hi = min(official), max(official)
@@ -104,7 +119,7 @@ def acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
         figures["window"] = float(window)
     if method is not None:
         basis.append(row(method))
-        published = "; " + published_al_text(method, window)
+        published = "; " + published_al_text(method, window, ref)
     else:
         published = (f"; no published AL for '{c.spec_method}' in the reference" if c.spec_method
                      else "; speculative method not named")
@@ -140,7 +155,7 @@ def acceptance(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Ans
                       summary=f"Speculative decoding, but the record reports no AL to divide by the "
                               f"window{published}.")
 
-    best = method.best_published_al() if method else None
+    best = method_als(ref, method)[1] if method else None
     if best is not None and al > BEST_AL_MARGIN * best.al:
         figures["best_published_al"] = best.al
         basis.append(formula(f"best published AL {num(best.al)} ({best.task}, "

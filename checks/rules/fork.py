@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from checks.basis import answer, field
 from checks.engines import (
@@ -75,6 +76,7 @@ _SCM_DEV_LOCAL = re.compile(
 _TAG_VERSION = re.compile(r"(?:^|[_\-])v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)")
 
 
+@lru_cache(maxsize=256)  # a pure function of two strings; a board repeats its versions
 def classify_version(version: str, engine: str | None = None) -> tuple[bool, str]:
     """-> (is_unofficial, phrase). The phrase names the suffix when there is one."""
     v = version.strip()

@@ -7,8 +7,8 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from checks.basis import answer, note, row
-from checks.models import Answer, Basis, Claim, Difference, Evidence, Step, built
+from checks.basis import answer, difference, note, row, step
+from checks.models import Answer, Basis, Claim, Difference, Evidence, Step
 from checks.parsing import join_words, parsed
 from checks.reference import Reference
 from checks.render import reason_text
@@ -167,12 +167,16 @@ def _commands(c: Claim, window: int | None,
     return base, spec, bench
 
 
+_APPLE = re.compile(r"\b(m[1-5]|apple)\b")
+_AMD = re.compile(r"\b(mi\d{3}|radeon|rx ?\d{4}|amd|strix)")
+
+
 def _power_cmd(ev: Evidence, ref: Reference) -> str:
     hw = ref.gpu(ev.claim.hardware)
     name = (ev.claim.hardware or "").lower()
-    if (hw is not None and hw.kind == "unified") or re.search(r"\b(m[1-5]|apple)\b", name):
+    if (hw is not None and hw.kind == "unified") or _APPLE.search(name):
         return POWER_APPLE
-    if re.search(r"\b(mi\d{3}|radeon|rx ?\d{4}|amd|strix)", name):
+    if _AMD.search(name):
         return POWER_AMD
     return POWER_NVIDIA
 
@@ -223,29 +227,28 @@ def measure(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer
     published_w = published if is_spec else None
     words = parsed(ev).words
     base, spec_published, bench = _commands(c, published_w, words)
-    _, spec_claimed, _ = _commands(c, c.spec_window if is_spec else None, words)
     power = _power_cmd(ev, ref)
     streams = max([n for n in (c.batch, c.concurrency) if n is not None], default=None)
     where = " on ".join(x for x in (c.model, c.hardware) if x) or "the same model on the same box"
     fmt = f" {c.weight_format}" if c.weight_format else ""
 
-    # Each step and difference is built from strings chosen here, already valid (checks.models.built).
+    # Each step and difference is built from strings chosen here, already valid (checks.basis.step, difference).
     differences: list[Difference] = []
     experiments: list[Step] = []
     ceiling = (
         f"; expect at most the realistic ceiling of {realistic:.0f} tok/s (Q7)" if realistic else ""
     )
-    experiments.append(built(Step, knob=None, run=
+    experiments.append(step(knob=None, run=
         f"plain decode of {where}{fmt}, batch 1, no speculative flags: `{base}`, measured with "
         f"`{bench}`; log power with `{power}`{ceiling}"
     ))
     if is_spec:
-        differences.append(built(Difference, knob="spec_method", claimed=method_name, reference="none (plain decode)"))
+        differences.append(difference(knob="spec_method", claimed=method_name, reference="none (plain decode)"))
         if method is not None and method.name == "DFlash":
             task = f"`{DFLASH_TASK}`"
         else:
             task = f"`{bench}` on real prompts (GSM8K, MT-Bench)"
-        experiments.append(built(Step, knob="spec_method", run=
+        experiments.append(step(knob="spec_method", run=
             f"{method_name} at its published window {published} on a real task: "
             f"`{spec_published or base}`, then {task}; record AL, tok/s and power"
             + (
@@ -256,41 +259,41 @@ def measure(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer
             ))
         )
         if c.spec_window is not None and c.spec_window != published:
-            differences.append(built(Difference, knob="spec_window", claimed=str(c.spec_window), reference=f"published {published}"))
-            experiments.append(built(Step, knob="spec_window", run=
+            differences.append(difference(knob="spec_window", claimed=str(c.spec_window), reference=f"published {published}"))
+            experiments.append(step(knob="spec_window", run=
                 f"only the window changes, {published} -> {c.spec_window}, same real task: "
-                f"`{spec_claimed or base}`"
+                f"`{_commands(c, c.spec_window, words)[1] or base}`"  # the claimed window's command: only here
             ))
     if c.prefix_caching or c.prefill_cached or c.ttft_empty:
-        differences.append(built(Difference, knob="prefix_caching", claimed="prefill cached / TTFT empty", reference="prefill counted"))
-        experiments.append(built(Step, knob="prefix_caching", run=
+        differences.append(difference(knob="prefix_caching", claimed="prefill cached / TTFT empty", reference="prefill counted"))
+        experiments.append(step(knob="prefix_caching", run=
             "same config with prefix caching off (SGLang --disable-radix-cache, "
             "vLLM --no-enable-prefix-caching), fresh prompts, report TTFT and end-to-end tok/s"
         ))
     if c.kv_dtype and c.kv_dtype.lower() not in DEFAULT_KV:
-        differences.append(built(Difference, knob="kv_dtype", claimed=c.kv_dtype, reference="the engine default"))
-        experiments.append(built(Step, knob="kv_dtype", run=f"only --kv-cache-dtype changes, default -> {c.kv_dtype}"))
+        differences.append(difference(knob="kv_dtype", claimed=c.kv_dtype, reference="the engine default"))
+        experiments.append(step(knob="kv_dtype", run=f"only --kv-cache-dtype changes, default -> {c.kv_dtype}"))
     fork = prior.get("fork")
     if fork is not None and fork.status == "flag":
-        differences.append(built(Difference, knob="engine_version", claimed=str(c.engine_version or c.engine), reference="the official release"))
-        experiments.append(built(Step, knob="engine_version", run=
+        differences.append(difference(knob="engine_version", claimed=str(c.engine_version or c.engine), reference="the official release"))
+        experiments.append(step(knob="engine_version", run=
             f"the same config on the official release of {split_engine(c.engine)[0] or 'the engine'} "
             f"(not {c.engine_version or 'the fork'}); the fork's share is the difference"
         ))
     if (streams is not None and streams > 1) or c.serving_claim:
-        differences.append(built(Difference, knob="batch", claimed=str(streams or 1), reference="1"))
-        experiments.append(built(Step, knob="batch", run=
+        differences.append(difference(knob="batch", claimed=str(streams or 1), reference="1"))
+        experiments.append(step(knob="batch", run=
             "concurrency sweep 1, 8, 32 with and without speculative decoding "
             "(the same draft model can flip from speedup to net loss under high concurrency)"
         ))
     if c.power_profile:
-        differences.append(built(Difference, knob="power_profile", claimed=c.power_profile, reference="default board power"))
-        experiments.append(built(Step, knob="power_profile", run=
+        differences.append(difference(knob="power_profile", claimed=c.power_profile, reference="default board power"))
+        experiments.append(step(knob="power_profile", run=
             f"only the power limit changes, default -> {c.power_profile}"
         ))
     if c.tok_s_kind in ("total", "aggregate", "per_gpu", "prefill"):
-        differences.append(built(Difference, knob="tok_s_kind", claimed=c.tok_s_kind, reference="decode"))
-        experiments.append(built(Step, knob="tok_s_kind", run=
+        differences.append(difference(knob="tok_s_kind", claimed=c.tok_s_kind, reference="decode"))
+        experiments.append(step(knob="tok_s_kind", run=
             f"report output-token decode tok/s beside the {c.tok_s_kind} figure"
         ))
 

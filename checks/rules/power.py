@@ -57,6 +57,10 @@ BAND_MARGIN = 0.8
 # Words in a power method that mark a figure as all cards (or the whole box), not one card.
 _TOTAL_WORDS = re.compile(r"\b(total|sum|all gpus|system|wall|node|box|psu)\b", re.IGNORECASE)
 
+# Frozen, so every answer may hold the one instance (validated once, at import).
+_A_BAND = Assumption(name="power band margin", value=BAND_MARGIN, unit="× band low",
+                     source="claimcheck: bands rest on a handful of runs (arXiv 2605.11999; "
+                            "llmgarage.ai power-limit benchmark)")
 _HARDEST = "power is the hardest figure to fake because nobody optimises it"
 
 
@@ -144,9 +148,7 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     figures["band_low"], figures["band_high"] = band.low, band.high
     basis.append(row(band, f"decode draws {band.low:.2f}–{band.high:.2f} of board power; "
                            f"flag below {band.low:.2f} × {BAND_MARGIN} = {floor:.2f}"))
-    assumptions = [Assumption(name="power band margin", value=BAND_MARGIN, unit="× band low",
-                              source="claimcheck: bands rest on a handful of runs (arXiv 2605.11999; "
-                                     "llmgarage.ai power-limit benchmark)")]
+    assumptions = [_A_BAND]
     band_text = f"the {band.name} decode band ({band.low:.2f}–{band.high:.2f} of board power)"
     throughput = c.tok_s is not None and c.tok_s_kind != "prefill"
     if throughput and high_w / tdp < floor:

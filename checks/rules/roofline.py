@@ -319,17 +319,18 @@ def _combine(judged: list[tuple[str, Judged]], unbounded: list[Answer]) -> Answe
         if other is not top:
             summary += f" Also: {other.summary[0].lower()}{other.summary[1:]}"
     basis = list(top.basis)
-    seen = set(basis)  # entries hash by what they state: a set, not a list scan per entry
-    for _, other in judged:
-        for b in other.basis:
-            if b not in seen:
-                seen.add(b)
-                basis.append(b)
+    assumptions = list(top.assumptions)
+    if len(judged) > 1:  # one judged rate (most claims) is the top one: nothing to merge
+        seen = set(basis)  # entries hash by what they state: a set, not a list scan per entry
+        for _, other in judged:
+            for b in other.basis:
+                if b not in seen:
+                    seen.add(b)
+                    basis.append(b)
+        for _, other in judged:
+            assumptions += [a for a in other.assumptions if a not in assumptions]
     for a in unbounded:
         summary += f" Also: {a.summary[0].lower()}{a.summary[1:]}"
-    assumptions = list(top.assumptions)
-    for _, other in judged:
-        assumptions += [a for a in other.assumptions if a not in assumptions]
     return _ans(top.status, summary, figures=figures, basis=basis, assumptions=assumptions,
                 missing=top.missing, reason=top.reason)
 
@@ -372,8 +373,9 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
     if ceil.offload is not None:
         figures["system_fraction"] = ceil.offload.system_fraction
         figures["system_bandwidth_gbs"] = ceil.offload.system_bandwidth.value
+    generous = set(ceil.generous.basis)  # entries hash by their fields: no __eq__ scan per entry
     basis = [*claimed.basis, *ceil.generous.basis,
-             *[b for b in ceil.realistic.basis if b not in ceil.generous.basis],
+             *[b for b in ceil.realistic.basis if b not in generous],
              *[note(f"realistic: {n}") for n in ceil.realistic.notes if _kv_note(n)],
              formula(f"ratio = {tok(claimed.value)} ÷ {num(g)} = {ratio:.2f}")]
     assumptions = [*ceil.generous.assumptions,

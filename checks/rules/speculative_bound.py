@@ -19,7 +19,7 @@ from checks.models import Answer, Assumption, Basis, Claim, Evidence, Status
 from checks.physics import Ceilings, num
 from checks.physics.figures import per_reference
 from checks.reference import MethodRow, PublishedAL, Reference
-from checks.rules.acceptance import acceptance
+from checks.rules.acceptance import acceptance, method_als
 
 __all__ = [
     "MEASURED_AL_MARGIN",
@@ -78,6 +78,7 @@ class Judged:
     reason: str = ""  # the Answer's reason code (checks.render.REASONS)
 
 
+@per_reference  # a fact of the method table: the same for every claim
 @per_reference  # a fact of the method table: the same for every claim
 def _best_method(ref: Reference) -> MethodRow | None:
     rows = [m for m in ref.methods if m.published_als]
@@ -174,8 +175,7 @@ def judge_speculative(ev: Evidence, ref: Reference, prior: Mapping[str, Answer],
         return set_status(j, "stop", f"{lead}; {need}, more than the {window}-token window can emit per "
                                f"pass even if the draft never missed{tail}.", "above_window")
 
-    official = method.official_als() if method is not None else []
-    best = method.best_published_al() if method is not None else None
+    official, best = method_als(ref, method) if method is not None else ([], None)
     honest = ""
     if method is not None and official:
         lo, hi = g * TYPICAL_ATTAINMENT * min(official), g * max(official)

@@ -12,6 +12,7 @@ from checks.basis import answer, formula, note
 from checks.basis import row as cited
 from checks.models import Answer, Basis, Claim, Evidence
 from checks.reference import Reference
+from checks.rules.acceptance import method_als
 from checks.stats import spearman
 
 # tok/s rising monotonically with window width (Spearman ρ ≥ 0.9) says it is measuring the window
@@ -71,9 +72,8 @@ def _published_ceiling(ev: Evidence, ref: Reference) -> tuple[float | None, Basi
     """The highest published AL for the runs' method, else for any method in the table."""
     for c in [ev.claim, *ev.siblings]:
         row = ref.method(c.spec_method)
-        if row is not None and row.best_published_al() is not None:
-            best = row.best_published_al()
-            assert best is not None
+        best = method_als(ref, row)[1] if row is not None else None
+        if row is not None and best is not None:
             return best.al, cited(row, f"best published {row.name} AL {best.al:g} ({best.task})")
     best_any = [(p.al, row) for row in ref.methods for p in row.published_als]
     if not best_any:
