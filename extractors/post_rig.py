@@ -16,6 +16,10 @@ model / test / t/s. Each table inherits the sentences of *its own post* that nam
   several cards counting as one rig only where they are joined by "+" ("3090 + 2x 3060").
   Two CPUs, or two different cards named apart ("on my 3090 and on the 4090"), are a comparison:
   the rows get nothing, as they do when the post names no hardware. No guessing.
+- one exception to that: a post that says which of its sections ran where, clause by clause
+  ("`AVX2/Zen4` performance is on a Ryzen-7950X, `ARM` is on `M2-Max`": a label, "is/are on",
+  one device), gives a table the one clause whose label is a word of the table's own heading
+  ("### AVX2", "### ARM_NEON"); no clause or two clauses matching give nothing.
 
 A table with no model column of its own (a sweep-bench table: PP, TG, N_KV, S_PP t/s, …) inherits
 the post's model sentences the same way: one model named in the post, or nothing. A post whose
@@ -37,8 +41,8 @@ from checks.reference import Reference
 from extractors.text.models import find_models
 from extractors.text.names import Name, find_gpus
 
-__all__ = ["MAX_HOST_SHARE", "MAX_RIG_SENTENCES", "MAX_SENTENCE", "Post", "log_rig", "model_sentences",
-           "post_models", "post_rigs", "posts", "rig_sentences"]
+__all__ = ["MAX_HOST_SHARE", "MAX_RIG_SENTENCES", "MAX_SENTENCE", "Post", "labelled_rig", "log_rig",
+           "model_sentences", "post_models", "post_rigs", "posts", "rig_sentences"]
 
 MAX_SENTENCE = 300  # a longer "sentence" is a list or a log line, not the post's description of its rig
 MAX_RIG_SENTENCES = 3
@@ -64,6 +68,18 @@ _SPEED = re.compile(r"(?i)(?:\b(?:t|toks?|tokens?)\s?/\s?s(?:ec)?\b|tokens? per 
 # Two command-line flags ("-mla 2 -ngl 0", "--ctx-size 8192 --threads 32"): a command pasted inline,
 # not the post's prose; its flags would be read as the row's configuration.
 _FLAGS = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]{0,30}(?:[ =]\S{1,60})?\s{1,3}--?[A-Za-z]")
+# A clause saying where one labelled part of the post ran: "AVX2/Zen4 performance is on a
+# Ryzen-7950X", "ARM is on M2-Max", "the CUDA results are from an RTX 4080". The label is the
+# clause's words before the verb (a few words, no sentence); the device follows the preposition.
+_LABELLED = re.compile(r"^(?:(?i:the)\s)?(?P<label>[\w/+.-]{2,40}(?:\s[\w/+.-]{2,40}){0,2}?)"
+                       r"(?:\s(?i:performance|results|numbers|figures|timings|runs|benchmarks|tests))?"
+                       r"\s(?i:is|are|was|were)\s(?:(?i:measured|run|obtained|done|taken|tested)\s)?"
+                       r"(?i:on|from|with)\s")
+_CLAUSE_SPLIT = re.compile(r"\s*(?:[,;]|\band\b)\s*")
+_LABEL_WORD = re.compile(r"[^\W_]+")
+# Words of a label too common to tell one section from another.
+_GENERIC = frozenset({"the", "all", "my", "our", "this", "these", "that", "other", "cpu", "gpu", "model",
+                      "performance", "results", "numbers", "tests", "runs", "benchmarks", "here"})
 _BULLET = re.compile(r"^(?:[*+-]|\d{1,3}[.)])\s")
 _MARKUP = re.compile(r"<[^<>\n]{0,80}>|\*\*|`|!?\[([^\]\n]{0,200})\]\([^)\n]{0,300}\)")
 # The model file a pasted command loads: "-m /models/Qwen3-235B-A22B-Q8_0.gguf", "--model x.gguf",
@@ -129,7 +145,9 @@ def _prose(lines: list[str]) -> str:
     for line, fenced in _unquoted(lines):
         if fenced is None:
             continue
-        if fenced or line.startswith(("|", "#", "👤")) or not line:
+        # A line of three cell bars is a table row even where its opening bar is missing
+        # ("llama 8B Q8_K_R8 | 7.56 GiB | 8.03 B | ARM_NEON | ..."), never the post's prose.
+        if fenced or line.startswith(("|", "#", "👤")) or not line or line.count("|") >= 3:
             kept.append("")
             continue
         if _BULLET.match(line):  # a list item is its own sentence, not part of the one above
@@ -231,6 +249,27 @@ def rig_sentences(prose: str, ref: Reference) -> str:
     return _joined([s for s, _ in kept])
 
 
+def labelled_rig(prose: str, heading: str, ref: Reference) -> str:
+    """The one clause of the post's prose that says where its part labelled by a word of the
+    table's `heading` ran ("AVX2/Zen4 performance is on a Ryzen-7950X" for a table under "###
+    AVX2"), or "": no such clause, or two matching the heading. A clause names exactly one device."""
+    words = {w.casefold() for w in _LABEL_WORD.findall(heading)} - _GENERIC
+    if not words:
+        return ""
+    found: list[str] = []
+    for sentence in _sentences(prose):
+        if not _devices(sentence, ref):
+            continue
+        for clause in _CLAUSE_SPLIT.split(_BULLET.sub("", sentence).rstrip(".!?;")):
+            m = _LABELLED.match(clause)
+            if m is None or len(_devices(clause, ref)) != 1:
+                continue
+            label = {w.casefold() for w in _LABEL_WORD.findall(m.group("label"))} - _GENERIC
+            if label & words:
+                found.append(clause)
+    return found[0] + "." if len(found) == 1 else ""
+
+
 def _one_rig(kept: list[tuple[str, list[Name]]], ref: Reference) -> bool:
     """Several different cards are one rig only where one sentence joins them all by "+"."""
     every = {n.name for _, names in kept for n in names if not _is_cpu(n, ref)}
@@ -243,23 +282,26 @@ def _one_rig(kept: list[tuple[str, list[Name]]], ref: Reference) -> bool:
     return False
 
 
-def post_rigs(text: str, ref: Reference) -> Callable[[int], str]:
-    """`line number (1-based) -> the hardware sentences of the post holding that line` ("" for
-    none): what a table starting at that line inherits. A post whose words name no machine gives
-    what llama.cpp's own log above the table says (`log_rig`), when it says the weights sat on
-    its cards."""
+def post_rigs(text: str, ref: Reference) -> Callable[..., str]:
+    """`(line number (1-based), the table's own heading) -> the hardware sentences of the post
+    holding that line` ("" for none): what a table starting at that line inherits. A post naming
+    several machines gives the one clause labelled by a word of the table's heading
+    (`labelled_rig`). A post whose words name no machine gives what llama.cpp's own log above
+    the table says (`log_rig`), when it says the weights sat on its cards."""
     prose = _by_line(text, ref, rig_sentences)
     found = posts(text)
     lines = text.splitlines()
     authors = _authors_rigs(found, ref)
 
-    def at(lineno: int) -> str:
+    def at(lineno: int, heading: str = "") -> str:
         rig = prose(lineno)
         if rig:
             return rig
         post = next((p for p in found if p.first <= lineno <= p.last), None)
         if post is None:
             return ""
+        if heading and (labelled := labelled_rig(post.rig_text, heading, ref)):
+            return labelled
         log = log_rig(lines[post.first - 1:lineno - 1])
         if log:
             return log

@@ -328,11 +328,15 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
             told = next((c for p, c in captions.items() if fnmatch.fnmatchcase(caption or "", p)), "")
             if told:
                 lead = f"{lead} ({told})" if lead else told
-            rig = post_rig(rows[0][0]) if post_rig is not None and rows else ""
+            # The nearest heading above the table is its own (a post's "### AVX2" section): where
+            # the post says which section ran on which machine, it picks the clause.
+            rig = post_rig(rows[0][0], heading.rsplit(" / ", 1)[-1]) if post_rig is not None and rows else ""
             if rig and rig not in lead:
                 lead = f"{lead} (rig named in the post: {rig})"
             model = (post_model(rows[0][0]) if post_model is not None and rows
                      and not any("model" in h.lower() for h in headers) else "")
+            if rigs is not None and post_model is not None and rows and not model:
+                model = _unnamed_models(headers, rows, post_model(rows[0][0]), rigs[2])
             if model and model not in lead:
                 lead = f"{lead} (model named in the post: {model})"
             labels = 1
@@ -362,13 +366,37 @@ def _markdown_tables(repo: Repo, src: Source) -> Iterator[Record]:
 
 def _post_rigs_reader() -> Any:
     """Two readers `text -> (table line number -> sentences of the post holding it)`: its
-    hardware sentences, and its model sentences (for a table with no model column), with the
+    hardware sentences, and its model sentences (for a table with no model column, or one whose
+    model cells name no model), and `text -> the names of the models it names`, with the
     project's own readers (imported here: only a source that asks for it pays for the tables)."""
     from checks.reference import load_reference
     from extractors.post_rig import post_models, post_rigs
+    from extractors.text.models import find_models
 
     ref = load_reference()
-    return (lambda text: post_rigs(text, ref)), (lambda text: post_models(text, ref))
+    return ((lambda text: post_rigs(text, ref)), (lambda text: post_models(text, ref)),
+            (lambda text: [m.name for m in find_models(text, ref)]))
+
+
+# A size written in a model cell or a model's name: "8B BF16", "Llama 3.1 8B".
+_SIZE = re.compile(r"(?<![\w.])(\d{1,4}(?:\.\d{1,2})?)\s?[Bb](?![A-Za-z0-9])")
+
+
+def _unnamed_models(headers: list[str], rows: list[tuple[int, list[str]]], sentences: str,
+                    names: Any) -> str:
+    """The post's model sentences for a table whose model column writes only a size and a
+    format ("8B BF16", "8B IQ4_XS - 4.25 bpw" under "LLaMA-3.1-8B-Instruct is used in all
+    cases"): no cell of the column names a model, the post names one, and every size the cells
+    write is that model's. Else ""."""
+    col = next((k for k, h in enumerate(headers) if "model" in h.lower()), None)
+    if col is None or not sentences:
+        return ""
+    cells = [cells[col] for _, cells in rows if col < len(cells) and cells[col]]
+    if not cells or any(names(c) for c in cells):
+        return ""
+    named = {float(x) for n in names(sentences) for x in _SIZE.findall(n)}
+    written = {float(x) for c in cells for x in _SIZE.findall(c)}
+    return sentences if named and written <= named else ""
 
 
 def _is_value(cell: str) -> bool:

@@ -36,6 +36,7 @@ __all__ = [
     "batch_size",
     "hardware_row",
     "host_row",
+    "integrated_row",
     "layer_split",
     "official_bandwidth_gbs",
     "peak_tflops",
@@ -72,8 +73,55 @@ def hardware_row(claim: Claim, ref: Reference) -> HardwareRow | Missing:
         return Missing(("hardware",))
     row = ref.gpu(claim.hardware)
     if row is None:
+        row = integrated_row(claim, ref)
+    if row is None:
         return Missing((f"reference row for hardware '{claim.hardware}'",))
     return row
+
+
+# Integrated GPUs by the names drivers and tools print for them. Intel's are named apart from its
+# discrete cards, which carry a model number (Arc A770, B580): "Intel(R) UHD Graphics 770",
+# "Intel(R) Iris(R) Xe Graphics", "Intel(R) Arc(TM) Graphics" (Meteor Lake's, no model number),
+# "Intel HD Graphics 620". AMD's numbered ones are APU graphics only ("Radeon 780M Graphics",
+# "Radeon 760M", "Radeon 890M", "Radeon Vega 8 Graphics"); a bare "AMD Radeon Graphics" is what
+# ROCm and Vulkan also print for some discrete cards, so it counts only where the host CPU's
+# brand string names its own graphics ("AMD Ryzen 5 7640U w/ Radeon 760M Graphics").
+_INTEL_IGPU = re.compile(r"(?i)^\s*intel(?:\(r\))?\s+(?:(?:u?hd|iris(?:\(r\))?(?:\s+(?:xe|plus|pro))?)"
+                         r"(?:\(tm\))?\s+graphics\b|arc(?:\(tm\))?\s+graphics\s*$)")
+_AMD_NUMBERED_IGPU = re.compile(r"(?i)^\s*(?:amd\s+)?radeon(?:\(tm\))?\s+(?:\d{3}m|vega\s+\d{1,2})"
+                                r"(?:\s+graphics)?\s*$")
+_AMD_BARE_IGPU = re.compile(r"(?i)^\s*(?:amd\s+)?radeon(?:\(tm\))?\s+graphics\s*$")
+_AMD_HOST_GRAPHICS = re.compile(r"(?i)\b(?:w/|with)\s+radeon\b")
+_INTEL_HOST = re.compile(r"(?i)\b(?:intel|core|xeon|pentium|celeron|atom)\b")
+_AMD_HOST = re.compile(r"(?i)\b(?:amd|ryzen|athlon)\b")
+
+
+def integrated_row(claim: Claim, ref: Reference) -> HardwareRow | None:
+    """An integrated GPU named as the accelerator reads its host's memory: the named host CPU's
+    platform row (its most generous configuration), when the GPU's name is an integrated one of
+    the host's own vendor (see the patterns above). Its compute peak is left out (the platform's
+    is the CPU cores', not the GPU's), and its derivation says whose memory it is. None without
+    a named host: the accelerator stays unanswered."""
+    name, host = claim.hardware or "", claim.host or ""
+    if not host:
+        return None
+    if _INTEL_IGPU.search(name):
+        vendor_ok = _INTEL_HOST.search(host) is not None and _AMD_HOST.search(host) is None
+    elif _AMD_NUMBERED_IGPU.search(name):
+        vendor_ok = _AMD_HOST.search(host) is not None
+    elif _AMD_BARE_IGPU.search(name):
+        vendor_ok = _AMD_HOST.search(host) is not None and _AMD_HOST_GRAPHICS.search(host) is not None
+    else:
+        return None
+    row_ = host_row(claim, ref) if vendor_ok else None
+    if row_ is None:
+        return None
+    how = f"{row_.bandwidth_derivation}; " if row_.bandwidth_derivation else ""
+    return row_.model_copy(update={
+        "peak_tflops": {},
+        "bandwidth_derivation": (f"{how}'{name}' is the integrated GPU of the host '{host}': it reads "
+                                 "the host's memory, so the host platform's memory system bounds it"),
+    })
 
 
 def layer_split(claim: Claim, hw: HardwareRow) -> bool:

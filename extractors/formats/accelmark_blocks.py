@@ -253,12 +253,11 @@ def suite_drafter(b: ClaimBuilder, suite: str, runner: str = "", extra: Any = No
         where = f"{SUITES}/{suite}/suite.json speculative_draft_model_id"
         b.set("drafter_model", SPEC_DRAFTER[suite], field=where)
         b.set("spec_method", "EAGLE", field=where, span=SPEC_DRAFTER[suite])
-    window = _runner_window(suite, runner, extra)
+    window = _runner_window(suite, runner, extra) or _sglang_window(runner, extra)
     if window is not None:
-        k, where = window
+        k, where, convention = window
         b.set("spec_window", k + 1, field=where, span=str(k))
-        b.set("spec_window_convention", f"num_speculative_tokens {k} + 1 bonus token = window (vLLM convention)",
-              field=where)
+        b.set("spec_window_convention", convention, field=where)
 
 
 # The vLLM runners (FreedomIntelligence/AccelMark@5797fc42745be2494e6213938d9e5afa0c6c5bef
@@ -268,7 +267,7 @@ def suite_drafter(b: ClaimBuilder, suite: str, runner: str = "", extra: Any = No
 # YAML `engine_kwargs` (the record's `task.extra_config`) winning on conflict. vLLM proposes that
 # many draft tokens per step and verifies them in one pass: at most k + 1 tokens per sequence
 # per pass. The SGLang runner drops the key (its own EAGLE defaults run) and the TPU runner passes
-# no drafter: neither is listed.
+# no drafter: neither is listed (the SGLang runner's window is `_sglang_window`'s).
 VLLM_RUNNERS = frozenset({"nvidia_vllm_47f5d58e", "nvidia_vllm020_0f6c56e4", "nvidia_onecat_vllm_12a253c2",
                           "amd_vllm_rocm_6c18cd8f", "ascend_vllm_ascend_d4aa9fda",
                           "moorethreads_vllm_musa_f2f6f965"})
@@ -277,10 +276,14 @@ SPEC_NUM_TOKENS = {"suite_A": 4, "suite_D": 4}
 _DEFAULT_K = 4  # benchmark_runner.py: suite.get("speculative_num_tokens", 4)
 
 
-def _runner_window(suite: str, runner: str, extra: Any) -> tuple[int, str] | None:
-    """(k, where it comes from) for a vLLM runner's speculative scenario: the record's own
-    `num_speculative_tokens` in `task.extra_config` (also inside `speculative_config`), else the
-    suite's; None for another runner or a speculative setting whose k cannot be read."""
+_VLLM_CONVENTION = "num_speculative_tokens {k} + 1 bonus token = window (vLLM convention)"
+
+
+def _runner_window(suite: str, runner: str, extra: Any) -> tuple[int, str, str] | None:
+    """(k, where it comes from, how it makes the window) for a vLLM runner's speculative
+    scenario: the record's own `num_speculative_tokens` in `task.extra_config` (also inside
+    `speculative_config`), else the suite's; None for another runner or a speculative setting
+    whose k cannot be read."""
     if runner not in VLLM_RUNNERS:
         return None
     if isinstance(extra, dict):
@@ -292,8 +295,41 @@ def _runner_window(suite: str, runner: str, extra: Any) -> tuple[int, str] | Non
                         k = to_int(obj[key])
                     except BadValue:
                         return None
-                    return (k, f"{path}.{key}") if k >= 1 else None
+                    return (k, f"{path}.{key}", _VLLM_CONVENTION.format(k=k)) if k >= 1 else None
         if "speculative_config" in extra:
             return None  # the user's own config, and no k in it
     k = SPEC_NUM_TOKENS.get(suite, _DEFAULT_K)
-    return k, f"{SUITES}/{suite}/suite.json speculative_num_tokens (runners/benchmark_runner.py)"
+    return (k, f"{SUITES}/{suite}/suite.json speculative_num_tokens (runners/benchmark_runner.py)",
+            _VLLM_CONVENTION.format(k=k))
+
+
+# The SGLang runner (FreedomIntelligence/AccelMark@5797fc42745be2494e6213938d9e5afa0c6c5bef
+# runners/nvidia_sglang_c43a8309/runner.py load_model) pops the benchmark runner's
+# `num_speculative_tokens`, sets `speculative_algorithm="EAGLE"` with the suite's draft model and
+# passes its YAML `engine_kwargs` (the record's `task.extra_config`) to `sgl.Engine`. With no
+# `speculative_num_steps` given, SGLang picks its EAGLE defaults (sgl-project/sglang
+# python/sglang/srt/server_args.py `auto_choose_speculative_params`: (num_steps, eagle_topk,
+# num_draft_tokens) = (5, 4, 8) for LlamaForCausalLM and every other architecture but DeepSeek's
+# (3, 1, 4)). An EAGLE verify pass accepts one path of the draft tree, at most num_steps drafted
+# tokens deep, plus the bonus token (its accept length "with bonus" is at most
+# speculative_num_steps + 1): the run emits at most num_steps + 1 tokens per sequence per pass.
+SGLANG_RUNNERS = frozenset({"nvidia_sglang_c43a8309"})
+SGLANG_DEFAULT_STEPS = 5  # the largest of SGLang's EAGLE defaults (Llama and all others; DeepSeek 3)
+_SGLANG_CONVENTION = "speculative_num_steps {k} + 1 bonus token = the most an EAGLE verify pass accepts (SGLang)"
+
+
+def _sglang_window(runner: str, extra: Any) -> tuple[int, str, str] | None:
+    """(num_steps, where it comes from, how it makes the window) for the SGLang runner's
+    speculative scenario: the record's own `speculative_num_steps` in `task.extra_config`, else
+    SGLang's most generous default; None for another runner or a step count that cannot be read."""
+    if runner not in SGLANG_RUNNERS:
+        return None
+    if isinstance(extra, dict) and "speculative_num_steps" in extra:
+        try:
+            k = to_int(extra["speculative_num_steps"])
+        except BadValue:
+            return None
+        return (k, "task.extra_config.speculative_num_steps", _SGLANG_CONVENTION.format(k=k)) if k >= 1 else None
+    return (SGLANG_DEFAULT_STEPS,
+            "runners/nvidia_sglang_c43a8309/runner.py (EAGLE, no num_steps set: SGLang server_args.py "
+            "auto_choose_speculative_params default)", _SGLANG_CONVENTION.format(k=SGLANG_DEFAULT_STEPS))

@@ -297,7 +297,9 @@ def _tool(row: list[_Cell]) -> str | None:
     keys = {_key(c.key) for c in row}
     if "s_tg t/s" in keys or "s_pp t/s" in keys:
         return "llama-batched-bench" if "b" in keys else "llama-sweep-bench"
-    if "test" in keys and "t/s" in keys:
+    # llama-bench's columns, or a comparison built on them: "t/s (llama.cpp)" and "t/s
+    # (ik_llama.cpp)" beside its `test` column are the same test run by two builds.
+    if "test" in keys and any(k == "t/s" or k.startswith("t/s (") for k in keys):
         return "llama-bench"
     return None
 

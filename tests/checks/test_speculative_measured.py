@@ -4,7 +4,9 @@ Shapes: FreedomIntelligence/AccelMark@5797fc42745b results/community/
 nvidia_a100_sxm4_40gbx1_suite_A_nvidia_sglang_c43a8309_958afbbd/result.json (the project's fixture),
 its runner id swapped for the vLLM runner's as the verified A100/H100 suite A submissions have it
 (nvidia_vllm_47f5d58e): the vLLM runners pass the suite's `speculative_num_tokens` (4) to the engine,
-so each verify pass emits at most 5 tokens per sequence; the SGLang runner drops it.
+so each verify pass emits at most 5 tokens per sequence; the SGLang runner drops it and SGLang's
+own EAGLE defaults run (5 steps: at most 6 tokens a pass), unless the runner YAML sets
+`speculative_num_steps`.
 """
 
 from __future__ import annotations
@@ -57,14 +59,32 @@ def _audit(ref: Reference, c: Claim) -> Report:
     ("nvidia_vllm_47f5d58e", {"num_speculative_tokens": 2}, 3),  # the runner YAML wins
     ("nvidia_vllm_47f5d58e", {"speculative_config": {"method": "eagle", "num_speculative_tokens": 6}}, 7),
     ("nvidia_vllm_47f5d58e", {"speculative_config": {"method": "eagle"}}, None),  # the user's own, no k
-    ("nvidia_sglang_c43a8309", None, None),  # SGLang's runner drops the key: its own EAGLE defaults
+    ("nvidia_sglang_c43a8309", None, 6),  # SGLang's runner drops the key: its EAGLE default, 5 steps + 1
+    ("nvidia_sglang_c43a8309", {"speculative_num_steps": 3}, 4),  # the runner YAML's own steps
+    ("nvidia_sglang_c43a8309", {"speculative_num_steps": "many"}, None),  # unreadable: no window
     ("google_vllm_tpu_68cc9ffa", None, None),  # passes no drafter at all
 ])
 def test_the_runner_sets_the_window(runner: str, extra: Any, window: int | None) -> None:
     c = _spec8(_result(runner, extra))
     assert c.spec_window == window
-    if window is not None and not extra:
+    if window is not None and not extra and "vllm" in runner:
         assert c.spec_window_convention == f"num_speculative_tokens {window - 1} + 1 bonus token = window (vLLM convention)"
+    if window is not None and "sglang" in runner:
+        assert c.spec_window_convention == (f"speculative_num_steps {window - 1} + 1 bonus token = the most an "
+                                            f"EAGLE verify pass accepts (SGLang)")
+
+
+@pytest.mark.parametrize(("factor", "status", "verdict"), [
+    (1.0, "ok", "consistent"),  # the record's own 705.2 tok/s: 0.91 of the batch-8 ceiling
+    (7.0, "stop", "implausible"),  # 6.4 × the ceiling: more than the 6 tokens a 5-step EAGLE pass accepts
+])
+def test_an_sglang_speculative_run_is_bounded_by_its_default_steps(ref: Reference, factor: float, status: str,
+                                                                   verdict: str) -> None:
+    report = _audit(ref, _spec8(_result("nvidia_sglang_c43a8309", factor=factor)))
+    q7 = report.question("roofline")
+    assert (q7.status, report.verdict) == (status, verdict)
+    if status == "stop":
+        assert q7.reason == "above_window" and "more than the 6-token window" in q7.summary
 
 
 @pytest.mark.parametrize(("factor", "status", "verdict"), [

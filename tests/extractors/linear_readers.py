@@ -25,7 +25,14 @@ from extractors.image.layout import split_cells
 from extractors.image.printouts import vllm_serve_record
 from extractors.links import find_links
 from extractors.pasted import is_tool_output, pasted_documents
-from extractors.post_rig import log_rig, model_sentences, post_rigs, posts, rig_sentences
+from extractors.post_rig import (
+    labelled_rig,
+    log_rig,
+    model_sentences,
+    post_rigs,
+    posts,
+    rig_sentences,
+)
 from extractors.text import parse_text
 from extractors.text.freetext import read_free_text
 from extractors.text.launch import read_launch, split_command
@@ -114,6 +121,7 @@ READERS: dict[str, Callable[[str], object]] = {
     "post_rig.model": lambda t: model_sentences(t, REF),
     "post_rig.log": lambda t: log_rig(t.splitlines()),
     "post_rig.rigs": lambda t: post_rigs(t, REF)(max(1, t.count("\n"))),
+    "post_rig.labelled": lambda t: labelled_rig(t, "AVX2 ARM", REF),
 }
 
 # Readers left out of the pumping, with the reason; empty since the free-text and GPU-name
