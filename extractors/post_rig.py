@@ -75,7 +75,7 @@ _LABELLED = re.compile(r"^(?:(?i:the)\s)?(?P<label>[\w/+.-]{2,40}(?:\s[\w/+.-]{2
                        r"(?:\s(?i:performance|results|numbers|figures|timings|runs|benchmarks|tests))?"
                        r"\s(?i:is|are|was|were)\s(?:(?i:measured|run|obtained|done|taken|tested)\s)?"
                        r"(?i:on|from|with)\s")
-_CLAUSE_SPLIT = re.compile(r"\s*(?:[,;]|\band\b)\s*")
+_CLAUSE_SPLIT = re.compile(r"[,;]|\band\b")  # no \s* around it: split runs stay linear
 _LABEL_WORD = re.compile(r"[^\W_]+")
 # Words of a label too common to tell one section from another.
 _GENERIC = frozenset({"the", "all", "my", "our", "this", "these", "that", "other", "cpu", "gpu", "model",
@@ -260,7 +260,8 @@ def labelled_rig(prose: str, heading: str, ref: Reference) -> str:
     for sentence in _sentences(prose):
         if not _devices(sentence, ref):
             continue
-        for clause in _CLAUSE_SPLIT.split(_BULLET.sub("", sentence).rstrip(".!?;")):
+        for part in _CLAUSE_SPLIT.split(_BULLET.sub("", sentence).rstrip(".!?;")):
+            clause = part.strip()
             m = _LABELLED.match(clause)
             if m is None or len(_devices(clause, ref)) != 1:
                 continue
