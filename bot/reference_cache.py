@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import pickle
 import sys
 from importlib import resources
@@ -31,12 +30,12 @@ from checks import models as _models
 from checks import names as _names
 from checks import reference as _reference
 from checks.reference import TABLES, Reference, load_reference
+from extractors.kept_files import keep_file
 
 __all__ = ["cached_reference", "reference_path"]
 
 _FORMAT = 1
 _INDEXED = ("hardware", "models", "formats", "methods", "power_bands")
-_KEEP_FILES = 8  # other references (other tables, other override files) kept beside the current
 
 
 def _packaged_tables() -> list[bytes]:
@@ -90,19 +89,8 @@ def _read(path: Path) -> Reference | None:
 
 def _write(path: Path, ref: Reference) -> None:
     try:
-        data = pickle.dumps(ref, protocol=pickle.HIGHEST_PROTOCOL)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)  # a reader never sees half a file
+        keep_file(path, pickle.dumps(ref, protocol=pickle.HIGHEST_PROTOCOL), "reference-*.pickle")
     except (OSError, pickle.PicklingError):
-        return
-    try:
-        others = [p for p in path.parent.glob("reference-*.pickle") if p != path]
-        others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in others[_KEEP_FILES:]:
-            old.unlink()
-    except OSError:
         return
 
 

@@ -12,6 +12,7 @@ from checks.reference import load_reference
 from checks.runner import audit
 from extractors.evidence import build_evidence, read_document
 from extractors.inputs import InputSpec, read_local
+from tests.corpus_repo import MemoryRepo
 from tests.extractors.test_post_rig import DISCUSSION
 
 REF = load_reference()
@@ -31,23 +32,10 @@ Here is what sweep-bench gives.
 """
 
 
-class _Repo:
-    """The two things the converter asks of a repository: a file's bytes and its permalink."""
-
-    def __init__(self, files: dict[str, str]) -> None:
-        self.files = files
-
-    def show(self, path: str) -> bytes:
-        return self.files[path].encode("utf-8")
-
-    def url(self, path: str, line: int | None = None) -> str:
-        return f"https://example.com/{path}#L{line}"
-
-
 def _lines(files: dict[str, str]) -> list[str]:
     src = Source(name="ik", repo="o/r", commit="0" * 40, converter="markdown_tables", paths=list(files),
                  licence="MIT", redistribute=True, options={"context": {"*": "ik_llama.cpp"}, "rig_from_post": True})
-    repo: Any = _Repo(files)
+    repo: Any = MemoryRepo(files)
     return [r.text or "" for r in _markdown_tables(repo, src)]
 
 
@@ -97,7 +85,7 @@ def _overview_lines() -> list[str]:
                  licence="none", redistribute=False,
                  options={"split": "cells", "all_tables": True, "unit": "tokens/s",
                           "context": {"*": "llama.cpp's llama-bench on LLaMA 3"}, "caption_context": _CAPTIONS})
-    repo: Any = _Repo({"README.md": _OVERVIEW})
+    repo: Any = MemoryRepo({"README.md": _OVERVIEW})
     return [r.text or "" for r in _markdown_tables(repo, src)]
 
 
@@ -244,7 +232,7 @@ def test_a_table_the_manifest_skips_gives_no_rows() -> None:
                  licence="none", redistribute=False,
                  options={"split": "cells", "all_tables": True, "unit": "tokens/s",
                           "skip_tables": ["*Perplexity table*"], "context": {"*": "llama-bench"}})
-    repo: Any = _Repo({"README.md": _README})
+    repo: Any = MemoryRepo({"README.md": _README})
     texts = [r.text or "" for r in _markdown_tables(repo, src)]
     assert texts == ["llama-bench, Overview (Average speed (tokens/s) of generating 1024 tokens by GPUs on LLaMA 3. "
                      "Higher speed is better.), 8B Q4_K_M, 3070 8GB: 70.94 tokens/s"]

@@ -23,6 +23,7 @@ from extractors.evidence import build_evidence, read_document
 from extractors.inputs import InputSpec, read_local
 from extractors.post_rig import labelled_rig, posts
 from extractors.text import parse_text
+from tests.corpus_repo import MemoryRepo
 
 REF = load_reference()
 
@@ -64,21 +65,10 @@ _POST = f"""### 🗣️ [#164](https://github.com/ikawrakow/ik_llama.cpp/discuss
 """
 
 
-class _Repo:
-    def __init__(self, files: dict[str, str]) -> None:
-        self.files = files
-
-    def show(self, path: str) -> bytes:
-        return self.files[path].encode("utf-8")
-
-    def url(self, path: str, line: int | None = None) -> str:
-        return f"https://example.com/{path}#L{line}"
-
-
 def _lines(text: str) -> list[str]:
     src = Source(name="ik", repo="o/r", commit="0" * 40, converter="markdown_tables", paths=["d.md"],
                  licence="MIT", redistribute=True, options={"context": {"*": "ik_llama.cpp"}, "rig_from_post": True})
-    repo: Any = _Repo({"d.md": text})
+    repo: Any = MemoryRepo({"d.md": text})
     return [r.text or "" for r in _markdown_tables(repo, src)]
 
 

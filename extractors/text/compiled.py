@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import re
 import sys
 from array import array
@@ -30,6 +29,7 @@ from pathlib import Path
 from re import _compiler, _parser  # type: ignore[attr-defined]
 from typing import Any, cast
 
+from extractors.kept_files import keep_file
 from extractors.text import lazyre
 
 __all__ = ["MAX_ENTRIES", "analysed", "compile", "keep_in", "save", "start_class", "store_path"]
@@ -39,7 +39,6 @@ _FORMAT = 1  # the layout of the file's data (bumped when it changes)
 # only the entries this run used. A name finder's alternation is keyed by its aliases, so a
 # reference file of one's own adds its own few.
 MAX_ENTRIES = 4096
-_KEEP_FILES = 8  # pattern files of other Python builds or gate code kept beside the current one
 
 # The engine's code word: an unsigned int of its CODESIZE bytes.
 _CODE_TYPE = next(t for t in "IL" if array(t).itemsize == _compiler._sre.CODESIZE)
@@ -196,25 +195,8 @@ def save() -> bool:
         entries = {k: v for k, v in entries.items() if k in store.used}
     try:
         data = marshal.dumps({"format": _FORMAT, "entries": entries})
-        store.path.parent.mkdir(parents=True, exist_ok=True)
-        # Written beside and renamed over: a reader never sees half a file, and two runs ending
-        # together leave one whole file (the last one's).
-        tmp = store.path.with_name(f"{store.path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, store.path)
+        keep_file(store.path, data, "patterns-*.marshal")
     except (OSError, ValueError):
         return False
     store.added = False
-    _prune(store.path)
     return True
-
-
-def _prune(current: Path) -> None:
-    """Only the newest few pattern files of other builds stay in the directory."""
-    try:
-        others = [p for p in current.parent.glob("patterns-*.marshal") if p != current]
-        others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in others[_KEEP_FILES:]:
-            old.unlink()
-    except OSError:
-        return
