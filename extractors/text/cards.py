@@ -76,13 +76,30 @@ def _hosts_bracketed_card(card: Name, text: str, ref: Reference | None) -> bool:
     return _is_cpu(card, ref) and bool(_CARD_IN_BRACKETS.match(text, card.end))
 
 
-def _is_host(card: Name, text: str, ref: Reference | None) -> bool:
-    """A CPU written as the machine around the card: in parentheses, as the box/rig/host, or
-    followed by the card in brackets (even one the tables do not know: then no device is read,
-    rather than the host taken for it)."""
+# A CPU and a card joined into one machine: "Core i9-14900KF + RTX 4090", "Xeon Gold 6454S + 8×L20",
+# "a Ryzen 9 7950X with an RTX 4090", "RTX 4090 + Ryzen 9 7950X".
+_HOST_JOIN = lazy(r"(?i)\s{0,3}(?:\+|with|w/)\s{0,3}(?:(?:an?|one|\d{1,3}\s?[x×*])\s?)?")
+_CARD_THEN_HOST = lazy(r"(?i)s?(?:\s{1,3}(?:GPUs?|cards?))?\s{0,3}\+\s{0,3}")
+
+
+def _joined_to_card(card: Name, found: list[Name], text: str, ref: Reference | None) -> bool:
+    i = found.index(card) if card in found else -1
+    after = found[i + 1] if 0 <= i < len(found) - 1 else None
+    before = found[i - 1] if i > 0 else None
+    return bool(
+        (after is not None and not _is_cpu(after, ref)
+         and _HOST_JOIN.fullmatch(text, card.end, after.start))
+        or (before is not None and not _is_cpu(before, ref)
+            and _CARD_THEN_HOST.fullmatch(text, before.end, card.start)))
+
+
+def _is_host(card: Name, text: str, ref: Reference | None, found: list[Name]) -> bool:
+    """A CPU written as the machine around the card: in parentheses, as the box/rig/host, joined
+    to the card ("i9-14900KF + RTX 4090"), or followed by the card in brackets (even one the
+    tables do not know: then no device is read, rather than the host taken for it)."""
     if not _is_cpu(card, ref):
         return False
-    if _hosts_bracketed_card(card, text, ref):
+    if _hosts_bracketed_card(card, text, ref) or _joined_to_card(card, found, text, ref):
         return True
     before = text[max(0, card.start - 40):card.start]
     opened = before.rfind("(") > before.rfind(")")
@@ -187,7 +204,7 @@ def _read_host(found: list[Name], card: Name | None, s: Scan) -> None:
 def read_cards(s: Scan, at: int | None = None) -> None:
     """Set hardware and hardware_count; `at` is where the headline figure is, if any."""
     found = find_gpus(s.text, s.ref)
-    devices = _cpu_only(found, s.text, at, s.ref) or [c for c in found if not _is_host(c, s.text, s.ref)]
+    devices = _cpu_only(found, s.text, at, s.ref) or [c for c in found if not _is_host(c, s.text, s.ref, found)]
     # A lone CPU is the device of a CPU run; one that hosts a bracketed card never is.
     found = [c for c in found if not _hosts_bracketed_card(c, s.text, s.ref)]
     card = choose_card(devices or found, s, at)

@@ -45,12 +45,14 @@ _TAILS = {
     "methods": r"(?![\w-])",
     "systems": r"(?![A-Za-z0-9])",  # "p5.48xlarge", "DGX H100", "BM.GPU.MI300X.8"
 }
+# An A/H/B/L with two or three digits is a card's shape (A100, H200, L40S) except right after a
+# size: "235B-A22" is a MoE's 22B active parameters (Qwen3-235B-A22B), not a card.
 _GPU_SOURCE = (_START + r"(?:"
     r"(?i:(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:PRO\s+)?\d{4}(?:\s?(?:Ti|SUPER|D|S)\b){0,2}"
     r"(?:\s+(?:Blackwell|Laptop|Mobile|Max-Q))?)|"
     r"(?i:[1-5]0[5-9]0(?:\s?Ti)?(?:\s?SUPER)?)" + _NOT_UNIT + r"|"
     r"(?i:(?:RTX\s+)?A[2-6]000)|(?i:Quadro\s+(?:RTX\s+)?[A-Z]?\d{3,4})|"
-    r"[AHBL]\d{2,3}S?(?:\s(?:NVL|PCIe|SXM\d?))?|G[BH]\d{2,3}|MI\d{3}X?|V100|T4|P40|P100|"
+    r"(?<!\d[Bb]-)(?<!\d[Bb]_)[AHBL]\d{2,3}S?(?:\s(?:NVL|PCIe|SXM\d?))?|G[BH]\d{2,3}|MI\d{3}X?|V100|T4|P40|P100|"
     r"(?i:(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s?)?[5-9]\d{2}0\s?(?:XTX|XT|GRE)" + _FOOTNOTE + r")|"
     r"(?i:(?:Radeon\s+)?RX\s?\d{4}" + _FOOTNOTE + r")|(?i:(?:Radeon\s+|RX\s?)[6-9]\d0M)|"
     r"(?i:(?:AMD\s+)?(?:Radeon\s+)?Pro\s+W[5-7]\d00X?" + _FOOTNOTE + r")|"
@@ -67,7 +69,13 @@ _GPU_SOURCE = (_START + r"(?:"
     r"(?i:(?:Ryzen\s+)?AI\s+Max\+?\s?(?:PRO\s+)?3[89]\d)|"
     r"(?i:Cerebras(?:\s(?:CS-[23]|WSE-[23]))?|WSE-3|CS-3|Groq(?:\s(?:LPU))?|SambaNova(?:\sSN40L)?|"
     r"SN40L|Gaudi\s?[23]|Ascend\s?910\w?|Trainium\d?)|"
-    r"(?i:DGX\s+Spark|Strix\s+Halo|TPU\s?v\d\w*))" + r"(?=s?(?![A-Za-z0-9]))")
+    r"(?i:DGX\s+Spark|Strix\s+Halo|TPU\s?v\d\w*)|"
+    # Boards and SoCs written by their product names (the platform table resolves each):
+    # "Jetson AGX Orin" (microsoft/T-MAC README), "Orin Nano Super", "Snapdragon X Elite".
+    r"(?i:Jetson\s+(?:AGX\s+)?(?:Orin(?:\s+(?:Nano(?:\s+Super)?|NX))?|Thor|Xavier(?:\s+NX)?|Nano)|"
+    r"(?:AGX\s+)?Orin\s+(?:Nano(?:\s+Super)?|NX)|AGX\s+Orin|Snapdragon\s+X\s+(?:Elite|Plus)|RK3588|"
+    r"Orange\s+Pi\s+5|Graviton\s?[234]|Ampere\s+Altra(?:\s+Max)?|Steam\s+Deck|Kirin\s+990))"
+    r"(?=s?(?![A-Za-z0-9]))")
 GPU_GENERIC = lazy(_GPU_SOURCE)
 # Every character a match of GPU_GENERIC can start with: ASCII letters and digits, and the four
 # non-ASCII characters `re` matches to an ASCII letter under IGNORECASE (İ and ı as i, ſ as s,

@@ -26,6 +26,21 @@ def report(text: str, ref: Reference) -> Report:
     ("RTX 3060 on a 5950X rig: 50 tok/s", "RTX 3060", None),
     ("host: EPYC 9654, 4x H100, 300 tok/s", "H100 SXM", 4),
     ("Ryzen 9 7950X + RTX 4090: 100 tok/s", "RTX 4090", None),
+    # a CPU joined to the card names the machine, wherever the figure stands
+    ("Qwen3-30B-A3B Q4_K_M at 150 tok/s on a Core i9-14900KF + RTX 4090", "RTX 4090", None),
+    ("150 tok/s on a Ryzen 9 7950X with an RTX 4090", "RTX 4090", 1),
+    ("150 tok/s on RTX 4090 + Ryzen 9 7950X", "RTX 4090", None),
+    # kvcache-ai/ktransformers README.md's table: "8×L20 GPU + Xeon Gold 6454S"
+    ("Hardware Configuration: 8×L20 GPU + Xeon Gold 6454S; Total Throughput: 227.85 tokens/s",
+     "L20", 8),
+    # boards and SoCs by their product names, resolved through the platform table
+    ("llama.cpp (GPU) on Jetson AGX Orin: 20.03 tokens/sec", "Jetson AGX Orin", None),
+    ("Llama 3.2 1B on an Orin Nano Super: 30 tok/s", "Orin Nano Super", 1),
+    ("T-MAC on the Snapdragon X Elite: 12.6 tokens/sec", "Snapdragon X Elite", None),
+    ("Llama 3 8B on a Graviton4: 40 tok/s", "Graviton4", 1),
+    ("Llama 3 8B Q4_0 on RK3588: 3 tok/s", "RK3588", None),
+    # the size's "A22" is its active parameters, not a card
+    ("the large model (235B-A22) at 10 tok/s on one RTX 4090", "RTX 4090", 1),
     ("my Ryzen 9 5950X: 10 tok/s", "AMD Ryzen 9 5950X", 1),  # alone, the CPU is the device
     # a rig, card by card
     ("RTX 4090 + RTX 3090 Ti: 18 tok/s", "RTX 4090 + RTX 3090 Ti", 2),
@@ -50,11 +65,32 @@ def test_the_device_its_rig_and_its_count(ref: Reference, text: str, card: str, 
     assert (c.hardware, c.hardware_count) == (card, count)
 
 
+@pytest.mark.parametrize(("text", "platform", "ceiling"), [
+    # the platform rows' bandwidth (checks/data/platforms.json) ÷ 3.4 GB of Llama 2 7B Q4_0
+    ("Llama 2 7B Q4_0 on Jetson AGX Orin: 20.03 tok/s", "Jetson AGX Orin", 204.8 / 3.37),
+    ("Llama 2 7B Q4_0 on an Orin Nano Super: 8 tok/s", "Jetson Orin Nano Super", 102.4 / 3.37),
+])
+def test_a_board_named_in_prose_is_judged_at_its_platform(ref: Reference, text: str, platform: str,
+                                                          ceiling: float) -> None:
+    r = report(text, ref)
+    q7 = next(q for q in r.questions if q.key == "roofline")
+    assert (r.verdict, r.hardware_name, q7.status) == ("consistent", platform, "ok")
+    assert q7.figures["ceiling_tok_s"] == pytest.approx(ceiling, rel=0.01)
+
+
 def test_a_rig_is_bounded_by_its_summed_bandwidth(ref: Reference) -> None:
     r = report("3090 + 2x 3060: Llama 3 8B Q4_K_M at 100 tok/s", ref)
     q7 = next(q for q in r.questions if q.key == "roofline")
     # (936 + 2 × 360) GB/s ÷ 4.01 GB of Q4_K_M weights
     assert q7.status == "ok" and q7.figures["ceiling_tok_s"] == pytest.approx(1656 / 4.01, rel=0.01)
+
+
+def test_a_cpu_joined_to_a_card_is_its_host_not_its_ceiling(ref: Reference) -> None:
+    # Read as the CPU's 85.3 tok/s ceiling this was `suspicious`; the card is what decoded.
+    r = report("Qwen3-30B-A3B Q4_K_M at 150 tok/s on a Core i9-14900KF + RTX 4090", ref)
+    q7 = next(q for q in r.questions if q.key == "roofline")
+    assert (r.verdict, r.hardware_name, r.claim.host) == ("consistent", "RTX 4090", "Core i9-14900KF")
+    assert q7.figures["ceiling_tok_s"] == pytest.approx(1008 / 1.5, rel=0.01)
 
 
 def test_a_host_cpu_is_not_the_ceiling(ref: Reference) -> None:
