@@ -85,12 +85,14 @@ _PREFILL_WORDS = (
     r"(?:\s+throughput)?\b)")
 _DECODE_WORDS = (r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bgen(?:eration)?\b|"
                  r"\btg\d*\b|\beval\b)")
+# "end-to-end throughput" is still a throughput (kvcache-ai/ktransformers doc/en/AMX.md: "418
+# tokens/s end-to-end throughput"): at unknown batch it is an aggregate, never one stream's rate.
 _KIND_WORDS = lazy(
     r"(?i)" + _PREFILL_WORDS + "|"
     r"(?P<per_user>\bper\s+(?:user|stream|request)\b|/\s?(?:user|stream|req(?:uest)?)\b)|"
     r"(?P<per_gpu>\bper\s+(?:gpu|card)\b|/\s?(?:gpu|card)\b)|"
     r"(?P<total>\btotal\s+tok(?:en)?s?\b(?:\s+throughput\b)?)|"
-    r"(?P<aggregate>\baggregate\b|\btotal\b|(?<!decode )(?<!decoding )\bthroughput\b|\b\d{1,5}\s(?:prompts|requests|concurrent)\b|\bdp\d{1,2}\b|\bdp\s?=\s?\d{1,2}\b)|"
+    r"(?P<aggregate>\b(?:end[- ]to[- ]end|e2e)\s+throughput\b|\baggregate\b|\btotal\b|(?<!decode )(?<!decoding )\bthroughput\b|\b\d{1,5}\s(?:prompts|requests|concurrent)\b|\bdp\d{1,2}\b|\bdp\s?=\s?\d{1,2}\b)|"
     r"(?P<output>\bend[- ]to[- ]end\b|\be2e\b)|" + _DECODE_WORDS)
 # Only a prefill or a decode word decides a figure's line (`_line_kind`): the strings one of
 # which every such word holds (casefolded), so a line holding none of them costs one scan.
@@ -102,6 +104,30 @@ _AFTER_STOP = lazy(r"[,;(|)\[\]\d]")
 # "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
 _NOT_SPEED = NOT_SPEED
 
+
+# A training or fine-tuning throughput ("LoRA fine-tuning throughput ... 455.37 token/s",
+# kvcache-ai/ktransformers doc/en/SFT) is tokens pushed through forward and backward passes in
+# parallel, not a generation rate: read against the decode roofline it looks 10x too fast.
+# A generation word in the figure's own part of the sentence keeps it ("Training is slow, but it
+# decodes at 90 tok/s").
+_TRAINING = lazy(r"(?i)\b(?:fine[- ]?tun(?:ing|es)|(?:pre-?)?training|SFT)\b")
+_GENERATION = lazy(r"(?i)\b(?:decod\w*|generat\w*|infer\w*)")
+
+
+_TRAINING_REACH = 1000  # a table row's caption stands this far at most before its last cell
+
+
+def _training_figure(text: str, at: int) -> bool:
+    """Is the figure at `at` a training throughput? Its line says training (a table row's caption
+    says it for every cell) and its own part of the sentence names no generation. Bounded windows:
+    a one-line paste of many figures costs each of them at most twice the reach."""
+    start = max(text.rfind("\n", max(0, at - _TRAINING_REACH), at) + 1, at - _TRAINING_REACH)
+    end = text.find("\n", at, at + _TRAINING_REACH)
+    if not _TRAINING.search(text, start, end if end >= 0 else min(len(text), at + _TRAINING_REACH)):
+        return False
+    own = max(text.rfind(",", start, at), text.rfind(";", start, at), text.rfind(". ", start, at),
+              start)
+    return not _GENERATION.search(text, own, at)
 
 # tqdm progress bars ("100%|████| 128/128 [21:13<00:00]") hold a/b counts that are not statistics.
 _PROGRESS = lazy(r"(?m)^[^\n]*?\d%\|[^\n]*$")
@@ -237,11 +263,14 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
     # skips. Found when the first figure needs them: most texts quote no tok/s figure at all.
     numbers: list[int] | None = None
     last_end = 0
+    training = _TRAINING.search(s.text) is not None  # one scan; most texts train nothing
     for m in s.finditer(_TOKS):
         value = with_suffix(parse_positive(m.group("num") or m.group("hi")), m.group("k"))
         if value is None or _NOT_SPEED.match(s.text, m.end()):
             continue
         start, end = s.clause(m.start())
+        if training and _training_figure(s.text, m.start()):
+            continue
         if numbers is None:
             numbers = [n.start() for n in re.finditer(NUM, s.text)]
         i = bisect.bisect_left(numbers, m.start())
@@ -263,6 +292,8 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
     for m in s.finditer(_TOKS_LABEL):
         value = parse_positive(m.group("num"))
         if value is None:
+            continue
+        if training and _training_figure(s.text, m.start()):
             continue
         start, _ = s.clause(m.start())
         label = s.text[max(start, m.start() - 40):m.start()]

@@ -158,6 +158,10 @@ def test_only_prefill_figures_are_labelled_prefill(ref: Reference) -> None:
     ("40 tok/s/user at concurrency 64", "per_user"), ("40 tok/s per user", "per_user"),
     ("900 tok/s per GPU", "per_gpu"), ("aggregate throughput 5000 tok/s", "aggregate"),
     ("end-to-end 120 tok/s", "output"), ("1000 tok/s", None),
+    # kvcache-ai/ktransformers doc/en/AMX.md: a throughput is an aggregate, end to end or not
+    ("a Xeon4 CPU with a single RTX 4090 GPU achieves 418 tokens/s end-to-end throughput",
+     "aggregate"),
+    ("e2e throughput: 900 tok/s", "aggregate"),
 ])
 def test_tok_s_kind_when_stated(ref: Reference, text: str, kind: str | None) -> None:
     assert claim(text, ref).tok_s_kind == kind
@@ -397,3 +401,31 @@ def test_a_baseline_power_figure_does_not_become_the_claims(ref: Reference) -> N
 
     text = "Normally 79 tok/s at 575 W; this run did 2103.6 tok/s at 99 W"
     assert parse_text(RawDocument.from_text(text), ref).claim.power_w == 99.0
+
+
+@pytest.mark.parametrize("text", [
+    "decode 131.42 ± 0.59 tok/s", "decode 131.42 +/- 0.59 tok/s", "tg128: 131.42 +- 0.59 t/s",
+])
+def test_a_spread_after_the_figure_is_not_the_figure(ref: Reference, text: str) -> None:
+    # llama-bench prints "mean ± sd" (SJTU-IPADS/PowerInfer examples/llama-bench/README.md)
+    assert claim(text, ref).tok_s == 131.42
+
+
+@pytest.mark.parametrize("text", [
+    "LoRA fine-tuning throughput of Llama 3 8B on one RTX 4090: 2000 tokens/s",
+    "Training Llama 3 8B with QLoRA on an RTX 4090 runs at 3,500 tokens/s",
+    # kvcache-ai/ktransformers doc/en/SFT: the caption says it for every cell of the row
+    "Under LoRA (BF16): [14B-DeepSeekV2-Lite] LoRA fine-tuning throughput; HuggingFace Backend: "
+    "303.58 token/s; Unsloth Backend: 455.37 token/s",
+])
+def test_a_training_throughput_is_no_generation_speed(ref: Reference, text: str) -> None:
+    assert claim(text, ref).tok_s is None
+
+
+@pytest.mark.parametrize("text", [
+    "Our fine-tuned Llama 3 8B Q4_K_M runs at 90 tok/s on an RTX 4090",
+    "Training is slow, but Llama 3 8B Q4_K_M decodes at 90 tok/s on an RTX 4090.",
+    "We fine-tune with LoRA. Inference of the merged model runs at 90 tok/s on a 4090.",
+])
+def test_a_generation_speed_beside_training_words_is_kept(ref: Reference, text: str) -> None:
+    assert claim(text, ref).tok_s == 90.0
