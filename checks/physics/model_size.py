@@ -31,7 +31,10 @@ __all__ = ["SUSPECT_FACTOR", "NameSize", "size_from_name", "sourced_claim", "sus
 # Linear-time on any input: each alternative is anchored on a digit run bounded by non-digits,
 # and no two adjacent quantifiers can match the same characters.
 _NUM = r"(\d{1,4}(?:\.\d{1,3})?)"
-_ACTIVE = re.compile(r"(?<![\w.])" + _NUM + r"[bB][-_ ]?[aA]" + _NUM + r"[bB](?![a-zA-Z])")
+# "235B-A22" (kvcache-ai/ktransformers doc/en/AMX.md) drops the second B; only after a hyphen or an
+# underscore, where a card name cannot stand ("70B A40" may be a 70B model on an A40).
+_ACTIVE = re.compile(r"(?<![\w.])" + _NUM + r"[bB](?:[-_ ]?[aA]" + _NUM + r"[bB](?![a-zA-Z])|"
+                     r"[-_][aA]" + _NUM + r"(?![\w.]))")
 _EXPERTS = re.compile(r"(?<![\w.])(\d{1,3})\s?[xX×]\s?" + _NUM + r"[bB](?![a-zA-Z])")
 _PLAIN = re.compile(r"(?<![\w.])" + _NUM + r"[bB](?![a-zA-Z])")
 _MILLIONS = re.compile(r"(?<![\w.])" + _NUM + r"[mM](?![a-zA-Z])")
@@ -54,7 +57,7 @@ def size_from_name(name: str | None) -> NameSize | None:
         return None
     text = name[:200]
     if m := _ACTIVE.search(text):
-        total, active = float(m.group(1)), float(m.group(2))
+        total, active = float(m.group(1)), float(m.group(2) or m.group(3))
         if 0 < active < total:
             return NameSize(total_b=total, active_b=active, is_moe=True, span=m.group(0))
     if m := _EXPERTS.search(text):

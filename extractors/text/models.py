@@ -241,13 +241,15 @@ def _paired_drafter(s: Scan, typed: list[ModelName]) -> None:
 _B = r"(\d{1,4}(?:\.\d{1,2})?)\s?B"
 _PARAMS_WORD = r"(?:\s(?:params?|parameters))?"
 # "142B total, 14B active", "142B total params and 14B activated", "14B active / 142B total",
-# "142B (A14B)", "142B, A14B active": bounded gaps, so each match costs at most a few dozen steps.
+# "142B (A14B)", "142B, A14B active", a bare shape without its family ("the large model
+# (235B-A22)", kvcache-ai/ktransformers doc/en/AMX.md): bounded gaps, so each match costs at most a few dozen steps.
 _TOTALS = lazy(
     rf"(?i)(?<![\w.])(?:(?P<t>{_B}){_PARAMS_WORD}\s(?:in\s)?total\b[^\n\d]{{0,30}}(?<![\w.])(?P<a>{_B})"
     rf"{_PARAMS_WORD}\s(?:active|activated)\b"
     rf"|(?P<a2>{_B}){_PARAMS_WORD}\s(?:active|activated)\b[^\n\d]{{0,30}}(?<![\w.])(?P<t2>{_B})"
     rf"{_PARAMS_WORD}\s(?:in\s)?total\b"
-    rf"|(?P<t3>{_B})\s?[,(]\s?A(?P<a3>\d{{1,3}}(?:\.\d{{1,2}})?)B\b)")
+    rf"|(?P<t3>{_B})\s?[,(]\s?A(?P<a3>\d{{1,3}}(?:\.\d{{1,2}})?)B\b"
+    rf"|(?P<t4>{_B})[-_]A(?P<a4>\d{{1,3}}(?:\.\d{{1,2}})?)B?(?![\w.]))")
 
 
 def read_moe_totals(s: Scan) -> None:
@@ -255,8 +257,8 @@ def read_moe_totals(s: Scan) -> None:
     m = _TOTALS.search(s.text)
     if m is None:
         return
-    total = m.group("t") or m.group("t2") or m.group("t3")
-    active = m.group("a") or m.group("a2") or m.group("a3")
+    total = m.group("t") or m.group("t2") or m.group("t3") or m.group("t4")
+    active = m.group("a") or m.group("a2") or m.group("a3") or m.group("a4")
     t = float(re.sub(r"(?i)\s?B$", "", total))
     a = float(re.sub(r"(?i)\s?B$", "", active))
     if not 0 < a < t:

@@ -82,6 +82,9 @@ def test_a_colon_after_a_family_in_a_sentence_is_no_tag(ref: Reference) -> None:
     ("dots.llm1 142B (A14B) Q4_K_M on 4x RTX 3090: 40 tok/s", 142.0, 14.0, "142B (A14B"),
     ("Hunyuan 80B total params, 13B activated params on 2x 4090: 30 tok/s", 80.0, 13.0,
      "80B total params, 13B activated"),
+    # kvcache-ai/ktransformers doc/en/AMX.md writes the shape without its family or second B
+    ("we run the large model (235B-A22) at 10 tok/s on a Core i9-14900KF + RTX 4090", 235.0,
+     22.0, "235B-A22"),
 ])
 def test_stated_moe_totals_set_total_active_and_moe(ref: Reference, text: str, total: float,
                                                     active: float, span: str) -> None:
