@@ -53,6 +53,22 @@ KNOWN_ENGINES: dict[str, tuple[str, ...]] = {
     "MLC LLM": ("mlc-llm", "mlc llm", "mlc"),  # github.com/mlc-ai/mlc-llm
     "Transformers": ("transformers", "hf transformers"),  # github.com/huggingface/transformers
     "DFlash reference": ("dflash", "z-lab/dflash"),  # github.com/z-lab/dflash benchmark harness
+    # Engines of their own with public repositories and releases, named in public speed posts (an
+    # unknown name is Q4's flag, so a published engine missing here would be called a fork):
+    "KTransformers": ("ktransformers", "kt-kernel"),  # github.com/kvcache-ai/ktransformers
+    "PowerInfer": ("powerinfer",),  # github.com/SJTU-IPADS/PowerInfer
+    "mistral.rs": ("mistral.rs", "mistralrs"),  # github.com/EricLBuehler/mistral.rs
+    "distributed-llama": ("distributed-llama", "dllama"),  # github.com/b4rtaz/distributed-llama
+    "llama-cpp-python": ("llama-cpp-python", "llama_cpp_python"),  # github.com/abetlen/llama-cpp-python
+    "CTranslate2": ("ctranslate2",),  # github.com/OpenNMT/CTranslate2
+    "OpenVINO GenAI": ("openvino", "openvino genai", "openvino.genai"),  # github.com/openvinotoolkit/openvino.genai
+    "IPEX-LLM": ("ipex-llm", "ipex_llm"),  # github.com/intel/ipex-llm
+    "ONNX Runtime GenAI": ("onnxruntime-genai", "onnxruntime genai", "ort genai"),  # github.com/microsoft/onnxruntime-genai
+    "LightLLM": ("lightllm",),  # github.com/ModelTC/lightllm
+    "LocalAI": ("localai",),  # github.com/mudler/LocalAI
+    "GPT4All": ("gpt4all",),  # github.com/nomic-ai/gpt4all
+    "candle": ("candle",),  # github.com/huggingface/candle
+    "bitnet.cpp": ("bitnet.cpp", "bitnet"),  # github.com/microsoft/BitNet
 }
 
 # Public forks with their own releases: the code is published (not private), but a number from

@@ -112,6 +112,14 @@ def test_unknown_engine_name_is_flagged(ref: Reference) -> None:
     assert "not a known upstream engine" in a.summary
 
 
+@pytest.mark.parametrize("engine", ["KTransformers", "PowerInfer", "mistral.rs", "llama-cpp-python",
+                                    "distributed-llama", "bitnet.cpp"])
+def test_published_engines_of_their_own_are_not_forks(ref: Reference, engine: str) -> None:
+    # each publishes releases from its own public repository (checks/engines.py names it)
+    a = fork(_ev(engine=engine, engine_version="0.2.1"), ref, {})
+    assert (a.status, a.summary) == ("ok", f"{engine} 0.2.1: a known release.")
+
+
 def test_renamed_engine_without_a_version_is_still_flagged(ref: Reference) -> None:
     assert fork(_ev(engine="BeeLlama.cpp"), ref, {}).status == "flag"
 
