@@ -404,8 +404,57 @@ def _is_value(cell: str) -> bool:
     return bool(re.fullmatch(r"[\d.,]+( ?t/s)?|OOM|-|N/A|", cell.strip(), re.IGNORECASE))
 
 
+_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s+")
+
+
+def _prose(text: str) -> Iterator[tuple[int, str, str]]:
+    """(line number, heading, paragraph) for every paragraph and list item outside code blocks,
+    tables and HTML; the heading is the document's title and the last two heading levels above
+    it, as `_tables` gives a table's."""
+    stack: list[tuple[int, str]] = []
+    para: list[str] = []
+    start = 0
+    fenced = False
+
+    def heading() -> str:
+        titles = [h for lv, h in stack if lv == 1][:1] + [h for lv, h in stack if lv > 1][-2:]
+        return " / ".join(dict.fromkeys(t for t in titles if t))
+
+    for n, line in enumerate([*text.splitlines(), ""], start=1):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+        boundary = (fenced or stripped.startswith(("```", "|", "<", "!", "#")) or not stripped
+                    or bool(_ITEM.match(line)))
+        if boundary and para:
+            yield start, heading(), " ".join(para)
+            para = []
+        if fenced or stripped.startswith("```"):
+            continue
+        if re.match(r"#{1,6}\s", line):
+            level = len(line) - len(line.lstrip("#"))
+            stack = [(lv, h) for lv, h in stack if lv < level] + [(level, _clean(line.lstrip("#")))]
+        elif stripped and not stripped.startswith(("|", "<", "!")):
+            if not para:
+                start = n
+            para.append(_clean(_ITEM.sub("", line, count=1) if _ITEM.match(line) else stripped))
+
+
+def _markdown_prose(repo: Repo, src: Source) -> Iterator[Record]:
+    """One record per paragraph or list item that states a speed, under its headings: what a
+    user pastes from a README or a blog post."""
+    from extractors.text.units import states_speed  # the pipeline's own test of "a speed claim"
+
+    for path in _expand(repo, src):
+        text = repo.show(path).decode("utf-8", errors="replace")
+        for lineno, heading, para in _prose(text):
+            if states_speed(para):
+                yield Record(id=f"{src.name}:{path}:L{lineno}", source=src.name,
+                             url=repo.url(path, lineno), text=f"{heading}: {para}" if heading else para)
+
+
 CONVERTERS = {"files": _files, "delimited_rows": _delimited_rows, "mlperf_tree": _mlperf_tree,
-              "markdown_tables": _markdown_tables}
+              "markdown_tables": _markdown_tables, "markdown_prose": _markdown_prose}
 
 
 # --- writing --------------------------------------------------------------------------------
