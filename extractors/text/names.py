@@ -74,7 +74,9 @@ _GPU_SOURCE = (_START + r"(?:"
     # "Jetson AGX Orin" (microsoft/T-MAC README), "Orin Nano Super", "Snapdragon X Elite".
     r"(?i:Jetson\s+(?:AGX\s+)?(?:Orin(?:\s+(?:Nano(?:\s+Super)?|NX))?|Thor|Xavier(?:\s+NX)?|Nano)|"
     r"(?:AGX\s+)?Orin\s+(?:Nano(?:\s+Super)?|NX)|AGX\s+Orin|Snapdragon\s+X\s+(?:Elite|Plus)|RK3588|"
-    r"Orange\s+Pi\s+5|Graviton\s?[234]|Ampere\s+Altra(?:\s+Max)?|Steam\s+Deck|Kirin\s+990))"
+    r"Orange\s+Pi\s+5|Graviton\s?[234]|Ampere\s+Altra(?:\s+Max)?|Steam\s+Deck|Kirin\s+990)|"
+    # Intel's discrete cards: "Arc A770" is the card, its bare "A770" no NVIDIA A-series one.
+    r"(?i:(?:Intel\s+)?Arc\s+(?:Pro\s+)?[AB]\d{2,3}[MEX]?))"
     r"(?=s?(?![A-Za-z0-9]))")
 GPU_GENERIC = lazy(_GPU_SOURCE)
 # Every character a match of GPU_GENERIC can start with: ASCII letters and digits, and the four

@@ -39,6 +39,7 @@ def report(text: str, ref: Reference) -> Report:
     ("T-MAC on the Snapdragon X Elite: 12.6 tokens/sec", "Snapdragon X Elite", None),
     ("Llama 3 8B on a Graviton4: 40 tok/s", "Graviton4", 1),
     ("Llama 3 8B Q4_0 on RK3588: 3 tok/s", "RK3588", None),
+    ("Qwen2.5 7B Q4_K_M on an Intel Arc A770: 45 tok/s", "Intel Arc A770", 1),
     # the size's "A22" is its active parameters, not a card
     ("the large model (235B-A22) at 10 tok/s on one RTX 4090", "RTX 4090", 1),
     ("my Ryzen 9 5950X: 10 tok/s", "AMD Ryzen 9 5950X", 1),  # alone, the CPU is the device
@@ -69,6 +70,8 @@ def test_the_device_its_rig_and_its_count(ref: Reference, text: str, card: str, 
     # the platform rows' bandwidth (checks/data/platforms.json) ÷ 3.4 GB of Llama 2 7B Q4_0
     ("Llama 2 7B Q4_0 on Jetson AGX Orin: 20.03 tok/s", "Jetson AGX Orin", 204.8 / 3.37),
     ("Llama 2 7B Q4_0 on an Orin Nano Super: 8 tok/s", "Jetson Orin Nano Super", 102.4 / 3.37),
+    # the card's row (Intel's 256-bit, 16 Gbps GDDR6: 512 GB/s)
+    ("Llama 2 7B Q4_0 on an Intel Arc A770: 45 tok/s", "Arc A770", 512 / 3.37),
 ])
 def test_a_board_named_in_prose_is_judged_at_its_platform(ref: Reference, text: str, platform: str,
                                                           ceiling: float) -> None:
