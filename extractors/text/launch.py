@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from checks.engines import cannot_speculate
 from checks.models import Claim
 from checks.parsing import shell_words
 from checks.reference import Reference
@@ -208,7 +209,14 @@ def _command(line: str, start: int, end: int, match: re.Match[str], engine: str,
     else:
         head = _PROMPT.sub("", head)
     if _names_in_prose(body):  # "llama-bench says 158 t/s on my 3090": the tool is context
-        body, cut = "", (cut[0], match.end())
+        body = ""
+        if all(_ENV_TOKEN.match(w) for w in head.split()):
+            cut = (cut[0], match.end())
+        else:
+            # The words before it are the sentence, not an env prefix ("Llama 3.3 70B Q4_K_M with
+            # llama-bench on an RTX 4090"): kept as the command they were blanked from the readers
+            # of the model, the format and the card.
+            head, cut = "", (match.start(), match.end())
     raw = (head + match.group(0) + body).strip()
     body_tokens, lenient = split_command(body)
     head_tokens, lenient_head = split_command(head)
@@ -308,6 +316,10 @@ def read_launch(text: str, b: ClaimBuilder, ref: Reference | None = None) -> Lau
         if not any(_SPEC_ENV.search(k) for k in env):
             out.plain = next(((f"{c.program} command", c.raw[:200]) for c in commands
                               if _is_plain(c, ref)), None)
+            # A tool with no way to speculate measures plain decode, whatever its line holds
+            # ("Llama 3.3 70B Q4_K_M with llama-bench on an RTX 4090: 400 t/s").
+            out.plain = out.plain or next(((c.program, c.program) for c in commands
+                                           if cannot_speculate(c.program)), None)
     if env:
         clean = {sanitise(k, limit=200): sanitise(v, limit=500) for k, v in list(env.items())[:200]}
         b.set("env", clean, field="env", span="; ".join(env_spans)[:200])

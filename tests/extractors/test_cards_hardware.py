@@ -107,6 +107,8 @@ def test_a_host_cpu_is_not_the_ceiling(ref: Reference) -> None:
     # 35.3 GB of Q4_K_M weights, 25.8 GB on the card at 1008 GB/s, 9.5 GB at 1228.8 GB/s (the host
     # is not stated: the most generous host platform, checks/physics/offload.py)
     ("900 tok/s on Llama 3 70B Q4_K_M with one 4090", "implausible", "stop", 30.03),
+    # llama-bench cannot speculate: above the offloaded ceiling is a stop at any ratio
+    ("Llama 3.3 70B Q4_K_M with llama-bench on an RTX 4090: 400 t/s", "implausible", "stop", 30.03),
     ("Llama 3.1 70B Q4_K_M on one RTX 5090: 8 tok/s", "consistent", "ok", 50.20),
 ])
 def test_weights_that_do_not_fit_one_named_card_are_judged_offloaded(

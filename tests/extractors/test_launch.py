@@ -319,3 +319,23 @@ def test_a_tool_named_as_a_label_is_no_command_and_its_row_is_read(text: str) ->
     ref = load_reference()
     c = build_evidence([read_document(read_local(InputSpec("text", text)), ref)], ref).claim
     assert (c.tok_s, c.tok_s_kind, c.model) == (13.13, "decode", "DeepSeek V3")
+
+
+def test_a_tool_named_mid_sentence_leaves_the_sentence_to_the_other_readers(ref: Reference) -> None:
+    # The words before "llama-bench" were taken as its command and blanked from the readers of
+    # the model and the format, so the claim below was `insufficient` for want of a model size.
+    c = parse_text(RawDocument.from_text(
+        "Llama 3.3 70B Q4_K_M with llama-bench on an RTX 4090: 400 t/s"), ref).claim
+    assert (c.model, c.weight_format, c.hardware, c.launch_command) == (
+        "Llama 3.1 70B", "Q4_K_M", "RTX 4090", "llama-bench")
+
+
+@pytest.mark.parametrize("text", [
+    "Llama 3.3 70B Q4_K_M with llama-bench on an RTX 4090: 400 t/s",
+    "llama-bench says 158 t/s on my 3090 for Llama 3 8B Q4_K_M",
+])
+def test_a_tool_that_cannot_speculate_measures_plain_decode(ref: Reference, text: str) -> None:
+    # ggml-org/llama.cpp tools/llama-bench has no draft-model option (checks/engines.py)
+    c = parse_text(RawDocument.from_text(text), ref).claim
+    assert c.speculative is False
+    assert c.provenance["speculative"].field == "llama-bench"
