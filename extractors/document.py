@@ -122,6 +122,9 @@ class RawDocument:
     content_type: str | None = None
     warnings: list[str] = field(default_factory=list)
     _json: Any = field(default=_MISSING, repr=False)
+    # What a format's `sniff` found that its `parse` of this same document would work out again
+    # (the generic board's records array and its first row read): by format name, taken once.
+    sniffed: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_text(cls, text: str, source: str = "text") -> RawDocument:

@@ -74,9 +74,11 @@ def read_document(doc: RawDocument, ref: Reference, source: Source | None = None
             records = fmt.parse(doc)
         if not records:
             raise NoClaimFound(f"{doc.source}: recognised as {fmt.name} but it holds no records")
-        src = src.model_copy(update={"format": name, "kind": kind})
+        # One copy: the format, its kind and the document's warnings as its note.
+        update: dict[str, object] = {"format": name, "kind": kind}
         if doc.warnings:
-            src = src.model_copy(update={"note": "; ".join(doc.warnings)})
+            update["note"] = "; ".join(doc.warnings)
+        src = src.model_copy(update=update)
         return Reading(source=src, records=records, warnings=list(doc.warnings))
     if doc.json() is not None:
         known = ", ".join(f.name for f in FORMATS)

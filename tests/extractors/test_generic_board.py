@@ -281,3 +281,38 @@ def test_a_row_that_is_not_an_object_is_skipped_and_counted() -> None:
     (claim,) = GenericBoard().parse(doc)
     assert claim.tok_s == 100
     assert any("results[1]: not an object" in w for w in doc.warnings)
+
+
+def test_sniff_reads_the_rows_it_tries_once_for_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows `sniff` read by the alias table to recognise the board are not read again by
+    `parse` of the same document: the claims (and the skipped-value warning) are the ones a
+    parse without the sniff gives, and a second parse reads afresh."""
+    import extractors.formats.generic_board as gb
+
+    data = json.dumps({"records": [
+        {"gpu": "RTX 4090", "model": "Llama-3.1-8B", "tok_s": 120.5, "batch": "many"},
+        {"gpu": "RTX 3090", "model": "Llama-3.1-8B", "tok_s": 98.0},
+    ]}).encode()
+    plain = GenericBoard().parse(RawDocument(data, source="board.json"))
+    calls: list[str] = []
+    real = gb.map_record
+
+    def counted(record: dict[str, object], prefix: str, *args: object, **kwargs: object) -> None:
+        calls.append(prefix)
+        real(record, prefix, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gb, "map_record", counted)
+    doc = RawDocument(data, source="board.json")
+    board = GenericBoard()
+    assert board.sniff(doc)
+    assert calls == ["records[0]"]
+    claims = board.parse(doc)
+    assert calls == ["records[0]", "records[1]"]
+    assert claims == plain
+    assert [c.tok_s for c in claims] == [120.5, 98.0]
+    assert claims[0].provenance["tok_s"].field == "records[0].tok_s"
+    assert doc.warnings == ["board.json: 1 field value(s) could not be read and were skipped, "
+                            "e.g. records[0].batch: 'many' is not a number"]
+    assert doc.sniffed == {}
+    assert board.parse(doc) == plain
+    assert calls == ["records[0]", "records[1]", "records[0]", "records[1]"]
