@@ -69,6 +69,8 @@ from extractors.formats.record_text import TextMemo, current_memo, text_memo
 from extractors.inputs import classify_input, read_local
 from extractors.offloop import PARALLEL_BYTES, worker_context
 from extractors.select import SetupKey, SiblingIndex, setup_key
+from extractors.text import compiled
+from extractors.text.compiled import kept_in
 
 __all__ = [
     "MIN_PART",
@@ -558,7 +560,7 @@ def _first_pass(dump: Dump, ref: Reference, pool: Executor | None, stride: int,
     if pool is None or stride == 1:
         stripes = [_keys(dump, ref, 0, 1, files[0] if files else None)]
     else:
-        stripes = [f.result() for f in [pool.submit(_in_worker, _keys, dump, ref, k, stride,
+        stripes = [f.result() for f in [pool.submit(_in_worker, _keys, kept_in(), dump, ref, k, stride,
                                                     files[k] if files else None)
                                         for k in range(stride)]]
     n = sum(len(s.setup) for s in stripes)
@@ -652,17 +654,28 @@ def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, 
     return summary
 
 
-def _in_worker(task: Callable[..., _T], /, *args: Any) -> _T:
+def _in_worker(task: Callable[..., _T], kept: Path | None, /, *args: Any) -> _T:
     """A task in one of the sweep's own workers (processes that live for this sweep only), with
     the collector set for a sweep: what the process holds by now (the modules, the reference the
     task was sent) is kept out of its full passes (gc.freeze), and a young pass waits for
     `_YOUNG` objects, not 700. An audit makes and drops some thousand objects (its report), freed
     by their counts; with the default the collector ran a young pass twice a record and a full
     pass over the growing heap every thousand: 1.17 s of a 10k community sweep's 19 s CPU in one
-    process, 0.08 s with these. Objects in cycles are still collected."""
+    process, 0.08 s with these. Objects in cycles are still collected.
+
+    The patterns the readers compile are read from, and new ones written to, the directory
+    the sweep's process keeps them in (`kept`, `extractors.text.compiled`): the fork server's
+    workers keep none of their own, and each compiled afresh every pattern a board's texts ask,
+    ~0.1 s of a worker's first pass. Two workers writing the file at once is harmless: it is
+    renamed over whole, and a pattern lost is compiled again next time."""
     gc.freeze()
     gc.set_threshold(_YOUNG, *gc.get_threshold()[1:])
-    return task(*args)
+    compiled.keep_in(kept)
+    try:
+        return task(*args)
+    finally:
+        compiled.save()
+        compiled.keep_in(None)
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
@@ -689,7 +702,7 @@ def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[l
                   for k in range(len(parts))]
         rows = [str(Path(tmp) / f"rows{k}.jsonl") for k in range(len(parts))]
         # Each worker gets its own part's siblings, not the board's index.
-        futures = [pool.submit(_in_worker, _spool_part, dump, _part_siblings(index, part), part, ref, out,
+        futures = [pool.submit(_in_worker, _spool_part, kept_in(), dump, _part_siblings(index, part), part, ref, out,
                                ranked, spool, peers)
                    for part, out, ranked in zip(parts, spools, rows, strict=True)]
         for future, out, ranked in zip(futures, spools, rows, strict=True):
