@@ -11,6 +11,7 @@ line too).
 from __future__ import annotations
 
 import argparse
+import codecs
 import gc
 import json
 import os
@@ -19,7 +20,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, cast
 
 from extractors.errors import ExtractError, FetchError, UsageError
 
@@ -213,6 +214,22 @@ def _cmd_compare(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _utf8_buffer(out: TextIO) -> BinaryIO | None:
+    """The binary stream under `out` when writing UTF-8 bytes to it writes what `out` would
+    (a UTF-8 stream with no newline translation): a sweep's reports are then copied to it as the
+    workers wrote them, not decoded and encoded again line by line."""
+    binary = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None)
+    # On Windows a text stream writes each "\n" as "\r\n": there the text layer writes.
+    if binary is None or not isinstance(encoding, str) or os.name == "nt":
+        return None
+    try:
+        utf8 = codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return None
+    return cast(BinaryIO, binary) if utf8 else None
+
+
 def _cmd_sweep(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     from bot.render.sweep import JsonSweepWriter, render_sweep
     from bot.sweep import SweepResult, SweepSummary, default_jobs
@@ -223,16 +240,23 @@ def _cmd_sweep(args: argparse.Namespace, ref: Reference, out: TextIO) -> int:
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
 
-    def sweep(on_report: Callable[[str], None] | None) -> SweepSummary:
+    def sweep(on_report: Callable[[str], None] | None,
+              report_out: BinaryIO | None = None) -> SweepSummary:
         summary: SweepSummary = _run(args, ref, lambda app: app.sweep(
-            args.source, jobs=jobs, on_report=on_report))
+            args.source, jobs=jobs, on_report=on_report, report_out=report_out))
         return summary
 
     if args.jsonl:
         def line(text: str) -> None:
             out.write(text + "\n")
 
-        summary = sweep(line)
+        binary = _utf8_buffer(out)
+        if binary is not None:
+            out.flush()  # what the text layer holds goes first
+            summary = sweep(None, binary)
+            binary.flush()
+        else:
+            summary = sweep(line)
         if summary.unreadable:
             # Not a report, so not on stdout; but never dropped silently.
             sys.stderr.write(f"claimcheck: {len(summary.unreadable)} record(s) could not be read: "

@@ -344,14 +344,16 @@ class App:
             ) from None
 
     async def sweep(self, source: str, *, jobs: int = 1,
-                    on_report: Callable[[str], None] | None = None) -> SweepSummary:
+                    on_report: Callable[[str], None] | None = None,
+                    report_out: BinaryIO | None = None) -> SweepSummary:
         """`bot.sweep.run_sweep` of a file, stdin or URL (fetched here, with the app's fetcher),
-        in a thread so the loop stays free; `on_report` is called from that thread."""
+        in a thread so the loop stays free; `on_report` is called, `report_out` written, from
+        that thread."""
         from bot.sweep import run_sweep
 
         records = await self.board(source) if classify_input(source).kind == "url" else None
         return await asyncio.to_thread(run_sweep, source, self.ref, self.options, jobs=jobs,
-                                       on_report=on_report, records=records)
+                                       on_report=on_report, records=records, report_out=report_out)
 
     async def sweep_board(self, url: str) -> SweepResult:
         """A watched board for the digest: fetched with the app's fetcher, its records audited

@@ -28,6 +28,7 @@ from __future__ import annotations
 import gc
 import os
 import pickle
+import shutil
 import tempfile
 from array import array
 from collections.abc import Callable, Iterator, Sequence
@@ -68,6 +69,8 @@ from extractors.formats.record_text import TextMemo, current_memo, text_memo
 from extractors.inputs import classify_input, read_local
 from extractors.offloop import PARALLEL_BYTES, worker_context
 from extractors.select import SetupKey, SiblingIndex, setup_key
+from extractors.text import compiled
+from extractors.text.compiled import kept_in
 
 __all__ = [
     "MIN_PART",
@@ -203,6 +206,13 @@ def _rank(i: int, report: Report) -> RankKey:
                    model=c.model, tok_s=c.tok_s, verdict=report.verdict,
                    headline=report.headline, roofline_ratio=roof)
     return SEVERITY[report.verdict], -(roof or 0.0), i, row.model_dump_json()
+
+
+def _report_json(report: Report) -> bytes:
+    """`report.model_dump_json(by_alias=True)`, the same bytes, as pydantic-core makes them: not
+    decoded to a str only to be encoded again where it is written (a community report is some
+    13 KB)."""
+    return report.__pydantic_serializer__.to_json(report, by_alias=True)
 
 
 def _encode(c: Claim) -> bytes:
@@ -445,7 +455,7 @@ def _spool_part(dump: Dump, index: SiblingIndex | _PartSiblings, part: Sequence[
     """A worker's job: audit one part, its reports spooled to a file and its ranking rows to
     another (one line each, in dump order); its rank keys returned as three arrays."""
     sev, roof, at = array("b"), array("d"), array("q")
-    with _reading(), open(spool, "w", encoding="utf-8") if spool else _Nowhere() as out, \
+    with _reading(), open(spool, "wb") if spool else _Nowhere() as out, \
             open(rows, "w", encoding="utf-8") as ranked:
         for i, report in _audit_part(dump, index, part, ref, claims, peers):
             s, r, _, row = _rank(i, report)
@@ -454,7 +464,7 @@ def _spool_part(dump: Dump, index: SiblingIndex | _PartSiblings, part: Sequence[
             at.append(i)
             ranked.write(row + "\n")
             if spool:
-                out.write(report.model_dump_json(by_alias=True) + "\n")
+                out.write(_report_json(report) + b"\n")
     return sev, roof, at
 
 
@@ -550,7 +560,7 @@ def _first_pass(dump: Dump, ref: Reference, pool: Executor | None, stride: int,
     if pool is None or stride == 1:
         stripes = [_keys(dump, ref, 0, 1, files[0] if files else None)]
     else:
-        stripes = [f.result() for f in [pool.submit(_in_worker, _keys, dump, ref, k, stride,
+        stripes = [f.result() for f in [pool.submit(_in_worker, _keys, kept_in(), dump, ref, k, stride,
                                                     files[k] if files else None)
                                         for k in range(stride)]]
     n = sum(len(s.setup) for s in stripes)
@@ -602,10 +612,16 @@ def _parts(readable: list[int], jobs: int) -> list[list[int]]:
 
 def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, *,
               jobs: int = 1, on_report: Callable[[str], None] | None = None,
-              records: Reading | None = None) -> SweepSummary:
+              records: Reading | None = None, report_out: BinaryIO | None = None) -> SweepSummary:
     """Sweep a file, stdin or URL (`records`: the URL's board, fetched by the app); `on_report`
     gets each report's JSON in dump order (leave it out when only the ranking is wanted: reports
-    are then never serialised)."""
+    are then never serialised). `report_out`, given instead of `on_report`: the same JSON written
+    to that binary stream as UTF-8, one line a report, in dump order; the workers' files of
+    reports are copied to it as they are, not decoded and split into lines in this process (half
+    a second of its CPU on a 10k community board, most of it after the last worker is done)."""
+    if on_report is not None and report_out is not None:
+        raise ValueError("give on_report or report_out, not both")
+    sink = _Sink(on_report, report_out) if on_report is not None or report_out is not None else None
     opts = opts or PipelineOptions()
     with ExitStack() as stack:
         # One memo for the whole sweep in this process: the audit pass finds every text the
@@ -630,25 +646,36 @@ def run_sweep(source: str, ref: Reference, opts: PipelineOptions | None = None, 
         if len(parts) == 1:
             for i, report in _audit_part(dump, index, parts[0], ref, spool, peers):
                 summary.add(*_rank(i, report))
-                if on_report is not None:
-                    on_report(report.model_dump_json(by_alias=True))
+                if sink is not None:
+                    sink.report(_report_json(report))
         else:
             pool = pool or stack.enter_context(_pool(jobs))
-            _run_parallel(pool, dump, index, parts, ref, summary, on_report, spool, peers)
+            _run_parallel(pool, dump, index, parts, ref, summary, sink, spool, peers)
     return summary
 
 
-def _in_worker(task: Callable[..., _T], /, *args: Any) -> _T:
+def _in_worker(task: Callable[..., _T], kept: Path | None, /, *args: Any) -> _T:
     """A task in one of the sweep's own workers (processes that live for this sweep only), with
     the collector set for a sweep: what the process holds by now (the modules, the reference the
     task was sent) is kept out of its full passes (gc.freeze), and a young pass waits for
     `_YOUNG` objects, not 700. An audit makes and drops some thousand objects (its report), freed
     by their counts; with the default the collector ran a young pass twice a record and a full
     pass over the growing heap every thousand: 1.17 s of a 10k community sweep's 19 s CPU in one
-    process, 0.08 s with these. Objects in cycles are still collected."""
+    process, 0.08 s with these. Objects in cycles are still collected.
+
+    The patterns the readers compile are read from, and new ones written to, the directory
+    the sweep's process keeps them in (`kept`, `extractors.text.compiled`): the fork server's
+    workers keep none of their own, and each compiled afresh every pattern a board's texts ask,
+    ~0.1 s of a worker's first pass. Two workers writing the file at once is harmless: it is
+    renamed over whole, and a pattern lost is compiled again next time."""
     gc.freeze()
     gc.set_threshold(_YOUNG, *gc.get_threshold()[1:])
-    return task(*args)
+    compiled.keep_in(kept)
+    try:
+        return task(*args)
+    finally:
+        compiled.save()
+        compiled.keep_in(None)
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
@@ -668,14 +695,14 @@ def _read_bytes(path: Path) -> RawDocument:
 
 def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[list[int]],
                   ref: Reference, summary: SweepSummary,
-                  on_report: Callable[[str], None] | None, spool: _Spool | None,
+                  sink: _Sink | None, spool: _Spool | None,
                   peers: _BoardPeers | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="claimcheck-sweep-") as tmp:
-        spools = [str(Path(tmp) / f"part{k}.jsonl") if on_report else None
+        spools = [str(Path(tmp) / f"part{k}.jsonl") if sink is not None else None
                   for k in range(len(parts))]
         rows = [str(Path(tmp) / f"rows{k}.jsonl") for k in range(len(parts))]
         # Each worker gets its own part's siblings, not the board's index.
-        futures = [pool.submit(_in_worker, _spool_part, dump, _part_siblings(index, part), part, ref, out,
+        futures = [pool.submit(_in_worker, _spool_part, kept_in(), dump, _part_siblings(index, part), part, ref, out,
                                ranked, spool, peers)
                    for part, out, ranked in zip(parts, spools, rows, strict=True)]
         for future, out, ranked in zip(futures, spools, rows, strict=True):
@@ -683,10 +710,34 @@ def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[l
             with open(ranked, "rb") as f:
                 for s, r, i, row in zip(sev, roof, at, f, strict=True):
                     summary.add(s, r, i, row.rstrip(b"\n"))
-            if out is not None and on_report is not None:
-                with open(out, encoding="utf-8") as f:
-                    for line in f:
-                        on_report(line.rstrip("\n"))
+            if out is not None and sink is not None:
+                with open(out, "rb") as f:
+                    sink.part(f)
+
+
+@dataclass
+class _Sink:
+    """Where a sweep's reports go: each report's JSON to `on_report`, or all of them, one line
+    each, to the binary stream `out`."""
+
+    on_report: Callable[[str], None] | None
+    out: BinaryIO | None
+
+    def report(self, data: bytes) -> None:
+        if self.out is not None:
+            self.out.write(data + b"\n")
+        else:
+            assert self.on_report is not None
+            self.on_report(data.decode())
+
+    def part(self, f: BinaryIO) -> None:
+        """A worker's file of reports (UTF-8 JSON, one line each)."""
+        if self.out is not None:
+            shutil.copyfileobj(f, self.out, 1 << 20)
+            return
+        assert self.on_report is not None
+        for line in f:
+            self.on_report(line.rstrip(b"\n").decode())
 
 
 def sweep_source(source: str, ref: Reference, opts: PipelineOptions | None = None, *,

@@ -32,7 +32,7 @@ from typing import Any, cast
 from extractors.kept_files import keep_file
 from extractors.text import lazyre
 
-__all__ = ["MAX_ENTRIES", "analysed", "compile", "keep_in", "save", "start_class", "store_path"]
+__all__ = ["MAX_ENTRIES", "analysed", "compile", "keep_in", "kept_in", "save", "start_class", "store_path"]
 
 _FORMAT = 1  # the layout of the file's data (bumped when it changes)
 # Entries kept in one file: more (a long-running process, many distinct inputs) and a save keeps
@@ -94,6 +94,13 @@ def keep_in(directory: Path | None) -> None:
     """Keep compiled patterns in `directory` from now on (None: keep none, the default)."""
     path = None if directory is None else store_path(directory)
     _KEPT[0] = None if path is None else _Store(path)
+
+
+def kept_in() -> Path | None:
+    """The directory this process keeps its patterns in (`keep_in`; None: none): what a worker
+    it starts reads them from too."""
+    store = _KEPT[0]
+    return None if store is None else store.path.parent
 
 
 def _code_of(source: str, flags: int, parsed: Any) -> tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]:

@@ -3,12 +3,14 @@ dropped silently."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
 
 from benchmarks.dumps import write_inferencex_dump
+from bot.cli import _utf8_buffer, main
 from bot.sweep import MIN_PART, PARALLEL_BYTES, _peer_id, run_sweep, sweep_source
 from checks.models import Report
 from checks.peers import PeerIndex
@@ -40,6 +42,39 @@ def test_four_jobs_write_the_same_bytes_as_one(board: Path, fmt: str) -> None:
     four = run("sweep", fmt, "--jobs", "4", str(board))
     assert one[0] == 0 and one[2] == ""
     assert four == one
+
+
+@pytest.mark.parametrize("jobs", [1, 4])
+def test_reports_written_to_a_binary_stream_are_the_lines_on_report_gets(board: Path, ref: Reference,
+                                                                         jobs: int) -> None:
+    lines: list[str] = []
+    run_sweep(str(board), ref, jobs=jobs, on_report=lines.append)
+    out = io.BytesIO()
+    summary = run_sweep(str(board), ref, jobs=jobs, report_out=out)
+    assert summary.records == len(lines) == N_BOARD
+    assert out.getvalue() == "".join(line + "\n" for line in lines).encode()
+
+
+def test_a_sweep_takes_one_place_for_its_reports_not_two(board: Path, ref: Reference) -> None:
+    with pytest.raises(ValueError, match="^give on_report or report_out, not both$"):
+        run_sweep(str(board), ref, on_report=print, report_out=io.BytesIO())
+
+
+def test_jsonl_to_a_utf8_stream_writes_the_bytes_a_text_stream_gets(board: Path) -> None:
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+    out.write("first\n")  # written before the reports: flushed ahead of them
+    assert main(["sweep", "--jsonl", "--jobs", "2", str(board)], out=out, err=io.StringIO()) == 0
+    out.flush()
+    code, text, _ = run("sweep", "--jsonl", "--jobs", "2", str(board))
+    assert code == 0 and raw.getvalue() == ("first\n" + text).encode()
+
+
+def test_only_a_utf8_text_stream_has_its_bytes_written_under_it() -> None:
+    raw = io.BytesIO()
+    assert _utf8_buffer(io.TextIOWrapper(raw, encoding="UTF8")) is raw
+    assert _utf8_buffer(io.TextIOWrapper(io.BytesIO(), encoding="latin-1")) is None
+    assert _utf8_buffer(io.StringIO()) is None
 
 
 def test_four_jobs_rank_the_same_rows_as_one(board: Path) -> None:

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.sweep import MIN_PART, _pool
+from bot.sweep import MIN_PART, _in_worker, _pool
 from extractors.offloop import start_method
+from extractors.text import compiled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,3 +112,15 @@ def test_a_big_sweep_starts_its_fork_server_before_the_checks_load(
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"started": started, "checks_loaded": False}
+
+
+def _kept_then(_: int) -> Path | None:
+    return compiled.kept_in()
+
+
+def test_a_sweep_worker_keeps_its_patterns_where_the_sweeps_process_does(tmp_path: Path) -> None:
+    with _pool(1) as pool:
+        during = pool.submit(_in_worker, compiled.kept_in, tmp_path).result()
+        after = pool.submit(_kept_then, 0).result()  # the same worker, its task done
+        none = pool.submit(_in_worker, compiled.kept_in, None).result()
+    assert (during, after, none) == (tmp_path, None, None)

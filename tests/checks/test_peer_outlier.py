@@ -52,6 +52,17 @@ def test_a_figure_above_k_times_the_best_of_three_peers_is_flag(
     assert a.figures["outlier_factor"] == OUTLIER_FACTOR == 2.5
 
 
+def test_an_even_count_of_peers_has_the_mean_of_its_middle_two_for_median_and_ties_keep_their_order(
+        ref: Reference) -> None:
+    peers = [_row(41.0, "1"), _row(44.5, "2"), _row(38.0, "3"), _row(44.5, "4")]
+    a = _answer(ref, _row(43.0, "me"), peers)
+    assert a.figures["peers"] == 4.0
+    assert a.figures["peer_median_tok_s"] == (41.0 + 44.5) / 2 == 42.75
+    assert [line.split(": ")[1] for line in a.lines()[1:5]] == [
+        "peer 2 reports 44.5 tok/s", "peer 4 reports 44.5 tok/s", "peer 1 reports 41.0 tok/s",
+        "peer 3 reports 38.0 tok/s"]
+
+
 def test_the_finding_names_its_peers_highest_first(ref: Reference) -> None:
     a = _answer(ref, _row(445.0, "me"), PEERS)
     assert a.lines()[0] == "setup: RTX 4090 ×1, Llama 3.2 1B, Q4_K_M, decode"

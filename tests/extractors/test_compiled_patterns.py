@@ -139,6 +139,12 @@ def test_an_unwritable_directory_keeps_nothing_and_raises_nothing(tmp_path: Path
         compiled.keep_in(None)
 
 
+def test_the_directory_kept_in_is_what_a_worker_is_told(store: Path) -> None:
+    assert compiled.kept_in() == store
+    compiled.keep_in(None)
+    assert compiled.kept_in() is None
+
+
 def test_without_a_directory_nothing_is_kept(tmp_path: Path) -> None:
     compiled.keep_in(None)
     assert compiled.compile(*PATTERNS[3]) == re.compile(*PATTERNS[3])
