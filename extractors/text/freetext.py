@@ -314,6 +314,7 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
     if best.kind is None:
         best.kind = _line_kind(s.text, best.start)
     s.primary_line = s.line_of(best.start)
+    s.primary_span = (best.start, best.end)
     s.set("tok_s", best.value, best.span)
     s.set("tok_s_kind", best.kind, best.span)
     return mentions, best.value, best.start

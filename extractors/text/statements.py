@@ -131,9 +131,29 @@ _CELL_WORDS: list[tuple[str, ...]] = [
 ]
 
 
+def _own_mention(s: Scan, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    """The pattern's match in the headline figure's own part of its line, if another match
+    stands elsewhere on that line (one mention alone is the line's, wherever it stands)."""
+    part = s.own_part()
+    if part is None:
+        return None
+    lo, hi = part
+    line_lo = s.text.rfind("\n", 0, lo) + 1
+    line_hi = s.text.find("\n", hi)
+    on_line = list(pattern.finditer(s.text, line_lo, len(s.text) if line_hi < 0 else line_hi))
+    if len(on_line) < 2:
+        return None
+    return next((m for m in on_line if lo <= m.start() < hi), None)
+
+
 def _cell(s: Scan) -> None:
     for (name, pattern, convert), words in zip(_CELL, _CELL_WORDS, strict=True):
         if not s.mentions(words):
+            continue
+        # Two figures at two batches on one line: the headline's batch is the one beside it.
+        own = _own_mention(s, pattern) if name in ("batch", "concurrency") else None
+        if own is not None and (value := convert(own)) is not None:
+            s.set(name, value, own.group(0))
             continue
         for m in s.finditer(pattern):
             if name == "serving_claim" and _NEGATED.search(

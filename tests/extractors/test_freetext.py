@@ -429,3 +429,16 @@ def test_a_training_throughput_is_no_generation_speed(ref: Reference, text: str)
 ])
 def test_a_generation_speed_beside_training_words_is_kept(ref: Reference, text: str) -> None:
     assert claim(text, ref).tok_s == 90.0
+
+
+@pytest.mark.parametrize(("text", "tok_s", "batch"), [
+    # read with the line's first batch, the 900 was `implausible` at 17× the batch-1 ceiling
+    ("Qwen3 32B AWQ on L40S with vLLM: 45 tok/s at batch 1, 900 tok/s at batch 32", 900.0, 32),
+    ("Qwen3 32B AWQ on L40S: 900 tok/s at batch 32, 45 tok/s at batch 1", 900.0, 32),
+    ("batch 1: 45 tok/s; batch 32: 900 tok/s on an L40S", 900.0, 32),
+    ("Llama 3.1 8B FP8 on one H100 at batch 1: 240 tok/s", 240.0, 1),
+])
+def test_the_headline_figure_takes_the_batch_beside_it(ref: Reference, text: str, tok_s: float,
+                                                       batch: int) -> None:
+    c = claim(text, ref)
+    assert (c.tok_s, c.batch) == (tok_s, batch)
