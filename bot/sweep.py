@@ -70,7 +70,6 @@ from extractors.inputs import classify_input, read_local
 from extractors.offloop import PARALLEL_BYTES, worker_context
 from extractors.select import SetupKey, SiblingIndex, setup_key
 from extractors.text import compiled
-from extractors.text.compiled import kept_in
 
 __all__ = [
     "MIN_PART",
@@ -560,7 +559,7 @@ def _first_pass(dump: Dump, ref: Reference, pool: Executor | None, stride: int,
     if pool is None or stride == 1:
         stripes = [_keys(dump, ref, 0, 1, files[0] if files else None)]
     else:
-        stripes = [f.result() for f in [pool.submit(_in_worker, _keys, kept_in(), dump, ref, k, stride,
+        stripes = [f.result() for f in [pool.submit(_in_worker, _keys, compiled.kept_in(), dump, ref, k, stride,
                                                     files[k] if files else None)
                                         for k in range(stride)]]
     n = sum(len(s.setup) for s in stripes)
@@ -702,7 +701,7 @@ def _run_parallel(pool: Executor, dump: Dump, index: SiblingIndex, parts: list[l
                   for k in range(len(parts))]
         rows = [str(Path(tmp) / f"rows{k}.jsonl") for k in range(len(parts))]
         # Each worker gets its own part's siblings, not the board's index.
-        futures = [pool.submit(_in_worker, _spool_part, kept_in(), dump, _part_siblings(index, part), part, ref, out,
+        futures = [pool.submit(_in_worker, _spool_part, compiled.kept_in(), dump, _part_siblings(index, part), part, ref, out,
                                ranked, spool, peers)
                    for part, out, ranked in zip(parts, spools, rows, strict=True)]
         for future, out, ranked in zip(futures, spools, rows, strict=True):

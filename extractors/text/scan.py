@@ -107,6 +107,12 @@ class Scan:
     def line_of(self, pos: int) -> int:
         return bisect.bisect_right(self.lines, pos)
 
+    def line_span(self, pos: int) -> tuple[int, int]:
+        """Where the line holding `pos` starts and ends (a blank keeps every newline in place)."""
+        i = self.line_of(pos)
+        return (self.lines[i - 1] + 1 if i > 0 else 0,
+                self.lines[i] if i < len(self.lines) else len(self.text))
+
     def copies_at(self, pos: int) -> int:
         """How many times the line holding `pos` occurs in the text as written."""
         return 1 if self.copies is None else self.copies[self.line_of(pos)]
@@ -145,9 +151,7 @@ class Scan:
             return None
         start, end = self.primary_span
         text = self.text
-        lo = text.rfind("\n", 0, start) + 1
-        hi = text.find("\n", end)
-        hi = len(text) if hi < 0 else hi
+        lo, hi = self.line_span(start)
         before = max(text.rfind(",", lo, start), text.rfind(";", lo, start))
         cuts = [i for i in (text.find(", ", end, hi), text.find(";", end, hi)) if i >= 0]
         return (before + 1 if before >= 0 else lo), min(cuts, default=hi)

@@ -138,9 +138,7 @@ def _own_mention(s: Scan, pattern: re.Pattern[str]) -> re.Match[str] | None:
     if part is None:
         return None
     lo, hi = part
-    line_lo = s.text.rfind("\n", 0, lo) + 1
-    line_hi = s.text.find("\n", hi)
-    on_line = list(pattern.finditer(s.text, line_lo, len(s.text) if line_hi < 0 else line_hi))
+    on_line = list(pattern.finditer(s.text, *s.line_span(lo)))
     if len(on_line) < 2:
         return None
     return next((m for m in on_line if lo <= m.start() < hi), None)
