@@ -140,6 +140,8 @@ class SourceTally:
     # honest records with another record of their machine: (figure ÷ the most generous bound of
     # the machine's others, checks.rules.machine_outlier.machine_bound; where)
     machine_ratios: list[tuple[float, str]] = field(default_factory=list)
+    # the same records: (figure ÷ the upper median of those bounds, where)
+    machine_typical: list[tuple[float, str]] = field(default_factory=list)
 
     @property
     def q7_answered(self) -> int:
@@ -240,6 +242,8 @@ def _tally(t: SourceTally, where: str, ev: Evidence, fmt: str | None, ref: Refer
     mach = next((f for f in report.findings if f.key == "machine_outlier"), None)
     if mach is not None and "ratio_to_bound" in mach.figures:
         t.machine_ratios.append((float(mach.figures["ratio_to_bound"]), where))
+        if "ratio_to_typical" in mach.figures:
+            t.machine_typical.append((float(mach.figures["ratio_to_typical"]), where))
     t.records += 1
     t.formats[fmt or "unknown"] += 1
     t.verdicts[report.verdict] += 1
@@ -436,13 +440,17 @@ def _quantiles(values: list[float]) -> str:
     return f"median {at[0]:.2f}, p90 {at[1]:.2f}, p99 {at[2]:.2f}, highest {v[-1]:.2f}"
 
 
-def _machine_line(ratios: list[tuple[float, str]]) -> str:
+def _machine_line(ratios: list[tuple[float, str]], typical: list[tuple[float, str]]) -> str:
     if not ratios:
         return "   machine: no honest record has another record of its machine"
     top, where = max(ratios)
-    return (f"   machine: {len(ratios)} honest record(s) with another record of their machine, "
+    line = (f"   machine: {len(ratios)} honest record(s) with another record of their machine, "
             f"figure ÷ the most its machine's others allow: {_quantiles([r for r, _ in ratios])} "
-            f"({where}); flagged above {MACHINE_FACTOR:g}")
+            f"({where})")
+    if typical:
+        line += (f"; {len(typical)} with a row of the same weights at no deeper a cache, figure ÷ the "
+                 f"upper median of those rows: {_quantiles([r for r, _ in typical])} ({max(typical)[1]})")
+    return line + f"; flagged above {MACHINE_FACTOR:g}"
 
 
 def _few_peers_line(ratios: list[tuple[int, float, str]]) -> str:
@@ -490,7 +498,7 @@ def render(cal: Calibration, missed: int = 5) -> str:
             lines.append(f"   {verdict.upper()} {where}: {headline}")
         lines.append(_peers_line(t.peer_ratios))
         lines.append(_few_peers_line(t.few_peer_ratios))
-        lines.append(_machine_line(t.machine_ratios))
+        lines.append(_machine_line(t.machine_ratios, t.machine_typical))
         for factor in FACTORS:
             p = t.planted[factor]
             lines.append(_planted_line(factor, p))
@@ -525,7 +533,8 @@ def render(cal: Calibration, missed: int = 5) -> str:
     lines.append("== planted, all sources:")
     lines.append(_peers_line([r for t in tallies.values() for r in t.peer_ratios]))
     lines.append(_few_peers_line([r for t in tallies.values() for r in t.few_peer_ratios]))
-    lines.append(_machine_line([r for t in tallies.values() for r in t.machine_ratios]))
+    lines.append(_machine_line([r for t in tallies.values() for r in t.machine_ratios],
+                               [r for t in tallies.values() for r in t.machine_typical]))
     lines.extend(_planted_line(f, sums[f]) for f in FACTORS)
     read = sum(t.entries for t in tallies.values())
     lines.append(f"== total: {read} read, {total} claim(s) from {sum(t.files for t in tallies.values())} file(s); "
@@ -565,6 +574,8 @@ def as_json(cal: Calibration) -> dict[str, Any]:
                                                sorted(t.few_peer_ratios, key=lambda x: -x[1])[:20]],
                            "machine_ratios": sorted(([round(r, 4), w] for r, w in t.machine_ratios),
                                                     reverse=True)[:20],
+                           "machine_typical": sorted(([round(r, 4), w] for r, w in t.machine_typical),
+                                                     reverse=True)[:20],
                            "planted": {f"x{f}": _planted_json(t.planted[f]) for f in FACTORS}}
                     for name, t in sorted(tallies.items())},
         "refused": cal.refused,

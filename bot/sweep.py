@@ -49,6 +49,7 @@ from checks.peers import (
     machine_key,
     peer_figure,
     peer_key,
+    weights_of,
     what_ran,
 )
 from checks.reference import Reference
@@ -285,8 +286,11 @@ def _peer_id(i: int, claim: Claim) -> str:
 _PeerEntry = tuple[int, int, str, float, str | None]
 # One record among its machine's as the one pass sends it: (dump index, the machine's number in
 # that pass's list, its peer id, tok/s, source URL, GB per token (None: it bounds no other), what
-# ran).
-_MachineEntry = tuple[int, int, str, float, str | None, float | None, str]
+# ran, which weights, its KV depth).
+_MachineEntry = tuple[int, int, str, float, str | None, float | None, str, str | None, int | None]
+# One machine member as a worker keeps it: (dump index, peer id, tok/s, source URL, GB per token,
+# what ran, which weights, KV depth).
+_Member = tuple[int, str, float, str | None, float, str, str | None, int | None]
 
 
 @dataclass
@@ -299,7 +303,7 @@ class _BoardMachines:
     others are cut out by a walk of them."""
 
     machines: list[str] = field(default_factory=list)  # machine -> its key, described
-    members: list[list[tuple[int, str, float, str | None, float, str]]] = field(default_factory=list)
+    members: list[list[_Member]] = field(default_factory=list)
     machine: array[int] = field(default_factory=lambda: array("i"))  # dump index -> machine, -1
     _figures: dict[int, list[tuple[int, PeerFigure]]] = field(default_factory=dict, repr=False)
 
@@ -310,10 +314,10 @@ class _BoardMachines:
         for keys, entries in stripes:
             local = [number.setdefault(k, len(number)) for k in keys]
             out.members += [[] for _ in range(len(number) - len(out.members))]
-            for i, k, record, tok_s, source, gb, ran in entries:
+            for i, k, record, tok_s, source, gb, ran, weights, depth in entries:
                 out.machine[i] = local[k]
                 if gb is not None:
-                    out.members[local[k]].append((i, record, tok_s, source, gb, ran))
+                    out.members[local[k]].append((i, record, tok_s, source, gb, ran, weights, depth))
         for m in out.members:
             m.sort(key=lambda e: e[0])  # dump order, as PeerIndex adds them (stripes interleave)
         out.machines = [k.describe() for k in number]
@@ -332,8 +336,8 @@ class _BoardMachines:
         if figures is None:
             figures = self._figures[m] = [
                 (j, built(PeerFigure, record=record, tok_s=tok_s, source=source, gb_per_token=gb,
-                          ran=ran))
-                for j, record, tok_s, source, gb, ran in self.members[m]]
+                          ran=ran, weights=weights, kv_depth=depth))
+                for j, record, tok_s, source, gb, ran, weights, depth in self.members[m]]
         base = group if group is not None else built(PeerGroup, setup="", figures=[])
         return replaced(base, machine=self.machines[m],
                         machine_figures=[f for j, f in figures if j != i])
@@ -539,7 +543,8 @@ def _keys(dump: Dump, ref: Reference, stripe: int = 0, stride: int = 1,
             mkey = machine_key(item, ref)  # None at once for a record that names no machine
             if mkey is not None and item.tok_s is not None:
                 got.machines.append((i, machine_keys.setdefault(mkey, len(machine_keys)), _peer_id(i, item),
-                                     item.tok_s, item.source_url, gb_per_token(item, ref), what_ran(item)))
+                                     item.tok_s, item.source_url, gb_per_token(item, ref), what_ran(item),
+                                     weights_of(item, ref), item.kv_depth))
             if spool:
                 data = _encode(item)
                 out.write(data)

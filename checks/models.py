@@ -339,6 +339,10 @@ class PeerFigure(BaseModel):
     # it ran ("Llama 3 8B, Q4_K_M, depth 4096"): the same machine's peers compare per byte read
     gb_per_token: float | None = None
     ran: str | None = None
+    # which weights it ran (checks.peers.weights_of) and at what KV depth: a record of the same
+    # weights at a deeper cache is no faster than it, whether or not the KV bytes are known
+    weights: str | None = None
+    kv_depth: int | None = None
 
 
 class PeerGroup(BaseModel):
@@ -444,7 +448,8 @@ FIGURE_KINDS: dict[str, Literal["count", "flag"]] = {
         "window", "spec_window", "published_window", "largest_published_window", "conflicts",
         "suspect_fields", "differing_knobs", "unknown_knobs", "screenshots_with_figures",
         "screenshots_without_figures", "hardware_count", "tokens_generated", "siblings",
-        "input_tokens", "output_tokens", "context_length", "required_batch", "peers")},
+        "input_tokens", "output_tokens", "context_length", "required_batch", "peers",
+        "shallower_peers")},
     **{name: "flag" for name in ("serving", "rigorous_is_slowest", "compute_roof", "layer_split")},
 }
 

@@ -51,7 +51,7 @@ from checks.physics.weights import architecture, generous_weight_gb, resolve_for
 from checks.reference import Reference
 
 __all__ = ["UNNAMED_MACHINE", "MachineKey", "PeerIndex", "PeerKey", "gb_per_token", "machine_key",
-           "peer_figure", "peer_key", "what_ran"]
+           "peer_figure", "peer_key", "weights_of", "what_ran"]
 
 _UNSTATED = "unstated kind"
 # How a key names a machine the record does not: its id (`Claim.machine`) after these words.
@@ -109,6 +109,20 @@ def peer_key(claim: Claim, ref: Reference) -> PeerKey | None:
         # A platform row spans a family's parts; the record's own name tells them apart.
         hardware = " ".join(claim.hardware.lower().split()) if hw.kind == "cpu" else hw.name
     c = sourced_claim(claim, ref)
+    weights = _weights_named(c, ref)
+    if weights is None:
+        return None
+    model, fmt = weights
+    return PeerKey(hardware=hardware, count=c.hardware_count or 1, model=model, weight_format=fmt,
+                   kind=figure[1], batch=c.batch, concurrency=c.concurrency, offload=c.offload,
+                   gpu_layers=c.gpu_layers,
+                   cell=" ".join(c.cell.lower().split()) if c.cell else None)
+
+
+def _weights_named(c: Claim, ref: Reference) -> tuple[str, str] | None:
+    """The weights a sourced claim ran, as two strings that compare equal for two spellings of
+    them: the model's reference row (else its parameter counts) and the format's row (else its
+    name as written) with a stated bits per weight. None: the model is unknown."""
     row = ref.model(c.model)
     if row is not None:
         model = row.name
@@ -122,10 +136,14 @@ def peer_key(claim: Claim, ref: Reference) -> PeerKey | None:
     fmt = fmt_row.name if fmt_row is not None else (c.weight_format or "format unstated").lower()
     if c.bits_per_weight is not None:
         fmt += f" {c.bits_per_weight:.2f} bpw"
-    return PeerKey(hardware=hardware, count=c.hardware_count or 1, model=model, weight_format=fmt,
-                   kind=figure[1], batch=c.batch, concurrency=c.concurrency, offload=c.offload,
-                   gpu_layers=c.gpu_layers,
-                   cell=" ".join(c.cell.lower().split()) if c.cell else None)
+    return model, fmt
+
+
+def weights_of(claim: Claim, ref: Reference) -> str | None:
+    """'Llama 3.1 8B | Q8_0': which weights a record ran, equal for two records that read the
+    same weights (whatever their KV depth); None where the model is unknown."""
+    named = _weights_named(sourced_claim(claim, ref), ref)
+    return None if named is None else " | ".join(named)
 
 
 @dataclass(frozen=True)
@@ -227,7 +245,7 @@ class PeerIndex:
             if gb is not None:
                 self.machines.setdefault(mkey, []).append(PeerFigure(
                     record=record_id, tok_s=claim.tok_s, source=claim.source_url, gb_per_token=gb,
-                    ran=what_ran(claim)))
+                    ran=what_ran(claim), weights=weights_of(claim, ref), kv_depth=claim.kv_depth))
 
     def peers_of(self, record_id: str | None, claim: Claim, ref: Reference) -> PeerGroup | None:
         """The other records of this claim's setup and of its machine (never the record itself);

@@ -171,3 +171,79 @@ def test_a_fake_below_the_ceiling_is_suspicious_and_the_headline_says_why(ref: R
     assert "3.2× what 2 other records of its machine allow" in report.headline
     honest = audit(Evidence(claim=board[2], kind="record"), ref, peers=index.peers_of("3", board[2], ref))
     assert honest.verdict == "consistent"
+
+
+# ikawrakow/ik_llama.cpp@8337e4cd github-data/discussions/357 (lines 2388-2419): one sweep-bench
+# table, Qwen3-235B-A22B on an EPYC 9355, S_TG t/s at N_KV 0 … 15872. Its attention runs on the
+# CPU, so the deep rows fall far below what their bytes would allow: 14.13 tok/s at depth 0, 1.32
+# at 15872.
+DEEP = [(0, 14.13), (512, 10.46), (1536, 7.22), (2560, 4.33), (3072, 3.86), (4096, 3.42), (6144, 2.38),
+        (8704, 1.87), (11264, 1.63), (13824, 1.39), (15872, 1.32)]
+
+
+def _deep(n_kv: int, s_tg: float, **kw: object) -> Claim:
+    base: dict[str, object] = {
+        "model": "Qwen3-235B-A22B", "hardware": "AMD EPYC 9355", "engine": "ik_llama.cpp", "batch": 1,
+        "tok_s": s_tg, "tok_s_kind": "decode", "speculative": False, "kv_depth": n_kv,
+        "record_id": f"L{n_kv}", "machine": "discussion 357 | sweep-bench | from line 2386"}
+    base.update(kw)
+    return Claim(**base)
+
+
+DEEP_SWEEP = [_deep(n, t) for n, t in DEEP]
+
+
+@pytest.mark.parametrize("k", range(len(DEEP)))
+def test_every_honest_row_of_a_deep_sweep_is_within_its_machine(ref: Reference, k: int) -> None:
+    a = _answer(ref, DEEP_SWEEP[k], DEEP_SWEEP, DEEP_SWEEP[k].record_id or "")
+    assert a.status == "ok"
+    assert a.figures["machine_peers"] == 10.0
+    # the same weights at depth 0 … this row's: every row above it in the table
+    assert a.figures.get("shallower_peers") == (k or None)
+
+
+@pytest.mark.parametrize(("k", "typical", "median_row", "old_ratio"), [
+    # x10 at 3072 is 2.7x the depth-0 row, within the most generous bound; the upper median of
+    # the four shallower rows (4.33, 7.22, 10.46, 14.13) is 10.46, the row at 512: 3.7x
+    (4, 10.46, 512, 38.6 / 14.13),
+    # x10 at the deepest row is under the depth-0 row's speed; the upper median of the ten
+    # shallower rows is 3.86, the row at 3072: 3.4x
+    (10, 3.86, 3072, 13.2 / 14.13),
+])
+def test_a_deep_row_is_bounded_by_the_typical_shallower_row(
+        ref: Reference, k: int, typical: float, median_row: int, old_ratio: float) -> None:
+    fake = _scaled(DEEP_SWEEP[k], 10)
+    value = fake.tok_s or 0.0
+    a = _answer(ref, fake, DEEP_SWEEP, fake.record_id or "")
+    assert (a.status, a.reason) == ("flag", "outlier_shallower")
+    assert a.figures["ratio_to_bound"] == pytest.approx(old_ratio)
+    assert a.figures["ratio_to_bound"] < MACHINE_FACTOR
+    assert a.figures["typical_bound_tok_s"] == typical
+    assert a.figures["ratio_to_typical"] == pytest.approx(value / typical)
+    assert a.figures["shallower_peers"] == k
+    assert a.lines()[-2:] == [
+        f"peer L{median_row}: reports {typical:.1f} tok/s of Qwen3-235B-A22B, format unstated, KV depth "
+        f"{median_row}: the upper median of the {k} record(s) of this machine with the same weights at no "
+        f"deeper a KV cache than this record's {DEEP[k][0]}",
+        f"ratio = {value:.1f} tok/s ÷ {typical:.1f} tok/s = {value / typical:.2f}"]
+    assert a.label == (f"{value / typical:.1f}× the typical of {k} rows of its machine with the "
+                       "same weights at no deeper a cache")
+
+
+def test_one_slow_shallower_row_does_not_condemn_a_deep_one(ref: Reference) -> None:
+    # a misread or throttled row at 512 (0.5 tok/s): the upper median of the deepest row's ten
+    # shallower rows moves one place, from 3.86 to 3.42, and the honest deepest row stays ok
+    rows = [*DEEP_SWEEP[:1], _deep(512, 0.5), *DEEP_SWEEP[2:]]
+    a = _answer(ref, rows[-1], rows, "L15872")
+    assert a.status == "ok"
+    assert a.figures["typical_bound_tok_s"] == 3.42
+
+
+def test_other_weights_at_a_shallower_depth_set_no_typical_bound(ref: Reference) -> None:
+    # three Q8_0 rows of the same machine at shallower depths, at 1.25 tok/s: as the same weights
+    # their median would put the 4-bit row at 3072 (3.86) at 3.1x; they read other weights
+    others = [_deep(n, 1.25, weight_format="Q8_0", record_id=f"q8-{n}") for n in (0, 512, 1024)]
+    a = _answer(ref, DEEP_SWEEP[4], [DEEP_SWEEP[4], *others], "L3072")
+    assert a.status == "ok"
+    assert a.figures["machine_peers"] == 3.0
+    assert "shallower_peers" not in a.figures
