@@ -448,7 +448,7 @@ def _machine_line(ratios: list[tuple[float, str]], typical: list[tuple[float, st
             f"figure ÷ the most its machine's others allow: {_quantiles([r for r, _ in ratios])} "
             f"({where})")
     if typical:
-        line += (f"; {len(typical)} with a row of the same weights at no deeper a cache, figure ÷ the "
+        line += (f"; {len(typical)} with a row of the same weights at a shallower cache, figure ÷ the "
                  f"upper median of those rows: {_quantiles([r for r, _ in typical])} ({max(typical)[1]})")
     return line + f"; flagged above {MACHINE_FACTOR:g}"
 

@@ -287,10 +287,10 @@ _PeerEntry = tuple[int, int, str, float, str | None]
 # One record among its machine's as the one pass sends it: (dump index, the machine's number in
 # that pass's list, its peer id, tok/s, source URL, GB per token (None: it bounds no other), what
 # ran, which weights, its KV depth).
-_MachineEntry = tuple[int, int, str, float, str | None, float | None, str, str | None, int | None]
-# One machine member as a worker keeps it: (dump index, peer id, tok/s, source URL, GB per token,
-# what ran, which weights, KV depth).
-_Member = tuple[int, str, float, str | None, float, str, str | None, int | None]
+_MachineEntry = tuple[int, int, str, float, str | None, float | None, str, str, int | None]
+# One machine member as a worker keeps it: (dump index, peer id, tok/s, source URL, GB per token
+# (None: unknown, it bounds only deeper rows of its weights), what ran, which weights, KV depth).
+_Member = tuple[int, str, float, str | None, float | None, str, str, int | None]
 
 
 @dataclass
@@ -316,8 +316,7 @@ class _BoardMachines:
             out.members += [[] for _ in range(len(number) - len(out.members))]
             for i, k, record, tok_s, source, gb, ran, weights, depth in entries:
                 out.machine[i] = local[k]
-                if gb is not None:
-                    out.members[local[k]].append((i, record, tok_s, source, gb, ran, weights, depth))
+                out.members[local[k]].append((i, record, tok_s, source, gb, ran, weights, depth))
         for m in out.members:
             m.sort(key=lambda e: e[0])  # dump order, as PeerIndex adds them (stripes interleave)
         out.machines = [k.describe() for k in number]
@@ -543,7 +542,8 @@ def _keys(dump: Dump, ref: Reference, stripe: int = 0, stride: int = 1,
             mkey = machine_key(item, ref)  # None at once for a record that names no machine
             if mkey is not None and item.tok_s is not None:
                 got.machines.append((i, machine_keys.setdefault(mkey, len(machine_keys)), _peer_id(i, item),
-                                     item.tok_s, item.source_url, gb_per_token(item, ref), what_ran(item),
+                                     item.tok_s, item.source_url,
+                                     gb_per_token(item, ref) if mkey.moe is not None else None, what_ran(item),
                                      weights_of(item, ref), item.kv_depth))
             if spool:
                 data = _encode(item)

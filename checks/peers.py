@@ -26,7 +26,8 @@ The machine key (`machine_key`): the records that ran on one machine for sure �
 `Claim.machine` (one table of one post, one LocalScore submission: the caller says which records
 share it) and the same hardware as written and card count — with the same tool, the same kind of
 figure, batch 1, no speculation and the same offload and GPU layers, whatever the model, format or
-KV depth (dense and MoE apart). At batch 1 plain decode a token's time is a fixed cost plus the
+KV depth (dense and MoE apart, and a model not known to be either kept to itself: it is compared
+only with its own weights at other depths). At batch 1 plain decode a token's time is a fixed cost plus the
 bytes it reads ÷ the machine's bandwidth (`gb_per_token`: the generous weight bytes and the KV at
 the stated depth, the roofline's own figures in checks/physics), so on one machine a record that
 reads more per token is no faster than one that reads less, and one that reads less draws no more
@@ -139,11 +140,15 @@ def _weights_named(c: Claim, ref: Reference) -> tuple[str, str] | None:
     return model, fmt
 
 
-def weights_of(claim: Claim, ref: Reference) -> str | None:
+def weights_of(claim: Claim, ref: Reference) -> str:
     """'Llama 3.1 8B | Q8_0': which weights a record ran, equal for two records that read the
-    same weights (whatever their KV depth); None where the model is unknown."""
+    same weights (whatever their KV depth). A model of no known row or size is named as written
+    ('as written: model unstated | format unstated'): the rows of one sweep-bench table, one run of
+    one model, share that."""
     named = _weights_named(sourced_claim(claim, ref), ref)
-    return None if named is None else " | ".join(named)
+    if named is not None:
+        return " | ".join(named)
+    return f"as written: {claim.model or 'model unstated'} | {claim.weight_format or 'format unstated'}"
 
 
 @dataclass(frozen=True)
@@ -155,13 +160,14 @@ class MachineKey:
     count: int
     engine: str
     kind: str
-    moe: bool
+    moe: bool | None  # None: unknown; such records compare only at one weights (their depth rows)
     offload: bool | None = None
     gpu_layers: int | None = None
 
     def describe(self) -> str:
         hw = f"{self.hardware} ×{self.count}" if self.hardware else "unnamed hardware"
-        parts = [hw, self.engine or "tool unstated", self.kind, "MoE" if self.moe else "dense", "batch 1"]
+        arch = "MoE or dense unknown" if self.moe is None else "MoE" if self.moe else "dense"
+        parts = [hw, self.engine or "tool unstated", self.kind, arch, "batch 1"]
         for name in ("offload", "gpu_layers"):
             value = getattr(self, name)
             if value is not None:
@@ -190,8 +196,6 @@ def machine_key(claim: Claim, ref: Reference) -> MachineKey | None:
         return None
     c = sourced_claim(claim, ref)
     moe = architecture(c, ref.model(c.model), ref).moe
-    if moe is None:
-        return None
     return MachineKey(machine=claim.machine, hardware=" ".join((claim.hardware or "").lower().split()),
                       count=claim.hardware_count or 1, engine=(claim.engine or "").lower(),
                       kind=claim.tok_s_kind, moe=moe, offload=claim.offload, gpu_layers=claim.gpu_layers)
@@ -241,11 +245,11 @@ class PeerIndex:
                 PeerFigure(record=record_id, tok_s=figure[0], source=claim.source_url))
         mkey = machine_key(claim, ref)
         if mkey is not None and claim.tok_s is not None:
-            gb = gb_per_token(claim, ref)
-            if gb is not None:
-                self.machines.setdefault(mkey, []).append(PeerFigure(
-                    record=record_id, tok_s=claim.tok_s, source=claim.source_url, gb_per_token=gb,
-                    ran=what_ran(claim), weights=weights_of(claim, ref), kv_depth=claim.kv_depth))
+            # a record of unknown size still bounds its machine's deeper rows of the same weights
+            self.machines.setdefault(mkey, []).append(PeerFigure(
+                record=record_id, tok_s=claim.tok_s, source=claim.source_url,
+                gb_per_token=gb_per_token(claim, ref) if mkey.moe is not None else None,
+                ran=what_ran(claim), weights=weights_of(claim, ref), kv_depth=claim.kv_depth))
 
     def peers_of(self, record_id: str | None, claim: Claim, ref: Reference) -> PeerGroup | None:
         """The other records of this claim's setup and of its machine (never the record itself);

@@ -85,7 +85,7 @@ REASONS: dict[tuple[str, str], Callable[[Answer], str]] = {
         "machine allow"),
     ("machine_outlier", "outlier_shallower"): lambda a: (
         f"{_f(a, 'ratio_to_typical', '{:.1f}')}× the typical of {_f(a, 'shallower_peers', '{:g}')} rows of its "
-        "machine with the same weights at no deeper a cache"),
+        "machine with the same weights at a shallower cache"),
     ("roofline", "prefill_above_compute"): lambda a: (
         f"{_f(a, 'claimed_tok_s')} tok/s of prompt processing is beyond the cards' arithmetic"),
     ("roofline", "prefill_near_compute"): lambda a: (

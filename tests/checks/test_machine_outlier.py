@@ -125,7 +125,6 @@ def test_a_deeper_cache_is_no_faster_than_a_shallower_one(
     ({"batch": 8}, "a batch shares its reads"),
     ({"speculative": True}, "a draft multiplies tokens per byte read"),
     ({"tok_s_kind": "prefill"}, "prompt processing is no decode"),
-    ({"model": "Mystery 8B", "params_total_b": 8.0}, "an unknown model may be a MoE"),
 ])
 def test_records_that_may_not_compare_have_no_machine(ref: Reference, change: dict[str, object],
                                                       why: str) -> None:
@@ -223,11 +222,11 @@ def test_a_deep_row_is_bounded_by_the_typical_shallower_row(
     assert a.figures["shallower_peers"] == k
     assert a.lines()[-2:] == [
         f"peer L{median_row}: reports {typical:.1f} tok/s of Qwen3-235B-A22B, format unstated, KV depth "
-        f"{median_row}: the upper median of the {k} record(s) of this machine with the same weights at no "
-        f"deeper a KV cache than this record's {DEEP[k][0]}",
+        f"{median_row}: the upper median of the {k} record(s) of this machine with the same weights at a "
+        f"shallower KV cache than this record's {DEEP[k][0]}",
         f"ratio = {value:.1f} tok/s ÷ {typical:.1f} tok/s = {value / typical:.2f}"]
     assert a.label == (f"{value / typical:.1f}× the typical of {k} rows of its machine with the "
-                       "same weights at no deeper a cache")
+                       "same weights at a shallower cache")
 
 
 def test_one_slow_shallower_row_does_not_condemn_a_deep_one(ref: Reference) -> None:
@@ -247,3 +246,51 @@ def test_other_weights_at_a_shallower_depth_set_no_typical_bound(ref: Reference)
     assert a.status == "ok"
     assert a.figures["machine_peers"] == 3.0
     assert "shallower_peers" not in a.figures
+
+
+def test_an_unknown_model_is_compared_per_byte_with_nothing(ref: Reference) -> None:
+    # it may be a MoE, which reads memory at its own rate per byte: its machine has it, but no
+    # other model of the machine bounds it
+    claim = SUBMISSION[0].model_copy(update={"model": "Mystery 8B", "params_total_b": 8.0})
+    key = machine_key(claim, ref)
+    assert key is not None and key.moe is None
+    a = _answer(ref, claim, SUBMISSION, "me")
+    assert (a.status, a.figures) == ("n/a", {"machine_peers": 0.0})
+    assert a.summary.endswith("to compare with per byte (its size, or whether it is a MoE, is unknown).")
+
+
+# ikawrakow/ik_llama.cpp@8337e4cd github-data/discussions/491 (lines 166-169): a sweep-bench table
+# whose post names neither the model nor the machine: one run of one model, S_TG t/s at N_KV 0 …
+# 12288.
+UNNAMED = [Claim(engine="ik_llama.cpp", batch=1, tok_s=t, tok_s_kind="decode", speculative=False,
+                 kv_depth=n, record_id=f"L{line}", machine="discussion 491 | sweep-bench | from line 166")
+           for line, n, t in ((166, 0, 14.83), (167, 4096, 14.25), (168, 8192, 13.39), (169, 12288, 12.74))]
+
+
+@pytest.mark.parametrize(("k", "factor", "status", "typical"), [
+    (0, 10, "n/a", None),  # the depth-0 row has no shallower row, and no size to compare per byte
+    (1, 1, "ok", 14.83),
+    (1, 10, "flag", 14.83),  # 142.5 tok/s at 4096 against the 14.83 of the same run at depth 0
+    (3, 1, "ok", 14.25),  # the upper median of 14.83, 14.25, 13.39
+    (3, 10, "flag", 14.25),
+])
+def test_a_sweep_of_an_unnamed_model_bounds_its_deeper_rows(
+        ref: Reference, k: int, factor: float, status: str, typical: float | None) -> None:
+    a = _answer(ref, _scaled(UNNAMED[k], factor), UNNAMED, f"L{166 + k}")
+    assert a.status == status
+    assert a.figures.get("typical_bound_tok_s") == typical
+    assert "bound_tok_s" not in a.figures  # no bytes per token: the per-byte bound is not drawn
+    if status == "flag":
+        assert a.reason == "outlier_shallower"
+        assert a.lines()[0] == ("machine: unnamed hardware, ik_llama.cpp, decode, MoE or dense unknown, "
+                                "batch 1 on discussion 491 | sweep-bench | from line 166")
+
+
+def test_rows_at_one_depth_are_no_sweep(ref: Reference) -> None:
+    # discussion 18's shape: one model at 1 … 16 threads, no depth: the rows differ in threads,
+    # which the record does not say, so none bounds another
+    rows = [Claim(engine="ik_llama.cpp", batch=1, tok_s=t, tok_s_kind="decode", speculative=False,
+                  record_id=f"t{n}", machine="discussion 18 | llama-bench | from line 10")
+            for n, t in ((1, 40.0), (2, 78.0), (4, 150.0), (8, 260.0), (16, 410.0))]
+    a = _answer(ref, rows[-1], rows, "t16")
+    assert (a.status, a.figures) == ("n/a", {"machine_peers": 0.0})
