@@ -26,7 +26,10 @@ given where plain decode is known — the record says it did not speculate, its 
 (llama-bench, LocalScore/llamafile, plain llama.cpp, Ollama), or the corpus manifest says so of
 the whole source (`plain_decode` in `index.ndjson`, independent of what the readers make of the
 record) — and the share caught among the fakes that land above the generous ceiling (the
-roofline's own ratio > 1).
+roofline's own ratio > 1). The fakes that pass are counted by why (`why_uncaught`): under every
+bound the record let the checks draw, or no roofline for want of its first input (hardware, the
+model's size, whether it is a MoE), so what the readers could still learn is told apart from what
+no record-based check can reach.
 
 Peers: the records of the run are indexed by setup once (`checks.peers.PeerIndex`: hardware
 row and count, model, format, kind of figure, batch), and every record, honest or planted, is
@@ -76,7 +79,8 @@ from extractors.evidence import build_evidence, evidence_per_record, read_docume
 from extractors.inputs import InputSpec, read_local
 
 __all__ = ["FACTORS", "Calibration", "Planted", "SourceTally", "as_json", "assign_machines",
-           "calibrate", "is_plain_decode", "is_stream", "main", "planted", "render", "table_row"]
+           "calibrate", "is_plain_decode", "is_stream", "main", "planted", "render", "table_row",
+           "why_uncaught"]
 
 ANSWERED = ("ok", "flag", "stop")
 CAUGHT = ("implausible", "suspicious")
@@ -110,6 +114,9 @@ class Planted:
     by_peers: int = 0  # the peer_outlier finding flagged it
     by_machine: int = 0  # the machine_outlier finding flagged it
     missed: list[tuple[str, str]] = field(default_factory=list)  # (where, headline)
+    # why a fake was not caught, counted: below every bound the record allows drawing, or the
+    # roofline's first missing input (`why_uncaught`)
+    uncaught: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass
@@ -176,6 +183,15 @@ def _why_unanswered(report: Report) -> str:
     if q7.missing:
         return f"{q7.status}: missing {q7.missing[0]}"
     return f"{q7.status}: {reason_text(q7)}"
+
+
+def why_uncaught(fake: Report) -> str:
+    """Why a planted fake passed: the roofline answered and the fake sits under it (and under its
+    peers and machine, if any), or the roofline could not be drawn for want of its first input."""
+    q7 = fake.question("roofline")
+    if q7.status in ANSWERED:
+        return "under every bound drawn"
+    return f"no roofline: missing {q7.missing[0]}" if q7.missing else f"no roofline: {reason_text(q7)}"
 
 
 def is_stream(claim: Claim) -> bool:
@@ -284,6 +300,8 @@ def _tally(t: SourceTally, where: str, ev: Evidence, fmt: str | None, ref: Refer
         if ratio is not None and ratio > 1:
             p.above += 1
             p.above_caught += caught
+        if not caught:
+            p.uncaught[why_uncaught(fake)] += 1
         if not caught or (plain and fake.verdict != "implausible"):
             p.missed.append((where, f"x{factor}: {fake.headline}"))
 
@@ -430,6 +448,8 @@ def _planted_line(factor: int, p: Planted) -> str:
         line += f"; above the generous ceiling: {p.above_caught}/{p.above} caught ({_share(p.above_caught, p.above)})"
     if p.n:
         line += f"; flagged by their peers {p.by_peers}, by their machine {p.by_machine}"
+    if p.uncaught:
+        line += "; not caught: " + ", ".join(f"{why} {n}" for why, n in p.uncaught.most_common())
     return line
 
 
@@ -530,6 +550,7 @@ def render(cal: Calibration, missed: int = 5) -> str:
             s.above_caught += p.above_caught
             s.by_peers += p.by_peers
             s.by_machine += p.by_machine
+            s.uncaught.update(p.uncaught)
     lines.append("== planted, all sources:")
     lines.append(_peers_line([r for t in tallies.values() for r in t.peer_ratios]))
     lines.append(_few_peers_line([r for t in tallies.values() for r in t.few_peer_ratios]))
@@ -550,7 +571,7 @@ def _planted_json(p: Planted) -> dict[str, Any]:
     return {"n": p.n, "caught": p.caught, "implausible": p.implausible, "plain_decode": p.plain,
             "plain_decode_implausible": p.plain_implausible, "above_ceiling": p.above,
             "above_ceiling_caught": p.above_caught, "by_peers": p.by_peers,
-            "by_machine": p.by_machine,
+            "by_machine": p.by_machine, "uncaught": dict(p.uncaught),
             "missed": [{"record": w, "headline": h} for w, h in p.missed]}
 
 

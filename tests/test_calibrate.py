@@ -22,11 +22,13 @@ from benchmarks.calibrate import (
     planted,
     render,
     table_row,
+    why_uncaught,
 )
 from benchmarks.corpus.build import is_heldout
 from benchmarks.corpus.build import main as build_main
 from checks.models import Claim, Evidence
 from checks.reference import load_reference
+from checks.runner import audit
 from extractors.evidence import evidence_per_record, read_document
 from extractors.inputs import InputSpec, read_local
 
@@ -518,6 +520,8 @@ def test_fakes_are_caught_by_the_other_models_of_their_submission(submissions: P
     # 1B's (3.4x the bandwidth bound) are caught by their machine; the 14B's (2.5x) is not, nor
     # the fourth row, alone on its day
     assert (p.n, p.caught, p.by_machine, p.implausible, p.above) == (4, 2, 2, 0, 0)
+    # the two that passed did so under a roofline that was drawn: their records were complete
+    assert dict(p.uncaught) == {"under every bound drawn": 2}
     assert "machine: 3 honest record(s) with another record of their machine" in render(cal)
 
 
@@ -539,3 +543,15 @@ def test_a_table_of_one_named_machine_or_none_is_one_machine() -> None:
     rows = [_pending("RTX 4090", 10), _pending(None, 11), _pending("rtx  4090", 12)]
     assign_machines(rows)
     assert {p.ev.claim.machine for p in rows} == {"o:README.md | Findings | System / Eval Rate | from line 10"}
+
+
+@pytest.mark.parametrize(("claim", "why"), [
+    # an RTX 4090 and Llama 3.1 8B: the roofline is drawn and 50 tok/s sits under it
+    (Claim(model="Llama 3.1 8B", weight_format="Q4_K_M", hardware="NVIDIA GeForce RTX 4090", batch=1,
+           tok_s=50.0, tok_s_kind="decode"), "under every bound drawn"),
+    # no machine named: nothing to draw the roofline with
+    (Claim(model="Llama 3.1 8B", weight_format="Q4_K_M", batch=1, tok_s=50.0, tok_s_kind="decode"),
+     "no roofline: missing hardware"),
+])
+def test_a_fake_that_passed_is_counted_by_why(claim: Claim, why: str) -> None:
+    assert why_uncaught(audit(Evidence(claim=claim), load_reference())) == why
