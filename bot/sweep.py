@@ -45,7 +45,7 @@ from checks.models import Claim, PeerFigure, PeerGroup, Provenance, Report, Verd
 from checks.peers import (
     MachineKey,
     PeerKey,
-    gb_per_token,
+    machine_gb_per_token,
     machine_key,
     peer_figure,
     peer_key,
@@ -543,7 +543,7 @@ def _keys(dump: Dump, ref: Reference, stripe: int = 0, stride: int = 1,
             if mkey is not None and item.tok_s is not None:
                 got.machines.append((i, machine_keys.setdefault(mkey, len(machine_keys)), _peer_id(i, item),
                                      item.tok_s, item.source_url,
-                                     gb_per_token(item, ref) if mkey.moe is not None else None, what_ran(item),
+                                     machine_gb_per_token(item, mkey, ref), what_ran(item),
                                      weights_of(item, ref), item.kv_depth))
             if spool:
                 data = _encode(item)

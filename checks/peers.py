@@ -27,8 +27,8 @@ The machine key (`machine_key`): the records that ran on one machine for sure �
 share it) and the same hardware as written and card count — with the same tool, the same kind of
 figure, batch 1, no speculation and the same offload and GPU layers, whatever the model, format or
 KV depth (dense and MoE apart, and a model not known to be either kept to itself: it is compared
-only with its own weights at other depths). At batch 1 plain decode a token's time is a fixed cost plus the
-bytes it reads ÷ the machine's bandwidth (`gb_per_token`: the generous weight bytes and the KV at
+only with its own weights at other depths). At batch 1 plain decode a token's time is a fixed cost
+plus the bytes it reads ÷ the machine's bandwidth (`gb_per_token`: the generous weight bytes and the KV at
 the stated depth, the roofline's own figures in checks/physics), so on one machine a record that
 reads more per token is no faster than one that reads less, and one that reads less draws no more
 bandwidth than one that reads more (its fixed cost weighs more): the machine_outlier finding
@@ -51,8 +51,8 @@ from checks.physics.model_size import sourced_claim
 from checks.physics.weights import architecture, generous_weight_gb, resolve_format
 from checks.reference import Reference
 
-__all__ = ["UNNAMED_MACHINE", "MachineKey", "PeerIndex", "PeerKey", "gb_per_token", "machine_key",
-           "peer_figure", "peer_key", "weights_of", "what_ran"]
+__all__ = ["UNNAMED_MACHINE", "MachineKey", "PeerIndex", "PeerKey", "gb_per_token", "machine_gb_per_token",
+           "machine_key", "peer_figure", "peer_key", "weights_of", "what_ran"]
 
 _UNSTATED = "unstated kind"
 # How a key names a machine the record does not: its id (`Claim.machine`) after these words.
@@ -160,7 +160,7 @@ class MachineKey:
     count: int
     engine: str
     kind: str
-    moe: bool | None  # None: unknown; such records compare only at one weights (their depth rows)
+    moe: bool | None  # None: unknown; such a record compares only with its own weights' other depths
     offload: bool | None = None
     gpu_layers: int | None = None
 
@@ -214,6 +214,12 @@ def gb_per_token(claim: Claim, ref: Reference) -> float | None:
     return weights.value + depth_kv_gb(c, model, generous=True).value
 
 
+def machine_gb_per_token(claim: Claim, key: MachineKey, ref: Reference) -> float | None:
+    """`gb_per_token` where the record may be compared per byte with its machine's others: only
+    when it is known to be dense or a MoE (the two read memory at different rates per byte)."""
+    return gb_per_token(claim, ref) if key.moe is not None else None
+
+
 def what_ran(claim: Claim) -> str:
     """A record's model, format and depth as written, to name a peer of another model."""
     parts = [claim.model or "model unstated", claim.weight_format or "format unstated"]
@@ -248,7 +254,7 @@ class PeerIndex:
             # a record of unknown size still bounds its machine's deeper rows of the same weights
             self.machines.setdefault(mkey, []).append(PeerFigure(
                 record=record_id, tok_s=claim.tok_s, source=claim.source_url,
-                gb_per_token=gb_per_token(claim, ref) if mkey.moe is not None else None,
+                gb_per_token=machine_gb_per_token(claim, mkey, ref),
                 ran=what_ran(claim), weights=weights_of(claim, ref), kv_depth=claim.kv_depth))
 
     def peers_of(self, record_id: str | None, claim: Claim, ref: Reference) -> PeerGroup | None:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from checks.basis import answer, formula, note, other_record, other_records
 from checks.models import Answer, Basis, Evidence, PeerFigure
-from checks.peers import gb_per_token, machine_key, weights_of
+from checks.peers import machine_gb_per_token, machine_key, weights_of
 from checks.reference import Reference
 
 __all__ = ["MACHINE_FACTOR", "machine_bound", "machine_outlier"]
@@ -61,10 +61,10 @@ def machine_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
     than this record (the same kernels over the same bytes plus a smaller cache), and the upper
     median of their speeds is what a typical one of them allows. It needs neither the model's
     size nor whether it is a MoE: the rows of one sweep of an unnamed model bound each other.
-    Rows at the same depth never do (a table varying threads or builds at one depth is no sweep). A CPU's attention over a deep cache is
-    compute-bound, so its deep rows draw far less bandwidth than their bytes allow and the
-    bandwidth bound of the first kind is loose there; the median keeps one slow or misread row
-    from pulling the bound down.
+    Rows at the same depth never do (a table varying threads or builds at one depth is no sweep).
+    A CPU's attention over a deep cache is compute-bound, so its deep rows draw far less bandwidth
+    than their bytes allow and the bandwidth bound of the first kind is loose there; the median
+    keeps one slow or misread row from pulling the bound down.
 
     The machine's other records are given by the caller (`checks.runner.audit(peers=...)`,
     `PeerGroup.machine_figures`, built by `checks.peers.PeerIndex`): only records that ran on one
@@ -72,9 +72,10 @@ def machine_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
     submission) and the same hardware as written and card count — with the same tool and kind of
     figure, at batch 1, never speculative, dense and MoE apart, never across an offload or
     GPU-layers change (`checks.peers.machine_key`); a record of unknown size, or not known to be
-    dense or a MoE, is compared only with its own weights' rows. Bytes per token are the roofline's generous
-    figures (`checks.peers.gb_per_token`: weights from the file size or params × nominal bits,
-    active params of a MoE, plus the KV at a stated depth at the smallest cache type).
+    dense or a MoE, is compared only with its own weights' rows. Bytes per token are the
+    roofline's generous figures (`checks.peers.gb_per_token`: weights from the file size or
+    params × nominal bits, active params of a MoE, plus the KV at a stated depth at the smallest
+    cache type).
 
     Statuses:
     - `flag`: at least one other record of the machine and the figure above `MACHINE_FACTOR` ×
@@ -86,8 +87,8 @@ def machine_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
       of the same weights at a shallower cache).
 
     Figures: `machine_peers`, `outlier_factor`; where the size is known, `gb_per_token`,
-    `bound_tok_s`, `ratio_to_bound`; where rows of the same weights at a shallower cache exist, `shallower_peers`,
-    `typical_bound_tok_s` and `ratio_to_typical`. The basis names the machine and the records with
+    `bound_tok_s`, `ratio_to_bound`; where rows of the same weights at a shallower cache exist,
+    `shallower_peers`, `typical_bound_tok_s` and `ratio_to_typical`. The basis names the machine and the records with
     the most generous bounds by id and source, with what each ran, its GB per token and the bound
     it sets, and the row whose speed is the upper median.
     """
@@ -98,9 +99,8 @@ def machine_outlier(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -
         return answer(key="machine_outlier", status="n/a",
                       summary="No other records of the same machine were given to compare with.")
     value = claim.tok_s
-    # Per byte only where the size and whether the model is a MoE are known (dense and MoE
-    # records read memory at different rates per byte: they are never each other's machine).
-    gb = gb_per_token(claim, ref) if key.moe is not None else None
+    # Per byte only where the size and whether the model is a MoE are known.
+    gb = machine_gb_per_token(claim, key, ref)
     others = [f for f in group.machine_figures if f.gb_per_token] if gb is not None else []
     # The same weights at a strictly shallower KV depth: the same kernels over the same bytes
     # plus a smaller cache, so each is no slower than this record, whatever its size or kind of
