@@ -450,7 +450,7 @@ FIGURE_KINDS: dict[str, Literal["count", "flag"]] = {
         "screenshots_without_figures", "hardware_count", "tokens_generated", "siblings",
         "input_tokens", "output_tokens", "context_length", "required_batch", "peers",
         "shallower_peers")},
-    **{name: "flag" for name in ("serving", "rigorous_is_slowest", "compute_roof", "layer_split")},
+    **{name: "flag" for name in ("serving", "rigorous_is_slowest", "compute_roof", "layer_split", "moe_reading")},
 }
 
 # A figure's unit, from the suffix of its name (the checks name every figure this way).

@@ -67,6 +67,10 @@ def _f(a: Answer, name: str, fmt: str = "{:.1f}") -> str:
     return fmt.format(v) if isinstance(v, (int, float)) else "?"
 
 
+def _moe_reading(a: Answer) -> str:
+    return " (even read as the sparsest published MoE of its size)" if a.figures.get("moe_reading") else ""
+
+
 # The words of each (check, reason) a headline names: short, built from the answer's figures.
 # A check without an entry here is named by its key and status (never by parsing its summary).
 REASONS: dict[tuple[str, str], Callable[[Answer], str]] = {
@@ -94,8 +98,8 @@ REASONS: dict[tuple[str, str], Callable[[Answer], str]] = {
                                              f"generous ceiling of {_f(a, 'ceiling_tok_s')} tok/s, above where "
                                              "real decode lands"),
     ("roofline", "needs_unstated_speculation"): lambda a: (
-        f"{_f(a, 'ratio')}× the generous ceiling of {_f(a, 'ceiling_tok_s')} tok/s: only speculative decoding, "
-        "which the record does not mention, could reach it"),
+        f"{_f(a, 'ratio')}× the generous ceiling of {_f(a, 'ceiling_tok_s')} tok/s{_moe_reading(a)}: only "
+        "speculative decoding, which the record does not mention, could reach it"),
     ("roofline", "above_honest_range"): lambda a: (
         f"{_f(a, 'claimed_tok_s')} tok/s is above the honest speculative range of "
         f"{_f(a, 'honest_low_tok_s', '{:.0f}')}–{_f(a, 'honest_high_tok_s', '{:.0f}')} tok/s"),

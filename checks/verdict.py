@@ -142,9 +142,16 @@ def _setup(ev: Evidence, roof: Answer | None, card_name: str | None) -> str:
     if roof is not None and roof.figures.get("layer_split"):
         card += " read one after another"  # the ceiling is one card's bandwidth, not their sum
     gb = roof.figures.get("weights_gb") if roof is not None else None
-    if gb:
-        return f" of {card} ({gb:.1f} GB of {c.weight_format or 'assumed 4-bit'} weights)"
-    return f" of {card}"
+    if not gb or roof is None:
+        return f" of {card}"
+    what = f"{c.weight_format or 'assumed 4-bit'} weights"
+    dense, moe = roof.figures.get("dense_ceiling_tok_s"), roof.figures.get("ceiling_tok_s")
+    if roof.figures.get("moe_reading") and isinstance(dense, float) and isinstance(moe, float) and moe > 0:
+        # Judged at the MoE reading of an unnamed architecture: the bytes that reading reads per
+        # token, not the dense total, are what the ratio divides.
+        return (f" of {card} (read as the sparsest published MoE of its size: "
+                f"{gb * dense / moe:.1f} GB of {what} per token)")
+    return f" of {card} ({gb:.1f} GB of {what})"
 
 
 def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answer], ev: Evidence,

@@ -36,6 +36,7 @@ from checks.physics.compute import (
     compute_peak,
     compute_roof,
     judge_compute,
+    moe_share,
     one_card_fits,
     smallest_active_share,
 )
@@ -94,6 +95,7 @@ __all__ = [
     "kv_bytes_per_token",
     "kv_gb_per_sequence",
     "model_is_moe",
+    "moe_share",
     "num",
     "offload_split",
     "one_card_fits",

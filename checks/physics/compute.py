@@ -14,8 +14,9 @@ Every reading favours the claim:
 - attention FLOPs are not counted;
 - the card count unstated is one card only where the weights fit on one (else no roof); a
   server CPU's socket count unstated reads the most sockets its platform holds;
-- nothing saying whether the model is a MoE, the most generous MoE reading (the dense roof ÷ the
-  smallest active share of any MoE in the model table) is offered beside the dense one.
+- nothing saying whether the model is a MoE, the most generous plausible MoE reading (the dense
+  roof ÷ the active share of the sparsest published MoE of about its total, `moe_share`) is
+  offered beside the dense one.
 
 `stoppable` says whether a figure above the roof may be condemned: not where the peak is not
 confirmed against a source (`unverified`), nor where the record says part of the model runs in
@@ -35,13 +36,15 @@ from checks.physics.weights import (
     WeightFormat,
     model_is_moe,
     params_per_token,
+    params_resident,
     resident_weight_gb,
     resolve_format,
+    sparsest_moe_near,
 )
 from checks.reference import HardwareRow, ModelRow, Reference
 
-__all__ = ["ComputeJudgement", "ComputeRoof", "compute_peak", "compute_roof", "judge_compute", "one_card_fits",
-           "smallest_active_share"]
+__all__ = ["ComputeJudgement", "ComputeRoof", "compute_peak", "compute_roof", "judge_compute", "moe_share",
+           "one_card_fits", "smallest_active_share"]
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ class ComputeRoof:
     params: Derived  # B params per token
     hw: HardwareRow
     moe_unknown: bool  # nothing says dense or MoE: the dense reading, `moe_share` beside it
-    moe_share: tuple[float, Basis] | None  # the smallest active share in the table, its row
+    moe_share: tuple[float, Basis] | None  # the most generous plausible active share, its row
     stoppable: bool
     why_not: str | None  # why a figure above the roof cannot be condemned
     cards: int = 1
@@ -73,6 +76,18 @@ def smallest_active_share(ref: Reference) -> tuple[float, Basis] | None:
     share, m = best
     return share, row(m, f"{num(m.params_active_b or 0)}B of {num(m.params_total_b or 0)}B active = "
                          f"{share:.3f}, the smallest active share of any MoE in the reference")
+
+
+def moe_share(claim: Claim, model: ModelRow | None, ref: Reference) -> tuple[float, Basis] | None:
+    """The most generous plausible active share of a model nothing names dense or MoE, and the row
+    it comes from: the sparsest published MoE of about its total (`sparsest_moe_near`: an 8B is
+    read as the small MoEs are, 15% active, not as a trillion-parameter one's 3%); with no total,
+    the smallest share of any MoE in the table."""
+    total = params_resident(claim, model)
+    near = sparsest_moe_near(total.value, ref) if isinstance(total, Derived) else None
+    if near is not None:
+        return near.share, near.entry()
+    return smallest_active_share(ref)
 
 
 def one_card_fits(claim: Claim, hw: HardwareRow, model: ModelRow | None, fmt: WeightFormat) -> Missing | None:
@@ -162,7 +177,7 @@ def compute_roof(claim: Claim, ref: Reference) -> ComputeRoof | Missing:
         why_not = "part of the model runs in system memory, and the host's arithmetic is not counted"
     moe_unknown = model_is_moe(claim, model, ref) is None
     return ComputeRoof(bound=bound, peak=peak, params=params, hw=hw, moe_unknown=moe_unknown,
-                       moe_share=smallest_active_share(ref) if moe_unknown else None,
+                       moe_share=moe_share(claim, model, ref) if moe_unknown else None,
                        stoppable=why_not is None, why_not=why_not, cards=claim.hardware_count or 1)
 
 
@@ -206,10 +221,10 @@ def judge_compute(claimed: Derived, roof: ComputeRoof, what: str, flag_ratio: fl
         # `dense_*` when it cannot judge; no compute_* figure may show them as a verdict.
         dense = {k: v for k, v in figures.items() if k not in ("compute_ratio", "compute_bound_tok_s")}
         moe_basis = (*basis, share_row, formula(f"most generous MoE reading: {num(g)} ÷ {share:.3f} (the "
-                                                f"smallest active share in the reference) = {num(moe_g)} tok/s"))
+                                                f"sparsest published MoE of its size) = {num(moe_g)} tok/s"))
         if moe_ratio > 1 and roof.stoppable:
             return ComputeJudgement(
-                "stop", f"{lead}; even read as a MoE with the smallest active share in the table the "
+                "stop", f"{lead}; even read as a MoE as sparse as any published of its size the "
                         f"roof is {num(moe_g)} tok/s, {_times(moe_ratio)} it: more arithmetic per second "
                         f"than the cards can do{_tail(notes)}.",
                 {**figures, "ceiling_tok_s": moe_g, "ratio": moe_ratio, "compute_bound_tok_s": moe_g,

@@ -38,6 +38,7 @@ __all__ = [
     "MOE_TOTAL_BAND",
     "SIZE_LABEL_TOLERANCE",
     "Architecture",
+    "SparsestMoe",
     "WeightFormat",
     "architecture",
     "family_row",
@@ -50,6 +51,7 @@ __all__ = [
     "realistic_weight_gb",
     "resident_weight_gb",
     "resolve_format",
+    "sparsest_moe_near",
 ]
 
 # Unknown weight format -> the smallest format in common use, 4-bit (generous to the claim).
@@ -213,39 +215,61 @@ def _is_moe(claim: Claim, model: ModelRow | None, ref: Reference | None = None) 
 MOE_TOTAL_BAND = (0.5, 2.0)
 
 
-def generous_moe_reading(claim: Claim, model: ModelRow | None, ref: Reference) -> Derived | None:
-    """For a model nothing names dense or MoE: params read per token if it were the sparsest
-    published MoE of about its total (smallest active ÷ total among the table's MoE rows within
-    `MOE_TOTAL_BAND` of it, the band doubled each way until it holds one). None when the
-    architecture is known or no total is."""
-    if architecture(claim, model, ref).moe is not None:
-        return None
-    total = _total(claim, model)
-    if total is None:
-        return None
+@dataclass(frozen=True)
+class SparsestMoe:
+    """The published MoE with the smallest active share among those of about a given total."""
+
+    share: float  # its active ÷ total params
+    row: ModelRow
+    band: tuple[float, float]  # the totals searched, B params
+
+    def entry(self) -> Basis:
+        """Its reference row as a basis entry, saying what it was picked for."""
+        lo, hi = self.band
+        return cited(self.row, f"{num(self.row.params_active_b or 0)}B of {num(self.row.params_total_b)}B "
+                               f"active = {self.share:.3f}, the sparsest MoE of {num(lo)}-{num(hi)}B total "
+                               "in the reference")
+
+
+def sparsest_moe_near(total_b: float, ref: Reference) -> SparsestMoe | None:
+    """The sparsest MoE row whose total is within `MOE_TOTAL_BAND` of `total_b`, the band doubled
+    each way until it holds one; None when the table has no MoE with an active count."""
     moes = [r for r in ref.models if r.moe and r.params_active_b and r.params_total_b > 0]
-    if not moes:
+    if not moes or total_b <= 0:
         return None
     # The band widens (×2 each way) until it holds a published MoE: a small model is read as
     # the small MoEs are, not as a trillion-parameter one's 3% active share.
     lo, hi = MOE_TOTAL_BAND
     near: list[ModelRow] = []
     while not near:
-        near = [r for r in moes if lo * total.value <= r.params_total_b <= hi * total.value]
+        near = [r for r in moes if lo * total_b <= r.params_total_b <= hi * total_b]
         if not near:
             lo, hi = lo / 2, hi * 2
-    pool, where = near, f"of {num(lo * total.value)}-{num(hi * total.value)}B total"
 
     def share(r: ModelRow) -> float:
         return (r.params_active_b or r.params_total_b) / r.params_total_b
 
-    best = min(pool, key=share)
-    active = total.value * share(best)
+    best = min(near, key=lambda r: (share(r), r.name))
+    return SparsestMoe(share(best), best, (lo * total_b, hi * total_b))
+
+
+def generous_moe_reading(claim: Claim, model: ModelRow | None, ref: Reference) -> Derived | None:
+    """For a model nothing names dense or MoE: params read per token if it were the sparsest
+    published MoE of about its total (`sparsest_moe_near`). None when the architecture is known
+    or no total is."""
+    if architecture(claim, model, ref).moe is not None:
+        return None
+    total = _total(claim, model)
+    if total is None:
+        return None
+    near = sparsest_moe_near(total.value, ref)
+    if near is None:
+        return None
+    active = total.value * near.share
     return Derived(active, "B params", (
-        *total.basis,
-        (f"dense or MoE not known: read as generously as a published MoE allows, the sparsest {where} "
-         f"being {best.cite()}: {num(best.params_active_b or 0)}B of {num(best.params_total_b)}B active "
-         f"({share(best):.1%}); {num(total.value)}B × {share(best):.4g} = {num(active)}B read per token"),
+        *total.basis, near.entry(),
+        (f"dense or MoE not known: read as generously as a published MoE of its size allows: "
+         f"{num(total.value)}B × {near.share:.4g} = {num(active)}B read per token"),
     ), notes=(*total.notes, "dense or MoE not known: the MoE reading is the most generous plausible one"))
 
 

@@ -59,10 +59,12 @@ per sequence unknown, memory bounds nothing (the most generous reading) and comp
 judges. Figures: `serving`, `memory_bound_tok_s`, `compute_bound_tok_s`, `compute_ratio`,
 `max_batch`, `required_batch`. An aggregate is never judged against the batch-1 ceiling.
 Nothing says whether the model is a MoE and the figure is above 0.9 of the dense reading: the most
-generous MoE reading (the dense ceiling ÷ the smallest active share of any MoE in the model table)
-judges it, and only a `stop` there stands (a figure impossible under every reading); short of
-that the answer is `unanswerable`, keeping the dense reading's figures as `dense_ratio`,
-`dense_ceiling_tok_s`, `dense_realistic_ceiling_tok_s`.
+generous plausible MoE reading (the dense ceiling ÷ the active share of the sparsest published MoE
+of about its total, `checks.physics.moe_share`) judges it, and a `stop` or `flag` there stands:
+the figure is beyond the plain-decode ceiling under every reading, so it is judged as a figure
+above a known ceiling is. Short of that the architecture decides and the answer is
+`unanswerable`, keeping the dense reading's figures as `dense_ratio`, `dense_ceiling_tok_s`,
+`dense_realistic_ceiling_tok_s`.
 A prefill (prompt-processing) figure is bounded by the compute roof, not by memory (one pass over
 the weights serves every prompt token): prompt tok/s <= dense peak of the format's family (a
 weight-only quantised format: the higher of bf16 and int8; unknown: the card's highest) × cards ÷
@@ -83,7 +85,8 @@ Figures: `claimed_tok_s`, `ceiling_tok_s`, `realistic_ceiling_tok_s`, `ratio`, `
 `per_user_ceiling_tok_s`; with an aggregate beside it `aggregate_ratio`,
 `aggregate_ceiling_tok_s`; with offload `system_fraction`, `system_bandwidth_gbs`; with
 speculative decoding (or above the ceiling with it unknown) `required_al`, `bound_tok_s`, and with
-a method's official ALs `honest_low_tok_s`, `honest_high_tok_s`.
+a method's official ALs `honest_low_tok_s`, `honest_high_tok_s`; judged at the MoE reading of an
+unnamed architecture `moe_reading` (1) and the dense reading's `dense_ceiling_tok_s`.
 """
 
 from __future__ import annotations
@@ -105,11 +108,11 @@ from checks.physics import (
     gb,
     judge_compute,
     model_is_moe,
+    moe_share,
     num,
     required_batch,
     roofline_ceilings,
     serving_bounds,
-    smallest_active_share,
 )
 from checks.reference import Reference
 from checks.rules.speculative_bound import (
@@ -227,13 +230,14 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
                                     f"of streams, and neither serving bound applies ({notes}).",
                     missing=["batch size", "KV geometry or context length", "dense peak TFLOPS"])
     compute = bounds.compute
-    share = smallest_active_share(ref)
-    if compute is not None and model_is_moe(c, ref.model(c.model)) is None and share is not None:
+    model = ref.model(c.model)
+    share = moe_share(c, model, ref) if compute is not None and model_is_moe(c, model, ref) is None else None
+    if compute is not None and share is not None:
         # Read as dense, the compute bound could condemn a MoE: use its most generous MoE reading.
         compute = Derived(compute.value / share[0], "tok/s", (
             *compute.basis, share[1],
             formula(f"not stated whether the model is a MoE: {num(compute.value)} ÷ {share[0]:.3f} (the "
-                    f"smallest active share in the reference) = {num(compute.value / share[0])} tok/s")))
+                    f"sparsest published MoE of its size) = {num(compute.value / share[0])} tok/s")))
     extra: dict[str, float] = {"serving": True}
     if compute is not None:
         extra["compute_bound_tok_s"] = compute.value
@@ -394,9 +398,9 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
     if ratio > FLAG_RATIO and model_is_moe(c, ceil.model, ref) is None:
         # Reading an unnamed architecture as dense is the one assumption here that works against
         # the claim: a MoE of that size reads only its active experts ("30B" may be 30B-A3B). The
-        # most generous MoE reading (the smallest active share of any MoE in the table) still
-        # bounds it: a figure beyond even that is judged there, never excused.
-        share = smallest_active_share(ref)
+        # most generous plausible MoE reading (the sparsest published MoE of about its total)
+        # still bounds it: a figure beyond even that is judged there, never excused.
+        share = moe_share(c, ceil.model, ref)
         cannot = Judged("unanswerable", f"{lead}, read as dense; nothing says whether the model is a "
                         "MoE, which would read only its active experts, so the claim cannot be judged "
                         "against it.", dict(figures), list(basis), list(assumptions),
@@ -407,21 +411,24 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
         g = g / fraction
         ratio = claimed.value / g
         moe = formula(f"most generous MoE reading: {num(ceil.generous.value)} ÷ {fraction:.3f} (the "
-                      f"smallest active share in the reference) = {num(g)} tok/s")
+                      f"sparsest published MoE of its size) = {num(g)} tok/s")
         ceil = replace(ceil, generous=Derived(g, "tok/s", (*ceil.generous.basis, share_row, moe),
                                               ceil.generous.assumptions, ceil.generous.notes))
-        j.figures.update(ceiling_tok_s=g, ratio=ratio, dense_ceiling_tok_s=g * fraction)
+        j.figures.update(ceiling_tok_s=g, ratio=ratio, dense_ceiling_tok_s=g * fraction, moe_reading=True)
         j.basis += [share_row, moe, formula(f"ratio = {tok(claimed.value)} ÷ {num(g)} = {ratio:.2f}")]
         share_name = share_row.source.removeprefix("models/") if share_row.source else "the table"
         notes.append(f"not stated whether the model is a MoE: judged at the most generous MoE reading "
                      f"({num(g)} tok/s, active share {fraction:.3f} as in {share_name})")
         lead = (f"{label}{tok(claimed.value)} tok/s is {times(ratio)} the generous {cell} ceiling of "
-                f"{num(g)} tok/s even if the model were a MoE with the smallest active share in the "
-                f"table ({_how(ceil)} read as dense: {num(g * fraction)} tok/s)")
+                f"{num(g)} tok/s even if the model were a MoE as sparse as any published of its size "
+                f"({_how(ceil)} read as dense: {num(g * fraction)} tok/s)")
         lead = lead[0].upper() + lead[1:]
-        # Only what no reading explains is judged here: short of a stop, the architecture decides.
+        # Above the ceiling under every reading: judged as a figure above a known ceiling is (a
+        # stop, or a flag where only speculative decoding could reach it). An `ok` here (within
+        # a stated AL at the MoE reading) would still be a flag read as dense: the architecture
+        # decides, and the answer says so.
         moe_judged = _decide(ev, ref, prior, ceil, j, lead, notes, one_stream)
-        return moe_judged if moe_judged.status == "stop" else cannot
+        return moe_judged if moe_judged.status in ("stop", "flag") else cannot
     return _decide(ev, ref, prior, ceil, j, lead, notes, one_stream)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.models import Claim, Evidence, Provenance
+from checks.models import Basis, Claim, Evidence, Provenance
 from checks.physics.figures import Derived
 from checks.physics.weights import (
     architecture,
@@ -153,7 +153,8 @@ def test_an_unknown_name_gets_the_sparsest_published_moe_of_its_total(ref: Refer
     assert isinstance(reading, Derived)
     # Among the table's MoEs of 35-140B total, gpt-oss-120b reads the smallest share (5.71 of 116.83).
     assert reading.value == pytest.approx(70 * 5.71 / 116.83)
-    assert any("gpt-oss-120b" in b and "35-140B total" in b for b in reading.basis)
+    entry = next(b for b in reading.basis if isinstance(b, Basis) and b.source == "models/gpt-oss-120b")
+    assert entry.states == "5.71B of 116.8B active = 0.049, the sparsest MoE of 35-140B total in the reference"
     assert "dense or MoE not known: the MoE reading is the most generous plausible one" in reading.notes
 
 
@@ -164,7 +165,8 @@ def test_a_small_unknown_model_is_read_as_the_small_moes_are(ref: Reference) -> 
     reading = generous_moe_reading(_claim("Foo 7B", params_total_b=7.0), None, ref)
     assert isinstance(reading, Derived)
     assert reading.value == pytest.approx(7 * 2.4 / 15.7)
-    assert any("1.75-28B total" in b and "DeepSeek V2 Lite" in b for b in reading.basis)
+    entry = next(b for b in reading.basis if isinstance(b, Basis) and b.source == "models/DeepSeek V2 Lite")
+    assert entry.states == "2.40B of 15.7B active = 0.153, the sparsest MoE of 1.75-28B total in the reference"
 
 
 @pytest.mark.parametrize("name", ["Llama 33B", "Mixtral 8x7B", "DeepSeek V3"])

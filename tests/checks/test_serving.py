@@ -187,23 +187,35 @@ def test_a_consistent_figure_above_the_plain_ceiling_names_the_bound_that_holds_
     assert "of the generous" not in text
 
 
-@pytest.mark.parametrize("tok_s", [300.0, 1800.0])
-def test_q7_unanswerable_for_a_possible_moe_keeps_its_figures_under_dense_names(ref: Reference,
-                                                                                 tok_s: float) -> None:
-    """300 tok/s is within the most generous MoE reading (898 tok/s); 1800 tok/s is above it but
-    within its stop bound: either way the architecture decides, so no flag is raised."""
-    a = _q7(ref, Claim(params_total_b=70.0, hardware="RTX 4090", hardware_count=1, batch=1, tok_s=tok_s))
+# 1008 GB/s ÷ 35 GB = 28.8 tok/s read as dense; ÷ (5.71 ÷ 116.83), gpt-oss-120b's share, the
+# sparsest MoE of 35-140B total in the table = 589.3 tok/s read as the most generous plausible MoE.
+_MOE_70B_ON_4090 = 1008 / 35 / (5.71 / 116.83)
+
+
+def test_q7_unanswerable_for_a_possible_moe_keeps_its_figures_under_dense_names(ref: Reference) -> None:
+    """300 tok/s is above the dense reading but within the most generous MoE reading: the
+    architecture decides, so no flag is raised."""
+    a = _q7(ref, Claim(params_total_b=70.0, hardware="RTX 4090", hardware_count=1, batch=1, tok_s=300.0))
     assert a.status == "unanswerable"
-    assert "ratio" not in a.figures and a.figures["dense_ratio"] > 1
+    assert "ratio" not in a.figures and a.figures["dense_ratio"] == pytest.approx(300 / 28.8)
+
+
+def test_above_the_most_generous_moe_reading_is_flagged_as_above_any_ceiling(ref: Reference) -> None:
+    """1800 tok/s is 3.05× even the sparsest MoE of its size: above the plain-decode ceiling under
+    every reading, only speculative decoding (not mentioned) could reach it."""
+    a = _q7(ref, Claim(params_total_b=70.0, hardware="RTX 4090", hardware_count=1, batch=1, tok_s=1800.0))
+    assert (a.status, a.reason) == ("flag", "needs_unstated_speculation")
+    assert a.figures["ceiling_tok_s"] == pytest.approx(_MOE_70B_ON_4090, rel=1e-9)
+    assert a.figures["dense_ceiling_tok_s"] == pytest.approx(28.8)
+    assert a.figures["moe_reading"] is True
+    assert "even if the model were a MoE as sparse as any published of its size" in a.summary
 
 
 def test_a_possible_moe_is_no_way_out_for_a_figure_impossible_under_every_reading(ref: Reference) -> None:
-    """1008 GB/s ÷ 35 GB = 28.8 tok/s read as dense; ÷ 0.032 (Kimi K2's 32B of 1000B active, the
-    smallest share in the table) = 898 tok/s read as the most generous MoE; 30000 tok/s is 33× that,
-    beyond the best AL any method has published."""
+    """30000 tok/s is 51× the most generous MoE reading, beyond the best AL any method has published."""
     a = _q7(ref, Claim(params_total_b=70.0, hardware="RTX 4090", hardware_count=1, batch=1, tok_s=30000.0))
     assert a.status == "stop"
-    assert a.figures["ceiling_tok_s"] == pytest.approx(28.8 / 0.03207, rel=1e-3)
+    assert a.figures["ceiling_tok_s"] == pytest.approx(_MOE_70B_ON_4090, rel=1e-9)
     assert "even if the model were a MoE" in a.summary
 
 

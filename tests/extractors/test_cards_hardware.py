@@ -147,3 +147,45 @@ def test_a_run_said_to_use_no_card_ran_on_the_named_cpu(ref: Reference, text: st
 def test_a_cpu_only_row_is_judged_against_the_cpu(ref: Reference, tg: str, status: str) -> None:
     q7 = next(q for q in report(_CPU_ONLY_ROW.format(tg=tg), ref).questions if q.key == "roofline")
     assert q7.status == status
+
+
+# A size with no family ("70B", "8b") names no architecture: read as dense it is far above the
+# card, so the claim is judged at the most generous plausible MoE reading, the sparsest published
+# MoE of about its total (70B: gpt-oss-120b, 5.71 of 116.83B active; 8B: DeepSeek V2 Lite, 2.4 of
+# 15.7B). Above that it is above the ceiling under every reading; within it the architecture
+# decides and nothing is judged.
+_MOE_70B_4090 = 1008 / (70 * 5.71 / 116.83 * 4 / 8)
+_MOE_8B_H100 = 3350 / (8 * 2.4 / 15.7 * 16 / 8)
+
+
+_SPARSEST = " (even read as the sparsest published MoE of its size): only speculative decoding"
+
+
+@pytest.mark.parametrize(("text", "verdict", "q7", "ceiling", "headline"), [
+    ("900 tok/s on 70B with one 4090", "suspicious", "flag", _MOE_70B_4090,
+     f"suspicious — 900.0 tok/s: 1.5× the generous ceiling of 589.3 tok/s{_SPARSEST}"),
+    ("8b fp16 on one h100 at 2000 tok/s batch 1", "suspicious", "flag", _MOE_8B_H100,
+     f"suspicious — 2000.0 tok/s: 1.5× the generous ceiling of 1369.7 tok/s{_SPARSEST}"),
+    # llama-bench cannot speculate: above even the MoE reading is a stop
+    ("llama-bench on one RTX 4090, a 70B model: 900 t/s", "implausible", "stop", _MOE_70B_4090,
+     "implausible — 900.0 tok/s is 1.5× the batch-1 ceiling of one RTX 4090 (read as the sparsest "
+     "published MoE of its size: 1.7 GB of assumed 4-bit weights per token)"),
+])
+def test_an_unnamed_architecture_above_its_most_generous_moe_reading_is_judged(
+        ref: Reference, text: str, verdict: str, q7: str, ceiling: float, headline: str) -> None:
+    r = report(text, ref)
+    roof = next(q for q in r.questions if q.key == "roofline")
+    assert (r.verdict, roof.status) == (verdict, q7)
+    assert roof.figures["ceiling_tok_s"] == pytest.approx(ceiling, rel=1e-3)
+    assert roof.figures["moe_reading"] is True
+    assert r.headline.startswith(headline)
+
+
+@pytest.mark.parametrize("text", ["300 tok/s on 70B with one 4090", "8b fp16 on one h100 at 1200 tok/s batch 1"])
+def test_an_unnamed_architecture_within_its_moe_reading_is_left_to_the_architecture(
+        ref: Reference, text: str) -> None:
+    r = report(text, ref)
+    roof = next(q for q in r.questions if q.key == "roofline")
+    assert (r.verdict, roof.status) == ("insufficient", "unanswerable")
+    assert roof.missing == ["whether the model is a MoE, and its active params"]
+    assert roof.figures["dense_ratio"] > 1 and "ratio" not in roof.figures
