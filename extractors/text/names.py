@@ -56,7 +56,7 @@ _GPU_SOURCE = (_START + r"(?:"
     r"(?i:(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s?)?[5-9]\d{2}0\s?(?:XTX|XT|GRE)" + _FOOTNOTE + r")|"
     r"(?i:(?:Radeon\s+)?RX\s?\d{4}" + _FOOTNOTE + r")|(?i:(?:Radeon\s+|RX\s?)[6-9]\d0M)|"
     r"(?i:(?:AMD\s+)?(?:Radeon\s+)?Pro\s+W[5-7]\d00X?" + _FOOTNOTE + r")|"
-    r"Raspberry\s+Pi\s+(?:[345]\d{0,2}\+?|CM[45])|Pi\s+(?:[45]\d{0,2}\+?|CM[45])(?!\.\d)|"
+    r"(?i:Raspberry\s+Pi|RPi)\s?(?:[345]\d{0,2}\+?|CM[45])(?!\.\d)|Pi\s+(?:[45]\d{0,2}\+?|CM[45])(?!\.\d)|"
     r"AmpereOne(?:\s+A\d{2,3}-\d{2}X)?|(?i:Intel\s+)?N(?:9[57]|1[05]0|200|30[05])|"
     r"(?:Apple\s+)?M[1-5](?:[\s-](?:Max|Ultra|Pro))?(?!\.\d|\s?(?i:SSD|NVMe|slot|drive|screw))|"
     r"(?i:(?:Intel\s+)?(?:Core\s+)?i[3579][-\s]1[0-4]\d00[A-Z]{0,2}|1[0-4]\d00(?:KS|KF|K))|"
@@ -135,8 +135,8 @@ def card_name(raw: str) -> str:
         s = m.group(1)  # the footnote mark off
     if m := re.fullmatch(r"(?i)(?:AMD\s+)?(?:Radeon\s+)?Pro\s+(W\d{4}X?)[1-9]?", s):
         return f"Radeon PRO {m.group(1).upper()}"
-    if m := re.fullmatch(r"(?i)Pi\s+(.+)", s):
-        return "Raspberry Pi " + m.group(1)
+    if m := re.fullmatch(r"(?i)(?:Raspberry\s+Pi|RPi|Pi)\s?(\d.*|CM\d.*)", s):
+        return "Raspberry Pi " + m.group(1).upper()  # "rpi5", "raspberry pi 5", "Pi 4" alike
     if m := re.fullmatch(r"(?i)(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s?)?(\d{4})\s?(XTX|XT|GRE)?", s):
         return " ".join(x for x in ("RX", m.group(1), (m.group(2) or "").upper()) if x)
     if m := re.fullmatch(r"(?i)(?:Radeon\s+|RX\s?)(\d{3})m", s):

@@ -70,6 +70,11 @@ def test_the_device_its_rig_and_its_count(ref: Reference, text: str, card: str, 
     # the platform rows' bandwidth (checks/data/platforms.json) ÷ 3.4 GB of Llama 2 7B Q4_0
     ("Llama 2 7B Q4_0 on Jetson AGX Orin: 20.03 tok/s", "Jetson AGX Orin", 204.8 / 3.37),
     ("Llama 2 7B Q4_0 on an Orin Nano Super: 8 tok/s", "Jetson Orin Nano Super", 102.4 / 3.37),
+    # a Raspberry Pi however it is typed (LPDDR4X-4267 on a 32-bit bus: 17.07 GB/s; BCM2711's
+    # LPDDR4-3200 on 32 bits: 12.8 GB/s)
+    ("Llama 2 7B Q4_0 on a raspberry pi 5: 2 tok/s", "Raspberry Pi 5 (BCM2712)", 17.07 / 3.37),
+    ("Llama 2 7B Q4_0 on my rpi5: 2 tok/s", "Raspberry Pi 5 (BCM2712)", 17.07 / 3.37),
+    ("Llama 2 7B Q4_0 on an RPi 4: 1 tok/s", "Raspberry Pi 4 (BCM2711)", 12.8 / 3.37),
     # the card's row (Intel's 256-bit, 16 Gbps GDDR6: 512 GB/s)
     ("Llama 2 7B Q4_0 on an Intel Arc A770: 45 tok/s", "Arc A770", 512 / 3.37),
 ])
