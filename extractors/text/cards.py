@@ -205,10 +205,12 @@ def read_cards(s: Scan, at: int | None = None) -> None:
     """Set hardware and hardware_count; `at` is where the headline figure is, if any."""
     found = find_gpus(s.text, s.ref)
     devices = _cpu_only(found, s.text, at, s.ref) or [c for c in found if not _is_host(c, s.text, s.ref, found)]
-    # A lone CPU is the device of a CPU run; one that hosts a bracketed card never is.
+    # A lone CPU is the device of a CPU run; one that hosts a bracketed card never is, but it
+    # is that card's host ("Ryzen 9 7900X (Nvidia 4090)").
+    named = found
     found = [c for c in found if not _hosts_bracketed_card(c, s.text, s.ref)]
     card = choose_card(devices or found, s, at)
-    _read_host(found, card, s)
+    _read_host(named, card, s)
     if card is not None:
         rig = _rig(devices or found, card, s.text, s.ref)
         if rig:

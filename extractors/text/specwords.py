@@ -24,7 +24,8 @@ After them (`read_spec_after`), for what they left empty:
   CPU", "keep the MoE weights of the first N layers in the CPU"). "-ngl 99" then only says every
   layer's *other* tensors are on the GPU, so the expert override wins over it;
 - memory used on both sides ("VRAM: 17.5G, RAM: 228G", a run's footprint as ik_llama.cpp posts
-  print it) is weights split between the card and system RAM: offload.
+  print it) is weights split between the card and system RAM: offload; so is a device column
+  whose value names both ("CPU/GPU: GPU/CPU", "Device: CPU+GPU").
 """
 
 from __future__ import annotations
@@ -68,7 +69,10 @@ _NGL = lazy(r"(?i)(?<![\w-])(?:-ngl|--n-gpu-layers|--gpu-layers|ngl)[ =](\d{1,4}
 _OFFLOAD = lazy(r"(?i)\b(?:partial(?:ly)?\s(?:GPU\s)?offload\w*|(?:CPU|RAM)\soffload\w*|"
                       r"offload\w*\sto\s(?:the\s)?(?:CPU|system\sRAM|RAM)|spill\w*\sto\s(?:system\s)?"
                       r"RAM|hybrid\s(?:CPU|GPU)[/+ ](?:CPU|GPU))|(?<![\w-])--(?:n-)?cpu-moe\b|"
-                      r"\+\s?\d{1,4}\s?GB\s(?:of\s)?(?:system\s)?RAM\b")
+                      r"\+\s?\d{1,4}\s?GB\s(?:of\s)?(?:system\s)?RAM\b|"
+                      # a device column whose value names both ("CPU/GPU: GPU/CPU", ollama-benchmark's
+                      # README): the run was split between them; the column's own name is no value
+                      r":\s?(?:GPU\s?[/+&]\s?CPU|CPU\s?[/+&]\s?GPU)\b(?!\s?:)")
 # A tensor override to the CPU (any "…=CPU" after -ot), an expert-tensor name sent to the CPU
 # without the flag ("exps=CPU" in a heading), or the MoE-on-CPU switches (N > 0).
 _EXPERT_OFFLOAD = lazy(r"(?i)(?<![\w-])(?:-ot|--override-tensor)[ =][\"']?[^\s\"']{0,120}=CPU\b|"

@@ -194,3 +194,28 @@ def test_an_unnamed_architecture_within_its_moe_reading_is_left_to_the_architect
     assert (r.verdict, roof.status) == ("insufficient", "unanswerable")
     assert roof.missing == ["whether the model is a MoE, and its active params"]
     assert roof.figures["dense_ratio"] > 1 and "ratio" not in roof.figures
+
+
+# geerlingguy/ollama-benchmark's README findings table, as the corpus converter writes a row: the
+# system is the host CPU with its card in parentheses, and the CPU/GPU column says where it ran.
+_OLLAMA_ROW = ("ollama-benchmark (Ollama), ollama-benchmark / Findings / Llama 3.1:70b: System: "
+               "Ryzen 9 7900X (Nvidia 4090); CPU/GPU: {where}; Eval Rate: {rate} Tokens/s; Power (Peak): N/A")
+
+
+@pytest.mark.parametrize(("where", "offload"), [("GPU/CPU", True), ("CPU+GPU", True), ("GPU", None)])
+def test_a_device_column_naming_both_is_an_offloaded_run_and_the_bracketing_cpu_its_host(
+        ref: Reference, where: str, offload: bool | None) -> None:
+    c = claim(_OLLAMA_ROW.format(where=where, rate="3.10"), ref)
+    assert (c.hardware, c.host, c.offload) == ("RTX 4090", "Ryzen 9 7900X", offload)
+
+
+@pytest.mark.parametrize(("rate", "verdict", "q7"), [("3.10", "consistent", "ok"), ("31.0", "implausible", "stop")])
+def test_the_offloaded_run_is_judged_at_its_hosts_memory(ref: Reference, rate: str, verdict: str, q7: str) -> None:
+    # 35.3 GB of (assumed 4-bit) Llama 3.1 70B: 25.8 GB on the card at 1008 GB/s, 9.5 GB in the
+    # 7900X's memory at AM5's most generous 128 GB/s: 1 ÷ (25.57 + 74.26 ms) = 10.0 tok/s.
+    # Ollama cannot speculate, so ten times the honest row is a stop.
+    r = report(_OLLAMA_ROW.format(where="GPU/CPU", rate=rate), ref)
+    roof = next(q for q in r.questions if q.key == "roofline")
+    assert (r.verdict, roof.status) == (verdict, q7)
+    assert roof.figures["system_bandwidth_gbs"] == pytest.approx(128.0)
+    assert roof.figures["ceiling_tok_s"] == pytest.approx(10.02, abs=0.01)
