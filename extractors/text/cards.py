@@ -9,7 +9,8 @@ The count is read around that card, in every common form:
 - before it: "8x H100", "8×B200", "4*2080ti", "2x 3090s", "dual 4090s", "two 3090s",
   "dual-socket EPYC", "a single", "one used", and "a", "an", "my" for one card ("my 3090 does
   120 t/s"; "my 3090s" says nothing about how many);
-- after it: "RTX 5090 ×1", "4090 24GB * 8" (the memory between card and count);
+- after it: "RTX 5090 ×1", "4090 24GB * 8" (the memory between card and count), "H200 8x:" where
+  the clause ends after the count ("a 4090 2x faster" is a speedup);
 - elsewhere: "4 GPUs", "two cards" (not "48 GPU cores", a chip's cores), then a tensor-parallel degree ("TP8", "TP=4", "tp2", "--tp 8"),
   which is the number of cards one model is split over.
 "two H200 machines" is two machines of unknown size: no count.
@@ -44,6 +45,9 @@ _COUNT_BEFORE = lazy(
     rf"\d{{1,3}}))(?:[\s-]socket)?\s+{_ADJ})$")
 # After it, perhaps past the card's memory: "RTX 5090 ×1", "4090 24GB * 8" (a table's "card, memory * count").
 _COUNT_AFTER = lazy(r"(?:\s?\d{1,3}\s?GB)?\s?[x×*]\s?(\d{1,3})\b")
+# Or the count first, after the card: "H200 8x:", "(RTX 3090 2x)", "RTX 4090 x2"'s mirror; only
+# where the clause ends there, so "a 4090 2x faster" stays a speedup.
+_COUNT_AFTER_FIRST = lazy(r"\s(\d{1,2})\s?[x×](?=\s?(?:[:;,)\]]|$))")
 _COUNT_ENDS = ("x", "×", "*")  # what `_COUNT_BEFORE` can end in, besides a space
 _MACHINES = lazy(r"(?i)s?\s{1,3}(?:machines?|nodes?|servers?|boxes|systems|rigs|hosts)\b")
 _COUNT_GPUS = lazy(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))\s+{_ADJ}"
@@ -167,7 +171,7 @@ def _count_near(card: Name, text: str) -> tuple[int | None, str] | None:
         if word in _SINGULAR:
             return (None, "") if plural else (1, m.group(0) + card.raw)
         return parse_count(m.group("n") or word), m.group(0) + card.raw
-    if m := _COUNT_AFTER.match(text, card.end):
+    if m := _COUNT_AFTER.match(text, card.end) or _COUNT_AFTER_FIRST.match(text, card.end):
         return parse_count(m.group(1)), card.raw + m.group(0)
     return None
 

@@ -60,6 +60,10 @@ def report(text: str, ref: Reference) -> Report:
     ("a single H100 does 150 tok/s", "H100 SXM", 1),
     ("on an RTX 5090: 60 tok/s", "RTX 5090", 1),
     ("my 3090 does 120 t/s", "RTX 3090", 1),
+    # the count after the card, where its clause ends: "H200 8x:"; a speedup is no count
+    ("H200 8x: llama 405B fp8, 3000 tok/s at 256 concurrency", "H200 SXM", 8),
+    ("(RTX 3090 2x) llama 70b q4 15 tok/s", "RTX 3090", 2),
+    ("the RTX 4090 2x faster here: 120 tok/s", "RTX 4090", None),
 ])
 def test_the_device_its_rig_and_its_count(ref: Reference, text: str, card: str, count: int | None) -> None:
     c = claim(text, ref)
