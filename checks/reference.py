@@ -26,6 +26,7 @@ from checks.names import MAX_NAME, NameIndex, fold_hardware
 _T = TypeVar("_T")
 
 __all__ = [
+    "CONSUMER_GPU",
     "FamilyRow",
     "FormatRow",
     "HardwareRow",
@@ -46,6 +47,9 @@ __all__ = [
 ]
 
 TABLES = ("hardware", "models", "formats", "methods", "power_bands", "platforms", "systems")
+# A card named by its class only ("on one consumer GPU"): the bounds read the class's most
+# generous curated row (checks/physics/ceilings.py `class_row`); nothing else reads it as a card.
+CONSUMER_GPU = "consumer GPU"
 # The tables whose names are also matched folded (`NameIndex`), and the folding each takes.
 _FOLDS: dict[str, Literal["hardware", "model"]] = {"hardware": "hardware", "models": "model"}
 

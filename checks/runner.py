@@ -25,8 +25,9 @@ from checks.models import (
     replaced,
 )
 from checks.parsing import with_parsed
+from checks.physics.ceilings import class_row
 from checks.physics.model_size import sourced_claim
-from checks.reference import Reference, with_system_cards
+from checks.reference import CONSUMER_GPU, Reference, with_system_cards
 from checks.registry import CHECKS, Check, CheckFn
 from checks.verdict import headline, verdict
 
@@ -121,6 +122,8 @@ def _numbered(claim: Claim) -> dict[str, Cited]:
 
 def _card_name(ev: Evidence, ref: Reference) -> str | None:
     row = ref.gpu(ev.claim.hardware)
+    if row is None and ev.claim.hardware == CONSUMER_GPU:
+        row = class_row(ref)  # named by its class only: the row its bounds read
     return row.name if row is not None else None
 
 

@@ -16,7 +16,7 @@ from checks.basis import field as claim_field
 from checks.basis import row
 from checks.memo import per_audit
 from checks.models import Assumption, Basis, Claim
-from checks.physics.figures import Derived, Missing, gb, join_parts, num
+from checks.physics.figures import Derived, Missing, gb, join_parts, num, per_reference
 from checks.physics.kv import depth_kv_gb, kv_gb_per_sequence, serving_context_tokens
 from checks.physics.offload import OffloadSplit, card_memory_gb, offload_split, says_offload
 from checks.physics.weights import (
@@ -26,7 +26,7 @@ from checks.physics.weights import (
     resident_weight_gb,
     resolve_format,
 )
-from checks.reference import HardwareRow, ModelRow, Reference
+from checks.reference import CONSUMER_GPU, HardwareRow, ModelRow, Reference
 
 __all__ = [
     "ACHIEVABLE_BANDWIDTH_FRACTION",
@@ -34,6 +34,7 @@ __all__ = [
     "aggregate_tok_s",
     "bandwidth",
     "batch_size",
+    "class_row",
     "hardware_row",
     "host_row",
     "integrated_row",
@@ -74,9 +75,24 @@ def hardware_row(claim: Claim, ref: Reference) -> HardwareRow | Missing:
     row = ref.gpu(claim.hardware)
     if row is None:
         row = integrated_row(claim, ref)
+    if row is None and claim.hardware == CONSUMER_GPU:
+        row = class_row(ref)
     if row is None:
         return Missing((f"reference row for hardware '{claim.hardware}'",))
     return row
+
+
+@per_reference  # a fact of the hardware table: the same for every claim
+def class_row(ref: Reference) -> HardwareRow | None:
+    """A card named by its class only ("2103.6 tok/s on one consumer GPU"): read as the most
+    generous consumer card in the curated table (the highest bandwidth, then memory), so no bound
+    drawn from it is tighter than any consumer card's. The row keeps its own sources and says what
+    it stands for; power is never judged from it (no board power belongs to a class)."""
+    rows = [h for h in ref.hardware if h.kind == "consumer" and h.source_kind == "curated"]
+    if not rows:
+        return None
+    best = min(rows, key=lambda h: (-h.bandwidth_gbs, -h.memory_gb, h.name))
+    return best.model_copy(update={"name": f"{CONSUMER_GPU} (at most an {best.name})", "aliases": []})
 
 
 # Integrated GPUs by the names drivers and tools print for them. Intel's are named apart from its

@@ -22,6 +22,8 @@ read card by card: the hardware names every card ("RTX 3090 + 2x RTX 3060", whic
 resolves to the rig's summed bandwidth and memory) and the count is their sum. A named system
 ("p5.48xlarge", "OCI BM.GPU.MI300X.8", "DGX H100") holds its own count of cards (× the number of
 systems when one is given).
+A card named by its class only ("on one consumer GPU") is the device where no card is named, and
+judged at the most generous row of its class (checks/physics/ceilings.py `class_row`).
 A run said to use no card ("CPU-only performance", "CPU only:") before its figure ran on the CPU
 the text names, unless the figure's own clause names a card.
 The one CPU named beside the card is the card's host (`host`): what an offloaded run reads from
@@ -30,7 +32,7 @@ system memory is bounded by that CPU's platform, not by the most generous host o
 
 from __future__ import annotations
 
-from checks.reference import Reference
+from checks.reference import CONSUMER_GPU, Reference
 from extractors.text.lazyre import lazy
 from extractors.text.names import Name, find_gpus
 from extractors.text.scan import Scan
@@ -208,6 +210,8 @@ def _read_host(found: list[Name], card: Name | None, s: Scan) -> None:
 def read_cards(s: Scan, at: int | None = None) -> None:
     """Set hardware and hardware_count; `at` is where the headline figure is, if any."""
     found = find_gpus(s.text, s.ref)
+    if any(c.name != CONSUMER_GPU for c in found):  # a card by its class only where none is named
+        found = [c for c in found if c.name != CONSUMER_GPU]
     devices = _cpu_only(found, s.text, at, s.ref) or [c for c in found if not _is_host(c, s.text, s.ref, found)]
     # A lone CPU is the device of a CPU run; one that hosts a bracketed card never is, but it
     # is that card's host ("Ryzen 9 7900X (Nvidia 4090)").

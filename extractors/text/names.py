@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from checks.reference import Reference
+from checks.reference import CONSUMER_GPU, Reference
 from extractors.text import compiled
 from extractors.text.lazyre import lazy
 
@@ -76,7 +76,10 @@ _GPU_SOURCE = (_START + r"(?:"
     r"(?:AGX\s+)?Orin\s+(?:Nano(?:\s+Super)?|NX)|AGX\s+Orin|Snapdragon\s+X\s+(?:Elite|Plus)|RK3588|"
     r"Orange\s+Pi\s+5|Graviton\s?[234]|Ampere\s+Altra(?:\s+Max)?|Steam\s+Deck|Kirin\s+990)|"
     # Intel's discrete cards: "Arc A770" is the card, its bare "A770" no NVIDIA A-series one.
-    r"(?i:(?:Intel\s+)?Arc\s+(?:Pro\s+)?[AB]\d{2,3}[MEX]?))"
+    r"(?i:(?:Intel\s+)?Arc\s+(?:Pro\s+)?[AB]\d{2,3}[MEX]?)|"
+    # A card by its class only ("on one consumer GPU", "a consumer-grade graphics card"): read
+    # where no card is named (extractors/text/cards.py), judged at the class's most generous row.
+    r"(?i:consumer(?:[-\s]grade)?\s+(?:GPU|graphics\s+card|video\s+card|card)))"
     r"(?=s?(?![A-Za-z0-9]))")
 GPU_GENERIC = lazy(_GPU_SOURCE)
 # Every character a match of GPU_GENERIC can start with: ASCII letters and digits, and the four
@@ -119,6 +122,8 @@ def card_name(raw: str) -> str:
     low = s.lower()
     if low in _ACCEL:
         return _ACCEL[low]
+    if low.startswith("consumer"):
+        return CONSUMER_GPU
     if m := re.fullmatch(r"(?i)([1-5]0[5-9]0)\s?(ti)?\s?(super)?", s):
         series = "GTX" if m.group(1).startswith("10") else "RTX"
         return " ".join(x for x in (series, m.group(1), m.group(2) and "Ti",

@@ -64,6 +64,9 @@ def report(text: str, ref: Reference) -> Report:
     ("H200 8x: llama 405B fp8, 3000 tok/s at 256 concurrency", "H200 SXM", 8),
     ("(RTX 3090 2x) llama 70b q4 15 tok/s", "RTX 3090", 2),
     ("the RTX 4090 2x faster here: 120 tok/s", "RTX 4090", None),
+    # a card by its class only, where no card is named
+    ("2103.6 tok/s on one consumer GPU", "consumer GPU", 1),
+    ("Falcon 40B on a consumer-grade GPU: 29 tok/s on a single NVIDIA RTX 4090 GPU", "RTX 4090", 1),
 ])
 def test_the_device_its_rig_and_its_count(ref: Reference, text: str, card: str, count: int | None) -> None:
     c = claim(text, ref)
@@ -223,3 +226,23 @@ def test_the_offloaded_run_is_judged_at_its_hosts_memory(ref: Reference, rate: s
     assert (r.verdict, roof.status) == (verdict, q7)
     assert roof.figures["system_bandwidth_gbs"] == pytest.approx(128.0)
     assert roof.figures["ceiling_tok_s"] == pytest.approx(10.02, abs=0.01)
+
+
+def test_a_card_named_by_its_class_is_judged_at_the_classs_most_generous_card(ref: Reference) -> None:
+    # The brief's own post: every consumer card is at most an RTX 5090's 1792 GB/s, and 27.8B
+    # params (Qwen3.6-27B's row) at an assumed 4 bits are 13.9 GB: 128.9 tok/s, 16.3× below the
+    # claim; one stream above that ceiling × the best AL any method published is a stop.
+    r = report("27B dense, batch 1, 2048 tokens in 0.969 s — 2103.6 tok/s on one consumer GPU", ref)
+    roof = next(q for q in r.questions if q.key == "roofline")
+    power = next(q for q in r.questions if q.key == "power")
+    assert (r.verdict, roof.status, r.hardware_name) == ("implausible", "stop", "consumer GPU (at most an RTX 5090)")
+    assert roof.figures["ceiling_tok_s"] == pytest.approx(1792 / 13.9, rel=1e-3)
+    assert r.headline.startswith("implausible — 2103.6 tok/s is 16.3× the batch-1 ceiling of one consumer GPU "
+                                 "(at most an RTX 5090)")
+    assert power.status == "unanswerable"  # no board power belongs to a class
+
+
+def test_a_class_is_never_a_board_power(ref: Reference) -> None:
+    r = report("Llama 3 8B Q4_K_M on a consumer GPU: 100 tok/s at 99.6 W", ref)
+    power = next(q for q in r.questions if q.key == "power")
+    assert (r.verdict, power.status) == ("consistent", "unanswerable")
