@@ -79,7 +79,7 @@ _GPU_SOURCE = (_START + r"(?:"
     r"(?i:(?:Intel\s+)?Arc\s+(?:Pro\s+)?[AB]\d{2,3}[MEX]?)|"
     # A card by its class only ("on one consumer GPU", "a consumer-grade graphics card"): read
     # where no card is named (extractors/text/cards.py), judged at the class's most generous row.
-    r"(?i:consumer(?:[-\s]grade)?\s+(?:GPU|graphics\s+card|video\s+card|card)))"
+    r"(?i:(?:consumer(?:[-\s]grade)?|gaming|desktop)\s+(?:GPU|graphics\s+card|video\s+card|card)))"
     r"(?=s?(?![A-Za-z0-9]))")
 GPU_GENERIC = lazy(_GPU_SOURCE)
 # Every character a match of GPU_GENERIC can start with: ASCII letters and digits, and the four
@@ -122,7 +122,7 @@ def card_name(raw: str) -> str:
     low = s.lower()
     if low in _ACCEL:
         return _ACCEL[low]
-    if low.startswith("consumer"):
+    if low.startswith(("consumer", "gaming", "desktop")):
         return CONSUMER_GPU
     if m := re.fullmatch(r"(?i)([1-5]0[5-9]0)\s?(ti)?\s?(super)?", s):
         series = "GTX" if m.group(1).startswith("10") else "RTX"

@@ -66,6 +66,7 @@ def report(text: str, ref: Reference) -> Report:
     ("the RTX 4090 2x faster here: 120 tok/s", "RTX 4090", None),
     # a card by its class only, where no card is named
     ("2103.6 tok/s on one consumer GPU", "consumer GPU", 1),
+    ("a gaming GPU: llama 8b 2000 tok/s", "consumer GPU", 1),
     ("Falcon 40B on a consumer-grade GPU: 29 tok/s on a single NVIDIA RTX 4090 GPU", "RTX 4090", 1),
 ])
 def test_the_device_its_rig_and_its_count(ref: Reference, text: str, card: str, count: int | None) -> None:
