@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from checks.basis import answer, field, formula, note, row
 from checks.models import Answer, Assumption, Evidence
 from checks.physics import num
-from checks.reference import Reference
+from checks.reference import CONSUMER_GPU, Reference
 
 __all__ = ["power"]
 
@@ -74,6 +74,11 @@ def power(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         return answer(key="power", status="unanswerable", missing=["hardware"],
                       summary=f"{num(c.power_w)} W, but no hardware to divide it by.")
     hw = ref.gpu(c.hardware)
+    if hw is None and c.hardware == CONSUMER_GPU:
+        # Board powers of consumer cards run from tens of watts to 575 W: a class has none.
+        return answer(key="power", status="unanswerable", missing=["which card (its board power)"],
+                      summary=f"{num(c.power_w)} W on a card named only as a {CONSUMER_GPU}: board powers "
+                              "differ card by card, so there is none to divide by.")
     if hw is None:
         return answer(key="power", status="unanswerable",
                       missing=[f"reference row for hardware '{c.hardware}'"],

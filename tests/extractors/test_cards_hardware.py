@@ -246,4 +246,6 @@ def test_a_card_named_by_its_class_is_judged_at_the_classs_most_generous_card(re
 def test_a_class_is_never_a_board_power(ref: Reference) -> None:
     r = report("Llama 3 8B Q4_K_M on a consumer GPU: 100 tok/s at 99.6 W", ref)
     power = next(q for q in r.questions if q.key == "power")
-    assert (r.verdict, power.status) == ("consistent", "unanswerable")
+    assert (r.verdict, power.status, power.missing) == ("consistent", "unanswerable", ["which card (its board power)"])
+    assert power.summary == ("99.6 W on a card named only as a consumer GPU: board powers differ card by card, "
+                             "so there is none to divide by.")
