@@ -35,6 +35,7 @@ from checks.physics.weights import family_row
 from checks.reference import Reference
 from extractors.text.lazyre import lazy
 from extractors.text.names import finder
+from extractors.text.quants import read_size_after_model
 from extractors.text.scan import Scan
 
 __all__ = ["ModelName", "find_models", "infer_size", "read_model", "read_moe_totals", "spell_model"]
@@ -213,8 +214,12 @@ def read_model(s: Scan) -> None:
         # The first mention on the headline figure's line ("Baseline: Llama 3 8B 40 tok/s\n
         # Ours: Qwen3 8B 90 tok/s" ran Qwen3 8B), else the first in the text.
         on_line = [m for m in mentions if s.line_of(m[0]) == s.primary_line]
-        _, _, _, name, raw = (on_line or mentions)[0]
+        start, neg_length, _, name, raw = (on_line or mentions)[0]
         s.set("model", name, raw)
+        row = s.ref.model(name) if s.ref is not None else None
+        named = size_from_name(name) if row is None else None
+        read_size_after_model(s, start - neg_length,
+                              row.params_total_b if row is not None else named.total_b if named else None)
         _paired_drafter(s, typed)
 
 

@@ -16,7 +16,7 @@ from extractors.text.names import finder
 from extractors.text.scan import Scan
 from extractors.text.units import GGUF_QUANT, NUM, parse_positive
 
-__all__ = ["read_formats", "read_weight_size", "size_in_bytes", "spell_format"]
+__all__ = ["read_formats", "read_size_after_model", "read_weight_size", "size_in_bytes", "spell_format"]
 
 _SHAPES = lazy(
     r"(?i)(?<![A-Za-z0-9])(?:BF16|FP16|FP8|FP4|INT8|INT4|W4A16|W8A8|W8A16|W4A8|AWQ|GPTQ|MXFP4|"
@@ -91,6 +91,28 @@ def size_in_bytes(value: str) -> float | None:
     -> 4.9e9); None for anything else (a bare number's unit is the column's to say)."""
     m = _SIZE_VALUE.fullmatch(value[:64])
     return _bytes(m) if m else None
+
+
+# Bits per weight any released format stores: BitNet's ternary 1.58 (TQ1_0 ~1.7) to F16/BF16 with
+# a little metadata; a size outside this span for the model's params is no file of it (a card's
+# memory, a download of something else).
+_FILE_BITS = (1.5, 17.0)
+
+
+def read_size_after_model(s: Scan, at: int, params_b: float | None) -> None:
+    """A size right after the model's name that closes its phrase ("Qwen2.5 7B (4.35 GiB)",
+    "BitNet b1.58 2B, 729.64 MiB"): the model's weight footprint, as right after its format,
+    where it is one a weight format could give the model's `params_b` (1.5-17 bits per weight:
+    "Llama 3 8B, 24 GB, RTX 4090" names the card's memory, not a file). A memory word after it
+    ("(24 GB VRAM)") is never a file size."""
+    if s.b.has("model_size_bytes") or not params_b:
+        return
+    m = _SIZE_NEXT.match(s.text, at)
+    if m is None or _MEMORY_AFTER.match(s.text, m.end("u")):
+        return
+    size = _bytes(m)
+    if size is not None and _FILE_BITS[0] <= size * 8 / (params_b * 1e9) <= _FILE_BITS[1]:
+        s.set("model_size_bytes", size, m.group(0).strip(" ,;:([|/-"))
 
 
 def read_weight_size(s: Scan, after: int | None = None) -> None:

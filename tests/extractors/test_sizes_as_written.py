@@ -25,6 +25,9 @@ def claim(text: str, ref: Reference) -> Claim:
     ("Gemma 3 27B at 38 tok/s on an RTX 4090, a 17.28 GiB file", 17.28 * 2**30, "17.28 GiB file"),
     ("Qwen2.5 32B Q4_K_M (19.85 GB) on a 3090: 30 tok/s", 19.85e9, "19.85 GB"),
     ("weights: 40 GB, Llama 3 70B Q4 on 2x 3090 at 17 tok/s", 40e9, "weights: 40 GB"),
+    # right after the model's name, where it is a size a format could give its params
+    ("Qwen2.5 7B (4.35 GiB) on RTX 3060: 60 tok/s", 4.35 * 2**30, "4.35 GiB"),
+    ("Llama 3 8B, 16 GB, on an RTX 4090: 60 tok/s", 16e9, "16 GB"),
 ])
 def test_a_stated_weight_size_is_the_footprint(ref: Reference, text: str, size: float, span: str) -> None:
     c = claim(text, ref)
@@ -42,6 +45,9 @@ def test_a_stated_weight_size_is_the_footprint(ref: Reference, text: str, size: 
     "M4 Max 128 GB unified memory, Qwen3 32B 4bit: 20 tok/s",
     "Llama 3 8B Q8_0, 24GB card: 80 tok/s",
     "KV cache size: 2 GB, Llama 3 8B at 100 tok/s on a 4090",
+    # 24 GB is 23.9 bits for each of Llama 3 8B's 8.03B params: no format's file, the card's memory
+    "Llama 3 8B, 24 GB, RTX 4090: 100 tok/s",
+    "Llama 3 70B (24 GB VRAM) on a 3090 at 10 tok/s",
 ])
 def test_a_cards_or_machines_memory_is_no_file_size(ref: Reference, text: str) -> None:
     assert claim(text, ref).model_size_bytes is None
@@ -104,3 +110,13 @@ def test_a_size_with_its_unit_in_bytes(value: str, size: float | None) -> None:
 
 def test_an_engine_name_is_no_weight_format(ref: Reference) -> None:
     assert claim("ExLlamaV2 on a 3090, Llama 2 7B GPTQ: 181 t/s", ref).weight_format == "W4A16 g128"
+
+
+def test_the_headline_names_a_stated_size_as_stated(ref: Reference) -> None:
+    from checks.models import Evidence
+    from checks.runner import audit
+
+    r = audit(Evidence(claim=claim("Qwen2.5 7B (4.35 GiB) on RTX 3060: 60 tok/s", ref)), ref)
+    # 360 GB/s ÷ 4.67 GB (4.35 GiB) = 77.1 tok/s
+    assert r.headline.startswith("consistent — 60.0 tok/s is 0.78 of the generous batch-1 ceiling of one "
+                                 "RTX 3060 (4.7 GB of weights, the stated size)")
