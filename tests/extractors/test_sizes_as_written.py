@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from checks.models import Claim
+from checks.models import Claim, Evidence
 from checks.reference import Reference
+from checks.runner import audit
 from extractors.document import RawDocument
 from extractors.text import parse_text
 from extractors.text.quants import size_in_bytes
@@ -113,9 +114,6 @@ def test_an_engine_name_is_no_weight_format(ref: Reference) -> None:
 
 
 def test_the_headline_names_a_stated_size_as_stated(ref: Reference) -> None:
-    from checks.models import Evidence
-    from checks.runner import audit
-
     r = audit(Evidence(claim=claim("Qwen2.5 7B (4.35 GiB) on RTX 3060: 60 tok/s", ref)), ref)
     # 360 GB/s ÷ 4.67 GB (4.35 GiB) = 77.1 tok/s
     assert r.headline.startswith("consistent — 60.0 tok/s is 0.78 of the generous batch-1 ceiling of one "
