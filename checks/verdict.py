@@ -152,6 +152,10 @@ def _setup(ev: Evidence, roof: Answer | None, card_name: str | None) -> str:
         # token, not the dense total, are what the ratio divides.
         return (f" of {card} (read as the sparsest published MoE of its size: "
                 f"{gb * dense / moe:.1f} GB of {what} per token)")
+    off = roof.figures.get("system_fraction")
+    if isinstance(off, float) and off > 0:
+        # An offloaded ceiling: the share read at system-memory speed is what brought it down.
+        return f" of {card} ({gb:.1f} GB of {what}, {off:.2f} of them read from system memory)"
     return f" of {card} ({gb:.1f} GB of {what})"
 
 

@@ -227,6 +227,7 @@ def test_the_offloaded_run_is_judged_at_its_hosts_memory(ref: Reference, rate: s
     assert (r.verdict, roof.status) == (verdict, q7)
     assert roof.figures["system_bandwidth_gbs"] == pytest.approx(128.0)
     assert roof.figures["ceiling_tok_s"] == pytest.approx(10.02, abs=0.01)
+    assert "of one RTX 4090 (35.3 GB of assumed 4-bit weights, 0.27 of them read from system memory)" in r.headline
 
 
 def test_a_card_named_by_its_class_is_judged_at_the_classs_most_generous_card(ref: Reference) -> None:
