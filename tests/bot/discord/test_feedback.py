@@ -35,7 +35,8 @@ async def test_the_thread_opens_with_a_compact_embed_the_chart_and_four_buttons(
         msg = thread.last_message
         (embed,) = msg.embeds
         assert embed.title == ("implausible — 900\\.0 tok/s is 107\\.5× the batch\\-1 ceiling of "
-                               "one RTX 4090 \\(141\\.1 GB of BF16 weights\\)")
+                               "one RTX 4090 \\(141\\.1 GB of BF16 weights, 0\\.82 of them read from system "
+                               "memory\\)")
         assert embed.description == ("no evidence in the post; no config found\n"
                                      "*Llama 3\\.1 70B · BF16 · RTX 4090 ×1 · pasted text*")
         assert [f.name for f in embed.fields] == ["🛑 7 Roofline", "⚠️ 1 Evidence in the post",
