@@ -85,7 +85,9 @@ def _hosts_bracketed_card(card: Name, text: str, ref: Reference | None) -> bool:
 # A CPU and a card joined into one machine: "Core i9-14900KF + RTX 4090", "Xeon Gold 6454S + 8×L20",
 # "a Ryzen 9 7950X with an RTX 4090", "RTX 4090 + Ryzen 9 7950X".
 _HOST_JOIN = lazy(r"(?i)\s{0,3}(?:\+|with|w/)\s{0,3}(?:(?:an?|one|\d{1,3}\s?[x×*])\s?)?")
-_CARD_THEN_HOST = lazy(r"(?i)s?(?:\s{1,3}(?:GPUs?|cards?))?\s{0,3}\+\s{0,3}")
+# The CPUs may carry their own count: "RTX 4090 + dual Xeon Gold 6454S", "+ 2x EPYC 9654".
+_CARD_THEN_HOST = lazy(r"(?i)s?(?:\s{1,3}(?:GPUs?|cards?))?\s{0,3}\+\s{0,3}"
+                       r"(?:(?:dual|twin|two|quad|four|\d{1,2}\s?[x×*])[\s-]{0,3}(?:socket\s{0,3})?)?")
 
 
 def _joined_to_card(card: Name, found: list[Name], text: str, ref: Reference | None) -> bool:

@@ -39,6 +39,11 @@ def test_a_part_resolves_to_its_platform(ref: Reference, name: str, row: str, gb
 @pytest.mark.parametrize(("name", "row"), [
     ("AMD EPYC 7763 64-Core Processor", "AMD EPYC 7003 (Milan)"),  # a real part is never a guest
     ("Intel(R) Xeon(R) Gold 6138 CPU @ 2.00GHz", "Intel Xeon Scalable gen 1 (Skylake-SP)"),
+    # a Scalable part without its tier: the first digit is the tier, the second the generation
+    ("Xeon 6454S", "Intel Xeon Scalable gen 4 (Sapphire Rapids)"),
+    ("Xeon 6530", "Intel Xeon Scalable gen 5 (Emerald Rapids)"),
+    ("Xeon 4310", "Intel Xeon Scalable gen 3 (Ice Lake-SP, Cooper Lake)"),
+    ("Xeon 6980P", "Intel Xeon 6900P (Granite Rapids-AP)"),
     ("Intel Core i7-4770 CPU @ 3.40GHz (haswell)",
      "Intel Core 3rd-5th gen and Xeon E3 v2-v4 (Ivy Bridge, Haswell, Broadwell; DDR3)"),
 ])
@@ -74,3 +79,8 @@ def test_a_bare_framework_mainboard_is_read_as_the_most_generous_one(ref: Refere
     Desktop's Strix Halo board (256 GB/s) bounds every mainboard Framework sells."""
     hw = ref.gpu(name)
     assert hw is not None and (hw.kind, hw.bandwidth_gbs) == ("unified", 256.0)
+
+
+def test_a_xeon_6_number_is_never_read_as_a_scalable_part(ref: Reference) -> None:
+    # "6530P" is a Xeon 6 (Granite Rapids-SP) number, a platform the table does not hold
+    assert ref.gpu("Xeon 6530P") is None

@@ -33,6 +33,9 @@ def report(text: str, ref: Reference) -> Report:
     # kvcache-ai/ktransformers README.md's table: "8×L20 GPU + Xeon Gold 6454S"
     ("Hardware Configuration: 8×L20 GPU + Xeon Gold 6454S; Total Throughput: 227.85 tokens/s",
      "L20", 8),
+    # the host may carry its own count
+    ("DeepSeek-V3 Q4_K_M on a single RTX 4090 + dual Xeon 6454S: 13.69 tok/s", "RTX 4090", 1),
+    ("DeepSeek-V3 Q4_K_M on RTX 4090 + 2x EPYC 9654: 13.69 tok/s", "RTX 4090", None),
     # boards and SoCs by their product names, resolved through the platform table
     ("llama.cpp (GPU) on Jetson AGX Orin: 20.03 tokens/sec", "Jetson AGX Orin", None),
     ("Llama 3.2 1B on an Orin Nano Super: 30 tok/s", "Orin Nano Super", 1),
