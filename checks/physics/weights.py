@@ -15,8 +15,9 @@ Dense or MoE (`architecture`), in order: the record says so (`is_moe`), the mode
 count below the total, the name's shape ("30B-A3B", "8x7B"), and last the family table
 (`models.json` `families`: "Llama 33B", "TinyLlama 1.1B", "Hermes 3 Llama 3.1 8B" are dense,
 "Mixtral", "DeepSeek V3", "Kimi K2" are MoE), each with where it came from. A name none of these
-knows stays unknown; `generous_moe_reading` then gives the most generous plausible reading of it:
-the smallest active share any published MoE of about that total has.
+knows stays unknown; `sparsest_moe_near` then gives the most generous plausible reading of it
+(`checks.physics.compute.moe_share`): the smallest active share any published MoE of about that
+total has.
 """
 
 from __future__ import annotations
@@ -42,8 +43,6 @@ __all__ = [
     "WeightFormat",
     "architecture",
     "family_row",
-    "generous_moe_reading",
-    "generous_moe_weight_gb",
     "generous_weight_gb",
     "model_is_moe",
     "params_per_token",
@@ -253,26 +252,6 @@ def sparsest_moe_near(total_b: float, ref: Reference) -> SparsestMoe | None:
     return SparsestMoe(share(best), best, (lo * total_b, hi * total_b))
 
 
-def generous_moe_reading(claim: Claim, model: ModelRow | None, ref: Reference) -> Derived | None:
-    """For a model nothing names dense or MoE: params read per token if it were the sparsest
-    published MoE of about its total (`sparsest_moe_near`). None when the architecture is known
-    or no total is."""
-    if architecture(claim, model, ref).moe is not None:
-        return None
-    total = _total(claim, model)
-    if total is None:
-        return None
-    near = sparsest_moe_near(total.value, ref)
-    if near is None:
-        return None
-    active = total.value * near.share
-    return Derived(active, "B params", (
-        *total.basis, near.entry(),
-        (f"dense or MoE not known: read as generously as a published MoE of its size allows: "
-         f"{num(total.value)}B × {near.share:.4g} = {num(active)}B read per token"),
-    ), notes=(*total.notes, "dense or MoE not known: the MoE reading is the most generous plausible one"))
-
-
 def _inferred_words(claim: Claim) -> str:
     return f"inferred from the name '{claim.model}'" if claim.model else "inferred from the record"
 
@@ -409,28 +388,6 @@ def generous_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat,
     basis = (*params.basis, *fmt.basis, *native,
              f"weights = {num(params.value)}e9 params × {num(bits)} bits ÷ 8 = {num(gb)} GB")
     return Derived(gb, "GB", basis, fmt.assumptions, (*params.notes, *fmt.notes))
-
-
-def generous_moe_weight_gb(claim: Claim, model: ModelRow | None, fmt: WeightFormat,
-                           ref: Reference) -> Derived | None:
-    """Weight GB read per token under `generous_moe_reading` (a model nothing names dense or
-    MoE, read as the sparsest published MoE of its total): the file × that share, else the
-    active params × nominal bits / 8. None when the architecture is known. The bandwidth ÷ this
-    is the ceiling no reading of the name can raise."""
-    active = generous_moe_reading(claim, model, ref)
-    total = _total(claim, model)
-    if active is None or total is None:
-        return None
-    share = active.value / total.value
-    if claim.model_size_bytes:
-        gb = claim.model_size_bytes / GB * share
-        return Derived(gb, "GB", (*active.basis, (
-            f"{claim.source_of('model_size_bytes')} = {num(claim.model_size_bytes / GB)} GB × "
-            f"{share:.4g} = {num(gb)} GB read per token")), notes=active.notes)
-    gb = active.value * fmt.nominal_bits / 8
-    return Derived(gb, "GB", (*active.basis, *fmt.basis,
-                              f"{num(active.value)}e9 params × {num(fmt.nominal_bits)} bits ÷ 8 = {num(gb)} GB"),
-                   fmt.assumptions, (*active.notes, *fmt.notes))
 
 
 def _recipe(model: ModelRow | None, fmt: WeightFormat) -> Recipe | None:

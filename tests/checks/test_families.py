@@ -7,16 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from checks.models import Basis, Claim, Evidence, Provenance
+from checks.models import Claim, Evidence, Provenance
+from checks.physics.compute import moe_share
 from checks.physics.figures import Derived
 from checks.physics.weights import (
     architecture,
     family_row,
-    generous_moe_reading,
-    generous_moe_weight_gb,
     model_is_moe,
     params_per_token,
-    resolve_format,
 )
 from checks.reference import Reference, load_reference
 from checks.rules.roofline import roofline
@@ -149,29 +147,32 @@ def test_a_real_row_times_ten_is_judged_not_excused_as_a_possible_moe(ref: Refer
 
 def test_an_unknown_name_gets_the_sparsest_published_moe_of_its_total(ref: Reference) -> None:
     claim = _claim("Foo 70B", params_total_b=70.0, size_inferred=True)
-    reading = generous_moe_reading(claim, None, ref)
-    assert isinstance(reading, Derived)
+    share = moe_share(claim, None, ref)
+    assert share is not None
     # Among the table's MoEs of 35-140B total, gpt-oss-120b reads the smallest share (5.71 of 116.83).
-    assert reading.value == pytest.approx(70 * 5.71 / 116.83)
-    entry = next(b for b in reading.basis if isinstance(b, Basis) and b.source == "models/gpt-oss-120b")
-    assert entry.states == "5.71B of 116.8B active = 0.049, the sparsest MoE of 35-140B total in the reference"
-    assert "dense or MoE not known: the MoE reading is the most generous plausible one" in reading.notes
+    assert share[0] == pytest.approx(5.71 / 116.83)
+    assert (share[1].source, share[1].states) == (
+        "models/gpt-oss-120b", "5.71B of 116.8B active = 0.049, the sparsest MoE of 35-140B total in the reference")
 
 
 def test_a_small_unknown_model_is_read_as_the_small_moes_are(ref: Reference) -> None:
     # No MoE row within 3.5-14B of a 7B: the band doubles to 1.75-28B, where DeepSeek-V2-Lite (2.4
     # of 15.7B active) reads a smaller share than gpt-oss-20b (4.19 of 20.91B), not Kimi K2's 3% of
     # a trillion.
-    reading = generous_moe_reading(_claim("Foo 7B", params_total_b=7.0), None, ref)
-    assert isinstance(reading, Derived)
-    assert reading.value == pytest.approx(7 * 2.4 / 15.7)
-    entry = next(b for b in reading.basis if isinstance(b, Basis) and b.source == "models/DeepSeek V2 Lite")
-    assert entry.states == "2.40B of 15.7B active = 0.153, the sparsest MoE of 1.75-28B total in the reference"
+    share = moe_share(_claim("Foo 7B", params_total_b=7.0), None, ref)
+    assert share is not None
+    assert share[0] == pytest.approx(2.4 / 15.7)
+    assert (share[1].source, share[1].states) == (
+        "models/DeepSeek V2 Lite", "2.40B of 15.7B active = 0.153, the sparsest MoE of 1.75-28B total in the reference")
 
 
 @pytest.mark.parametrize("name", ["Llama 33B", "Mixtral 8x7B", "DeepSeek V3"])
 def test_no_generous_moe_reading_once_the_architecture_is_known(ref: Reference, name: str) -> None:
-    assert generous_moe_reading(_claim(name), ref.model(name), ref) is None
+    # Far above any ceiling, a model known dense or MoE is judged at its own reading.
+    claim = _claim(name, weight_format="Q4_K_M", speculative=False, tok_s=1e6, hardware_count=8)
+    answer = roofline(Evidence(claim=claim), ref, {})
+    assert model_is_moe(claim, ref.model(name), ref) is not None
+    assert answer.status == "stop" and "moe_reading" not in answer.figures
 
 
 def test_a_users_family_rows_decide_before_the_packaged_ones(tmp_path: Path) -> None:
@@ -183,13 +184,15 @@ def test_a_users_family_rows_decide_before_the_packaged_ones(tmp_path: Path) -> 
     assert architecture(_claim("Foo 70B"), None, ref).moe is False
 
 
-def test_the_generous_moe_reading_in_weight_bytes(ref: Reference) -> None:
-    claim = _claim("Foo 70B", params_total_b=70.0, weight_format="Q4_K_M")
-    gb = generous_moe_weight_gb(claim, None, resolve_format(claim, ref), ref)
-    assert isinstance(gb, Derived)
-    assert gb.value == pytest.approx(70 * 5.71 / 116.83 * 4 / 8)
-    sized = claim.model_copy(update={"model_size_bytes": 42.5e9})
-    by_file = generous_moe_weight_gb(sized, None, resolve_format(sized, ref), ref)
-    assert isinstance(by_file, Derived)
-    assert by_file.value == pytest.approx(42.5 * 5.71 / 116.83)
-    assert generous_moe_weight_gb(_claim("Llama 33B"), None, resolve_format(claim, ref), ref) is None
+# 3350 GB/s over the bytes the sparsest 35-140B MoE (gpt-oss-120b, 5.71 of 116.83B active) reads
+# per token: its share of the params × 4 bits, or of the record's own file.
+_SHARE_70B = 5.71 / 116.83
+
+
+@pytest.mark.parametrize(("size_bytes", "gb"), [(None, 70 * _SHARE_70B * 4 / 8), (42.5e9, 42.5 * _SHARE_70B)])
+def test_the_generous_moe_reading_in_weight_bytes(ref: Reference, size_bytes: float | None, gb: float) -> None:
+    claim = _claim("Foo 70B", params_total_b=70.0, weight_format="Q4_K_M", hardware="H100 SXM",
+                   model_size_bytes=size_bytes, speculative=False, tok_s=5000.0)
+    answer = roofline(Evidence(claim=claim), ref, {})
+    assert answer.figures["moe_reading"] is True
+    assert answer.figures["ceiling_tok_s"] == pytest.approx(3350 / gb, rel=1e-6)
