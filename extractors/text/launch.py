@@ -208,7 +208,8 @@ def _command(line: str, start: int, end: int, match: re.Match[str], engine: str,
         body = body[:close] if close >= 0 else body
     else:
         head = _PROMPT.sub("", head)
-    if _names_in_prose(body):  # "llama-bench says 158 t/s on my 3090": the tool is context
+    # "llama-bench says 158 t/s on my 3090", "4090: 150 tok/s llama-bench": the tool is context
+    if _names_in_prose(body) or _ends_prose(head, body):
         body = ""
         if all(_ENV_TOKEN.match(w) for w in head.split()):
             cut = (cut[0], match.end())
@@ -229,6 +230,17 @@ def _command(line: str, start: int, end: int, match: re.Match[str], engine: str,
     return Command(raw=raw, engine=engine, role=role, program=" ".join(match.group(0).split()),
                    args=args, env=env, image=image, start=start + cut[0], end=start + cut[1],
                    lenient=lenient or lenient_head)
+
+
+def _ends_prose(head: str, body: str) -> bool:
+    """A program that ends a sentence ("RTX 4090: 150 tok/s llama-bench", "Llama 3 8B with
+    llama-bench"): nothing follows it, and what comes before is words, not an env prefix or a
+    container run (`CUDA_VISIBLE_DEVICES=0 llama-bench`, `docker run … image llama-bench`)."""
+    if body.strip() or not head.strip():
+        return False
+    words = head.split()
+    return not any(w in ("docker", "podman", "sudo", "exec") for w in words) and not all(
+        _ENV_TOKEN.match(w) or w.startswith("-") for w in words)
 
 
 def _names_in_prose(body: str) -> bool:

@@ -339,3 +339,20 @@ def test_a_tool_that_cannot_speculate_measures_plain_decode(ref: Reference, text
     c = parse_text(RawDocument.from_text(text), ref).claim
     assert c.speculative is False
     assert c.provenance["speculative"].field == "llama-bench"
+
+
+@pytest.mark.parametrize(("text", "tok_s"), [
+    ("RTX 4090: 150 tok/s llama-bench", 150.0),
+    ("Llama 3 8B Q4_K_M on an RTX 4090 at 127 tok/s with llama-bench", 127.0),
+])
+def test_a_tool_that_ends_the_sentence_is_named_in_prose(ref: Reference, text: str, tok_s: float) -> None:
+    # The line was taken whole as llama-bench's command and blanked from the free-text reader,
+    # so the claim was refused as "no speed claim found".
+    c = parse_text(RawDocument.from_text(text), ref).claim
+    assert (c.hardware, c.launch_command, c.speculative) == ("RTX 4090", "llama-bench", False)
+    assert c.tok_s == tok_s
+
+
+def test_an_env_prefix_before_a_bare_program_is_still_its_command(ref: Reference) -> None:
+    c = parse_text(RawDocument.from_text("CUDA_VISIBLE_DEVICES=0 llama-bench"), ref).claim
+    assert c.launch_command == "CUDA_VISIBLE_DEVICES=0 llama-bench"
