@@ -314,7 +314,7 @@ def params_per_token(claim: Claim, model: ModelRow | None, ref: Reference | None
                 f"{_inferred_words(claim)} ('{named.span}'); no reference row matches",),
                 notes=(_inferred(f"from the name '{claim.model}'"),))
         else:
-            return Missing(("active params (MoE)",))
+            return _active_unstated(claim, model, arch, ref)
         return Derived(active, "B params", (f"MoE: the active params are read per token; {where}",))
     total = _total(claim, model)
     if total is None:
@@ -325,6 +325,51 @@ def params_per_token(claim: Claim, model: ModelRow | None, ref: Reference | None
     return Derived(total.value, "B params",
                    ("dense: every weight is read per token (not active params)", *why, *total.basis),
                    notes=(*total.notes, *notes))
+
+
+# A MoE of the same family counts as the one a record names when their totals agree this closely
+# ("Qwen3 30.53B" is Qwen3 30B-A3B's 30.53B; "Mixtral 47B" is Mixtral 8x7B's 46.7B).
+_SAME_MOE = 0.05
+
+
+def _active_unstated(claim: Claim, model: ModelRow | None, arch: Architecture,
+                     ref: Reference | None) -> Derived | Missing:
+    """The active params of a MoE whose record gives its total but not its active count: the
+    published MoE of its family with that total, else the most generous plausible reading (the
+    sparsest published MoE of about its total, `sparsest_moe_near`), never "unknown" while the
+    total is known. A figure above even that reading is above the ceiling under every reading."""
+    total = _total(claim, model)
+    if ref is None or total is None:
+        return Missing(("active params (MoE)",))
+    same = _same_family_moe(total.value, arch, ref)
+    if same is not None:
+        active = same.params_active_b or same.params_total_b
+        return Derived(active, "B params", (
+            cited(same, f"MoE: the active params are read per token; {num(active)}B active of "
+                        f"{num(same.params_total_b)}B, the {arch.family.name if arch.family else ''} "
+                        f"MoE whose total the record's {num(total.value)}B matches"),))
+    near = sparsest_moe_near(total.value, ref)
+    if near is None:
+        return Missing(("active params (MoE)",))
+    active = total.value * near.share
+    return Derived(active, "B params", (
+        near.entry(),
+        f"MoE, active params not stated: {num(total.value)}B × {near.share:.3f} = {num(active)}B active, "
+        "the most generous plausible reading",
+        *total.basis),
+        notes=(*total.notes, f"active params not stated: read as the sparsest published MoE of its size "
+                             f"({near.row.name}, {near.share:.3f} active)"))
+
+
+def _same_family_moe(total_b: float, arch: Architecture, ref: Reference) -> ModelRow | None:
+    """The sparsest MoE row of the record's family whose total is within `_SAME_MOE` of its own."""
+    if arch.family is None or not arch.family.moe:
+        return None
+    pattern = re.compile(arch.family.pattern)
+    rows = [r for r in ref.models if r.moe and r.params_active_b and r.params_total_b > 0
+            and abs(r.params_total_b - total_b) <= _SAME_MOE * r.params_total_b
+            and any(pattern.search(_fold_words(n)) for n in (r.name, *r.aliases))]
+    return min(rows, key=lambda r: ((r.params_active_b or 0) / r.params_total_b, r.name), default=None)
 
 
 def params_resident(claim: Claim, model: ModelRow | None) -> Derived | Missing:

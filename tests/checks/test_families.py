@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.models import Claim, Evidence, Provenance
+from checks.models import Basis, Claim, Evidence, Provenance
 from checks.physics.compute import moe_share
 from checks.physics.figures import Derived
 from checks.physics.weights import (
@@ -15,6 +15,7 @@ from checks.physics.weights import (
     family_row,
     model_is_moe,
     params_per_token,
+    sparsest_moe_near,
 )
 from checks.reference import Reference, load_reference
 from checks.rules.roofline import roofline
@@ -196,3 +197,40 @@ def test_the_generous_moe_reading_in_weight_bytes(ref: Reference, size_bytes: fl
     answer = roofline(Evidence(claim=claim), ref, {})
     assert answer.figures["moe_reading"] is True
     assert answer.figures["ceiling_tok_s"] == pytest.approx(3350 / gb, rel=1e-6)
+
+
+@pytest.mark.parametrize(("name", "total", "row", "active"), [
+    ("Qwen3 30.53B", 30.53, "Qwen3 30B-A3B", 3.35),  # a llama-bench "qwen3moe" row's own size
+    ("Qwen3 235B", 235.09, "Qwen3 235B-A22B", 22.2),
+    ("Mixtral 47B", 47.0, "Mixtral 8x7B", 12.88),
+])
+def test_a_moe_family_named_with_its_total_reads_that_moes_active_params(
+        ref: Reference, name: str, total: float, row: str, active: float) -> None:
+    claim = _claim(name, params_total_b=total, size_inferred=True)
+    params = params_per_token(claim, ref.model(name), ref)
+    assert isinstance(params, Derived)
+    assert params.value == pytest.approx(active)
+    assert isinstance(params.basis[0], Basis) and params.basis[0].source == f"models/{row}"
+
+
+def test_a_moe_with_no_published_twin_is_read_at_the_sparsest_moe_of_its_total(ref: Reference) -> None:
+    # "Mixtral 300B" is no published Mixtral: its active params are unknown, and the most
+    # generous plausible reading (among the MoEs of 150-600B total, Llama 4 Maverick's 17.2 of
+    # 400.7B) bounds it instead of leaving the roofline unanswered.
+    claim = _claim("Mixtral 300B", params_total_b=300.0, size_inferred=True)
+    params = params_per_token(claim, None, ref)
+    near = sparsest_moe_near(300.0, ref)
+    assert isinstance(params, Derived) and near is not None
+    assert near.row.name == "Llama 4 Maverick 17B-128E"
+    assert params.value == pytest.approx(300.0 * 17.2 / 400.7)
+    assert any(n.startswith("active params not stated: read as the sparsest published MoE") for n in params.notes)
+
+
+def test_a_moe_above_even_its_sparsest_reading_is_judged(ref: Reference) -> None:
+    # 8x H100 SXM (8 × 3350 GB/s) over "Mixtral 300B" at 4 bits, read as the sparsest MoE of
+    # its size: a million tok/s at batch 1 is above the ceiling under every reading.
+    claim = _claim("Mixtral 300B", params_total_b=300.0, size_inferred=True, hardware="H100 SXM",
+                   hardware_count=8, weight_format="Q4_K_M", speculative=False, tok_s=1e6)
+    answer = roofline(Evidence(claim=claim), ref, {})
+    assert answer.status == "stop"
+    assert not answer.missing
