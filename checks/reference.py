@@ -121,6 +121,16 @@ class HardwareRow(_Row):
         return f"one {self.name}" if count == 1 else f"{count} × {self.name}"
 
 
+class PartSockets(BaseModel):
+    """The most sockets the parts matching `match` take, and where that is published."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+    match: str  # a regular expression over the lower-cased name
+    sockets: int
+    source: str
+
+
 class PlatformRow(_Row):
     """A CPU, APU or board's memory system, found by the part's name (`match`, first row wins).
 
@@ -137,18 +147,27 @@ class PlatformRow(_Row):
     overclock_derivation: str | None = None
     max_sockets: int = 1  # see HardwareRow
     max_sockets_source: str | None = None
+    # What the part's own number says of its sockets, where the family's parts differ: Intel's
+    # E5-1xxx take one, E5-2xxx two, E5-4xxx four. First match wins; none: `max_sockets`.
+    sockets_by_part: list[PartSockets] = Field(default_factory=list)
     # Dense peaks of the family's fastest part, generous: cores × max boost clock × the most
     # operations per cycle the core's vector units can issue (see HardwareRow.peak_tflops).
     peak_tflops: dict[str, float] = Field(default_factory=dict)
 
-    def hardware(self) -> HardwareRow:
+    def hardware(self, name: str = "") -> HardwareRow:
+        """The row as hardware, its socket count the one the part's own number gives (`name`,
+        lower-cased), else the family's most."""
+        sockets, source = self.max_sockets, self.max_sockets_source
+        part = next((p for p in self.sockets_by_part if re.search(p.match, name)), None)
+        if part is not None:
+            sockets, source = part.sockets, part.source
         return HardwareRow(
             name=self.name, kind=self.kind, memory_gb=self.memory_gb, bandwidth_gbs=self.bandwidth_gbs,
             bandwidth_derivation=self.bandwidth_derivation, tdp_w=self.tdp_w, source=self.source,
             checked=self.checked, unverified=self.unverified, notes=self.notes, power_band=self.kind,
             source_kind="platform", overclock_bandwidth_gbs=self.overclock_bandwidth_gbs,
-            overclock_derivation=self.overclock_derivation, max_sockets=self.max_sockets,
-            max_sockets_source=self.max_sockets_source, peak_tflops=self.peak_tflops)
+            overclock_derivation=self.overclock_derivation, max_sockets=sockets,
+            max_sockets_source=source, peak_tflops=self.peak_tflops)
 
 
 class SystemRow(_Row):
@@ -440,7 +459,7 @@ class Reference(BaseModel):
             self._platform_patterns = [(r, [re.compile(p) for p in r.match]) for r in self.platforms]
         for row, patterns in self._platform_patterns:
             if any(p.search(low) for p in patterns):
-                return row.hardware()
+                return row.hardware(low)
         return None
 
     def _database(self, name: str) -> HardwareRow | None:

@@ -84,3 +84,26 @@ def test_a_bare_framework_mainboard_is_read_as_the_most_generous_one(ref: Refere
 def test_a_xeon_6_number_is_never_read_as_a_scalable_part(ref: Reference) -> None:
     # "6530P" is a Xeon 6 (Granite Rapids-SP) number, a platform the table does not hold
     assert ref.gpu("Xeon 6530P") is None
+
+
+@pytest.mark.parametrize(("name", "sockets"), [
+    ("Intel Xeon CPU E5-1650 v4 @ 3.60GHz (broadwell)", 1),
+    ("Xeon E5-2683 v4", 2),
+    ("Intel Xeon CPU E5-2697 v2 @ 2.70GHz (ivybridge)", 2),
+    ("Intel Xeon CPU E5-2670 0 @ 2.60GHz (sandybridge)", 2),
+    ("Xeon E5-4669 v4", 4),
+])
+def test_an_e5_part_number_says_how_many_sockets_it_takes(ref: Reference, name: str, sockets: int) -> None:
+    # Intel ARK's 'Max CPU Configuration': 1 for every E5-1xxx, 2 for every E5-2xxx, 4 for every
+    # E5-4xxx. The family's 4 read for an E5-2683 v4 doubled its generous ceiling.
+    hw = ref.gpu(name)
+    assert hw is not None and hw.max_sockets == sockets
+
+
+def test_a_two_socket_part_bounds_its_ceiling_at_two_sockets(ref: Reference) -> None:
+    claim = Claim(model="Llama 3 70B", hardware="Xeon E5-2683 v4", weight_format="IQ4_XS", batch=1,
+                  tok_s_kind="decode", speculative=False, tok_s=13.9)
+    answer = audit(Evidence(claim=claim), ref).question("roofline")
+    # 2 × 76.8 GB/s over 70.55B × 4 bits: 4.35 tok/s, which 13.9 is 3.2× (at 4 sockets, 1.6×).
+    assert answer.status == "stop"
+    assert answer.figures["bandwidth_gbs"] == pytest.approx(153.6)
