@@ -49,7 +49,8 @@ _FAMILIES = {
     "granite": "granite", "olmo": "OLMo", "falcon": "Falcon", "internlm": "InternLM",
     "smollm": "SmolLM", "lfm": "LFM", "yi": "Yi", "exaone": "EXAONE", "hermes": "Hermes",
     "starcoder": "StarCoder", "baichuan": "Baichuan", "gpt-oss": "gpt-oss", "r1": "R1",
-    "open-llama": "OpenLLaMA", "wayfarer": "Wayfarer",
+    "open-llama": "OpenLLaMA", "wayfarer": "Wayfarer", "miqu": "Miqu", "bitnet": "BitNet",
+    "trilm": "TriLM",
 }
 # Families whose bare name is one model (one size), so it is a model name without a size.
 _SINGLE = {"DeepSeek", "Kimi", "GLM", "MiniMax"}  # with a version: "DeepSeek V3", "Kimi K2"

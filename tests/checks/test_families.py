@@ -57,6 +57,10 @@ def _claim(model: str | None, **kw: object) -> Claim:
     ("falcon-40b", "Falcon"),
     ("c4ai-command-r-v01 35B", "Command R / A"),
     ("starcoder2-15b", "StarCoder"),
+    ("Midnight Miqu 70B v1.5", "Miqu (Mistral's Llama 2 70B retrain)"),
+    ("miqu-1-70b", "Miqu (Mistral's Llama 2 70B retrain)"),
+    ("bitnet 3B", "BitNet b1.58 / TriLM (ternary dense)"),
+    ("IQ2_BN - 2.06 bpw TriLM 99M", "BitNet b1.58 / TriLM (ternary dense)"),
 ])
 def test_a_known_family_named_with_its_size_is_dense(ref: Reference, name: str, family: str) -> None:
     arch = architecture(_claim(name), None, ref)
