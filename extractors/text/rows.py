@@ -295,7 +295,10 @@ def _rate_value(value: str) -> float | None:
 
 def _tool(row: list[_Cell]) -> str | None:
     keys = {_key(c.key) for c in row}
-    if "s_tg t/s" in keys or "s_pp t/s" in keys:
+    # "S_TG t/s (llama.cpp)" beside "S_TG t/s (ik_llama.cpp)": the same batched/sweep-bench run
+    # by two builds, as llama-bench's "t/s (…)" comparisons below.
+    bare = {k.split(" (", 1)[0] for k in keys}
+    if "s_tg t/s" in bare or "s_pp t/s" in bare:
         return "llama-batched-bench" if "b" in keys else "llama-sweep-bench"
     # llama-bench's columns, or a comparison built on them: "t/s (llama.cpp)" and "t/s
     # (ik_llama.cpp)" beside its `test` column are the same test run by two builds.

@@ -49,3 +49,25 @@ def test_wayfarer_is_dense(ref: Reference, model: str, size: int, tg: str, verdi
     report = _audit(ref, _M4.format(size=size, tg=tg, model=model))
     assert report.claim.model == name
     assert report.verdict == verdict
+
+
+# ikawrakow/ik_llama.cpp@8337e4cd github-data/discussions/164 (Latest CPU performance comparison
+# with llama.cpp), a batched-bench comparison of two builds on a dual-socket Broadwell box.
+_MIQU = ("ik_llama.cpp, #164 - Latest CPU performance comparison with llama.cpp (rig named in the post: I ran "
+         "some benchmarks on an AVX2 machine (Xeon E5-2683 v4, 32 core, quad channel broadwell) on an IQ4_XS of "
+         "Midnight Miqu 70B v1.5 via batched bench.): PP: 128; TG: 128; B: 1; N_KV: 256; T_TG s (llama.cpp): "
+         "{t}; S_TG t/s (llama.cpp): {tg}; T_TG s (ik_llama.cpp): 90.247; S_TG t/s (ik_llama.cpp): 1.42; "
+         "Speedup: 1.02")
+
+
+@pytest.mark.parametrize(("t", "tg", "verdict"), [("92.1", "1.39", "consistent"), ("9.21", "13.9", "implausible")])
+def test_a_miqu_merge_on_a_two_socket_xeon_is_judged_as_dense_plain_decode(
+        ref: Reference, t: str, tg: str, verdict: str) -> None:
+    # Miqu is Llama 2 70B's architecture (dense); batched-bench columns with each build's name
+    # after them are still that tool's (plain decode); an E5-2xxx part takes two sockets.
+    report = _audit(ref, _MIQU.format(t=t, tg=tg))
+    q7 = report.question("roofline")
+    assert (report.claim.model, report.claim.speculative) == ("Miqu 70B", False)
+    assert report.verdict == verdict
+    # 2 sockets × 76.8 GB/s ÷ (70B × 4 bits ÷ 8)
+    assert q7.figures["ceiling_tok_s"] == pytest.approx(153.6 / 35.0, rel=1e-3)
