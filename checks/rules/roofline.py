@@ -97,7 +97,7 @@ from typing import Any
 
 from checks.basis import answer, field, formula, note
 from checks.engines import cannot_speculate
-from checks.models import Answer, Evidence, Status
+from checks.models import Answer, Claim, Evidence, Status
 from checks.physics import (
     Ceilings,
     Derived,
@@ -197,8 +197,10 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             claimed = aggregate_tok_s(c)
             assert not isinstance(claimed, Missing)
             label = "the aggregate " if per_user is not None else ""
-            judged.append(("aggregate", _judge(ev, ref, prior, claimed, ceil, label,
-                                               one_stream=batch == 1)))
+            j = _judge(ev, ref, prior, claimed, ceil, label, one_stream=batch == 1)
+            if j.status == "stop" and _unlabelled(c):
+                j = _as_possible_aggregate(ev, ref, prior, j, label)
+            judged.append(("aggregate", j))
     if not judged:
         return unbounded[0]
     return _unjudged(_combine(judged, unbounded))
@@ -212,6 +214,30 @@ def _unjudged(a: Answer) -> Answer:
     figures = {("dense_" + k if k in ("ratio", "ceiling_tok_s", "realistic_ceiling_tok_s") else k): v
                for k, v in a.figures.items()}
     return a.model_copy(update={"figures": figures})
+
+
+def _unlabelled(c: Claim) -> bool:
+    """A figure nothing says is one stream or many: no kind, no batch, no concurrency."""
+    return c.tok_s_kind is None and c.batch is None and c.concurrency is None and not c.serving_claim
+
+
+def _as_possible_aggregate(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], j: Judged,
+                           label: str) -> Judged:
+    """A figure above every one-stream bound whose stream count nothing states may be a serving
+    aggregate ("Llama 3 8B on one H100 at 20000 tok/s with vLLM"): it is condemned only above the
+    serving roofline too (the largest batch that fits, and the cards' arithmetic); below it, which
+    cell the number reports (Q3) is the question, and the answer is a flag, not a stop."""
+    served = _serving(ev, ref, prior, label)
+    if not isinstance(served, Judged) or served.status == "stop":
+        return j
+    j.figures.update({k: v for k, v in served.figures.items() if k not in j.figures})
+    j.figures["aggregate_possible"] = True
+    j.basis += [b for b in served.basis if b not in j.basis]
+    first = served.summary[0].lower() + served.summary[1:]
+    return set_status(j, "flag", (
+        f"{j.summary.split(':', 1)[0]}: no single stream reaches it, but nothing says the figure is "
+        f"one stream, and as a serving aggregate it is possible: {first} Which cell the number "
+        "reports decides (Q3)."), "unlabelled_aggregate")
 
 
 def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: str) -> Judged | Answer:

@@ -262,3 +262,33 @@ def test_a_stated_batch_reads_each_sequence_at_its_average_context(ref: Referenc
     a = _q7(ref, c)
     kv = 131072 / 2 * 1152 / 1e9  # FP8 KV of Llama 3.1 8B at the average context
     assert a.figures["ceiling_tok_s"] == pytest.approx(120 * 4800 / (8.03 + 120 * kv), rel=1e-3)
+
+
+# ---- an unlabelled figure above every one-stream bound ----------------------------------------
+
+_UNLABELLED = {"model": "Llama 3.1 8B", "weight_format": "BF16", "hardware": "H100 SXM", "hardware_count": 1,
+               "engine": "vLLM"}
+
+
+def test_an_unlabelled_figure_possible_only_as_an_aggregate_is_a_flag_not_a_stop(ref: Reference) -> None:
+    # 20000 tok/s is 96× one stream's 208.6 (3350 GB/s ÷ 16.06 GB), above 3 × that × the best
+    # published AL; nothing says one stream, and the compute bound (989 TFLOPS ÷ (2 × 8.03e9) =
+    # 61582 tok/s) allows it as a batch: which cell (Q3) decides, not the physics.
+    c = Claim(tok_s=20000.0, **_UNLABELLED)  # type: ignore[arg-type]
+    a = _q7(ref, c)
+    assert (a.status, a.reason) == ("flag", "unlabelled_aggregate")
+    assert a.figures["aggregate_possible"] is True
+    assert a.figures["compute_bound_tok_s"] == pytest.approx(989e12 / (2 * 8.03e9), rel=1e-3)
+    report = audit(Evidence(claim=c), ref)
+    assert report.verdict == "suspicious"
+    assert "possible only as an aggregate of many streams" in report.headline
+
+
+@pytest.mark.parametrize(("update", "status"), [
+    ({"tok_s": 200000.0}, "stop"),  # beyond the compute bound at any batch: no cell explains it
+    ({"tok_s": 20000.0, "batch": 1}, "stop"),  # one stream stated
+    ({"tok_s": 20000.0, "tok_s_kind": "decode"}, "stop"),  # one request's rate
+])
+def test_a_figure_no_cell_explains_is_still_a_stop(ref: Reference, update: dict[str, object], status: str) -> None:
+    c = Claim(**{**_UNLABELLED, **update})  # type: ignore[arg-type]
+    assert _q7(ref, c).status == status
