@@ -274,7 +274,7 @@ def test_an_unlabelled_figure_possible_only_as_an_aggregate_is_a_flag_not_a_stop
     # 20000 tok/s is 96× one stream's 208.6 (3350 GB/s ÷ 16.06 GB), above 3 × that × the best
     # published AL; nothing says one stream, and the compute bound (989 TFLOPS ÷ (2 × 8.03e9) =
     # 61582 tok/s) allows it as a batch: which cell (Q3) decides, not the physics.
-    c = Claim(tok_s=20000.0, **_UNLABELLED)  # type: ignore[arg-type]
+    c = Claim(tok_s=20000.0, **_UNLABELLED)
     a = _q7(ref, c)
     assert (a.status, a.reason) == ("flag", "unlabelled_aggregate")
     assert a.figures["aggregate_possible"] is True
@@ -290,5 +290,5 @@ def test_an_unlabelled_figure_possible_only_as_an_aggregate_is_a_flag_not_a_stop
     ({"tok_s": 20000.0, "tok_s_kind": "decode"}, "stop"),  # one request's rate
 ])
 def test_a_figure_no_cell_explains_is_still_a_stop(ref: Reference, update: dict[str, object], status: str) -> None:
-    c = Claim(**{**_UNLABELLED, **update})  # type: ignore[arg-type]
+    c = Claim(**{**_UNLABELLED, **update})
     assert _q7(ref, c).status == status
