@@ -156,7 +156,8 @@ def test_named_families_decide_dense_or_moe(ref: Reference, name: str, family: s
 # A server part's board holds several sockets, each with its own channels: with the count unstated
 # the generous bound takes the most the platform holds; a stated count is the count.
 @pytest.mark.parametrize(("hardware", "count", "generous"), [
-    ("Intel Xeon CPU E5-2697 v2 @ 2.70GHz (ivybridge)", None, 4 * 59.7),  # E5-4600 v2: 4 sockets
+    ("Intel Xeon CPU E5-2697 v2 @ 2.70GHz (ivybridge)", None, 2 * 59.7),  # an E5-2xxx part: 2 sockets
+    ("Intel Xeon CPU E5-4657L v2 @ 2.40GHz (ivybridge)", None, 4 * 59.7),  # an E5-4xxx part: 4
     ("Intel Xeon CPU E5-2697 v2 @ 2.70GHz (ivybridge)", 1, 59.7),
     ("AMD EPYC 7763 64-Core Processor (znver3)", None, 2 * 204.8),  # EPYC: 1P/2P
     ("Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz (cascadelake)", None, 2 * 140.8),
