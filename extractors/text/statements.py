@@ -45,7 +45,8 @@ _CELL: list[tuple[str, re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
                          r"(\d{1,6})(?![\d.])"), lambda m: parse_int(m.group(1)) or None),
     ("concurrency", lazy(r"(?i)\b(?:concurrency|conc\.?)\s*+(?:[:=]|of|is|at)?\s*+"
                                r"(\d{1,6})(?![\d.])|\bc\s*+=\s*+(\d{1,6})\b|(?<![\w.])(\d{1,6})"
-                               r"\s++concurrent\s++(?:users|requests|streams|sessions|clients)"),
+                               r"\s++(?:concurrent|parallel|simultaneous)\s++(?:users|requests|streams|sessions|clients|sequences)"
+                               r"|(?<![\w.])(\d{1,5})\s++(?:users?|streams?)\b"),
      lambda m: parse_int(next(g for g in m.groups() if g)) or None),
     ("concurrency", lazy(r"(?i)\bsingle[- ](?:stream|user|request)\b"), lambda m: 1),
     ("serving_claim", lazy(r"(?i)\bmulti[- ]?(?:user|tenant)\s++serving\b|\bproduction\s++"
@@ -117,7 +118,7 @@ _NEGATION_REACH = 200
 # What each _CELL pattern cannot match without (casefolded): the keyword gate, in _CELL's order.
 _CELL_WORDS: list[tuple[str, ...]] = [
     ("batch", "bs"),
-    ("conc", "="),
+    ("conc", "=", "parallel", "simultan", "user", "stream"),
     ("single",),
     ("multi", "production", "serv"),
     ("ttft", "empty"),

@@ -442,3 +442,13 @@ def test_the_headline_figure_takes_the_batch_beside_it(ref: Reference, text: str
                                                        batch: int) -> None:
     c = claim(text, ref)
     assert (c.tok_s, c.batch) == (tok_s, batch)
+
+
+@pytest.mark.parametrize(("text", "concurrency"), [
+    ("H100 running Llama 2 70B at 3000 tok/s, 64 users", 64),
+    ("64 parallel requests: 3000 tok/s on H100 Llama 2 70B", 64),
+    ("3000 tok/s with 32 simultaneous users on an H100", 32),
+    ("RTX 4090, 1 user: 50 tok/s llama 3 8b", 1),
+])
+def test_users_and_parallel_requests_are_the_concurrency(ref: Reference, text: str, concurrency: int) -> None:
+    assert parse_text(RawDocument.from_text(text), ref).claim.concurrency == concurrency
