@@ -12,11 +12,13 @@ import re
 from functools import lru_cache
 
 __all__ = [
+    "BATCHING_ENGINES",
     "KNOWN_ENGINES",
     "PLAIN_DECODE_TOOLS",
     "PUBLIC_FORKS",
     "UPSTREAM_STEMS",
     "VENDOR_PLUGINS",
+    "batches_by_default",
     "cannot_speculate",
     "canonical_engine",
     "classify_engine",
@@ -136,6 +138,18 @@ PLAIN_DECODE_TOOLS: dict[str, str] = {
 }
 _PLAIN_KEYS = {re.sub(r"[^a-z0-9.]", "", k): why for k, why in PLAIN_DECODE_TOOLS.items()}
 
+# Serving engines that batch the requests they hold by default: a figure from one of them may count
+# many streams even when nothing says so. Each engine's own README names the scheduler.
+BATCHING_ENGINES: dict[str, str] = {
+    "vLLM": "vllm-project/vllm README: 'Continuous batching of incoming requests'",
+    "SGLang": "sgl-project/sglang README: continuous batching among its runtime's features",
+    "TensorRT-LLM": "NVIDIA/TensorRT-LLM README: 'in-flight batching'",
+    "TGI": "huggingface/text-generation-inference README: 'Continuous batching of incoming requests'",
+    "LMDeploy": "InternLM/lmdeploy README: 'persistent batch (a.k.a. continuous batching)'",
+    "DeepSpeed-MII": "deepspeedai/DeepSpeed-MII README: continuous batching with blocked KV caching and Dynamic SplitFuse",
+    "LightLLM": "ModelTC/lightllm README: 'Dynamic Batch: enables dynamic batch scheduling of requests'",
+}
+
 
 @lru_cache(maxsize=256)  # a pure function of the name; a board repeats its few engines
 def cannot_speculate(name: str | None) -> str | None:
@@ -191,6 +205,18 @@ def classify_engine(name: str) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=256)  # a pure function of the name; a board repeats its few engines
+def batches_by_default(name: str | None) -> str | None:
+    """Why the named engine may count many streams in one figure (its scheduler batches every
+    request it holds), or None: the engine, its public forks and its vendor plugins alike."""
+    base, _ = split_engine(name)
+    if base is None:
+        return None
+    kind, canonical = classify_engine(base)
+    upstream = (VENDOR_PLUGINS[canonical][0] if kind == "plugin" and canonical in VENDOR_PLUGINS
+                else PUBLIC_FORKS[_FORK_ALIASES[_norm(base)]][0] if kind == "public_fork" else canonical)
+    return BATCHING_ENGINES.get(upstream) if kind in ("known", "plugin", "public_fork") else None
+
+
 def canonical_engine(name: str | None) -> str | None:
     """The canonical engine name, or the raw name folded when it is not in the table."""
     base, _ = split_engine(name)

@@ -103,6 +103,9 @@ REASONS: dict[tuple[str, str], Callable[[Answer], str]] = {
     ("roofline", "unlabelled_aggregate"): lambda a: (
         f"{_f(a, 'ratio')}× the batch-1 ceiling of {_f(a, 'ceiling_tok_s')} tok/s: possible only as an "
         "aggregate of many streams, and the record does not say how many it counts"),
+    ("roofline", "unlabelled_above_one_stream"): lambda a: (
+        f"{_f(a, 'ratio')}× the batch-1 ceiling of {_f(a, 'ceiling_tok_s')} tok/s{_moe_reading(a)}: only "
+        "speculative decoding or many streams could reach it, and the record says neither"),
     ("roofline", "above_honest_range"): lambda a: (
         f"{_f(a, 'claimed_tok_s')} tok/s is above the honest speculative range of "
         f"{_f(a, 'honest_low_tok_s', '{:.0f}')}–{_f(a, 'honest_high_tok_s', '{:.0f}')} tok/s"),

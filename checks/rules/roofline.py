@@ -96,7 +96,7 @@ from dataclasses import replace
 from typing import Any
 
 from checks.basis import answer, field, formula, note
-from checks.engines import cannot_speculate
+from checks.engines import batches_by_default, cannot_speculate
 from checks.models import Answer, Claim, Evidence, Status
 from checks.physics import (
     Ceilings,
@@ -198,7 +198,7 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             assert not isinstance(claimed, Missing)
             label = "the aggregate " if per_user is not None else ""
             j = _judge(ev, ref, prior, claimed, ceil, label, one_stream=batch == 1)
-            if j.status == "stop" and _unlabelled(c):
+            if _may_count_streams(c, ref) and (j.status == "stop" or j.reason == "needs_unstated_speculation"):
                 j = _as_possible_aggregate(ev, ref, prior, j, label)
             judged.append(("aggregate", j))
     if not judged:
@@ -216,9 +216,19 @@ def _unjudged(a: Answer) -> Answer:
     return a.model_copy(update={"figures": figures})
 
 
-def _unlabelled(c: Claim) -> bool:
-    """A figure nothing says is one stream or many: no kind, no batch, no concurrency."""
-    return c.tok_s_kind is None and c.batch is None and c.concurrency is None and not c.serving_claim
+def _may_count_streams(c: Claim, ref: Reference) -> bool:
+    """A figure nothing says is one stream or many (no kind, batch or concurrency) from a setup
+    that batches as a rule: a serving engine whose scheduler batches every request it holds, or a
+    datacenter card (served, not run for one user). "900 tok/s on 70B with one 4090" is one
+    user's figure; "Llama 3 8B on one H100 at 20000 tok/s with vLLM" may be a batch. A tool that
+    measures one stream (llama-bench, LocalScore) never counts several."""
+    if c.tok_s_kind is not None or c.batch is not None or c.concurrency is not None or c.serving_claim:
+        return False
+    said = c.provenance.get("speculative")  # "llama-bench" named: its tool measured one stream
+    if cannot_speculate(c.engine) is not None or (said is not None and cannot_speculate(said.field)):
+        return False
+    hw = ref.gpu(c.hardware)
+    return batches_by_default(c.engine) is not None or (hw is not None and hw.kind == "datacenter")
 
 
 def _as_possible_aggregate(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], j: Judged,
@@ -234,6 +244,13 @@ def _as_possible_aggregate(ev: Evidence, ref: Reference, prior: Mapping[str, Ans
     j.figures["aggregate_possible"] = True
     j.basis += [b for b in served.basis if b not in j.basis]
     first = served.summary[0].lower() + served.summary[1:]
+    if j.status == "flag":
+        # Above one stream's ceiling but within its speculative bound: many streams explain it
+        # as well as speculative decoding does, and the record names neither.
+        return set_status(j, "flag", (
+            f"{j.summary.split(':', 1)[0]}: one stream reaches it only with speculative decoding, "
+            f"and many streams without it; the record says neither, and as a serving aggregate it is "
+            f"possible: {first} Which cell the number reports decides (Q3)."), "unlabelled_above_one_stream")
     return set_status(j, "flag", (
         f"{j.summary.split(':', 1)[0]}: no single stream reaches it, but nothing says the figure is "
         f"one stream, and as a serving aggregate it is possible: {first} Which cell the number "

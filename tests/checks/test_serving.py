@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from checks.engines import batches_by_default
 from checks.models import Answer, Claim, Evidence, Question
 from checks.reference import Reference
 from checks.rules.acceptance import acceptance
@@ -292,3 +293,33 @@ def test_an_unlabelled_figure_possible_only_as_an_aggregate_is_a_flag_not_a_stop
 def test_a_figure_no_cell_explains_is_still_a_stop(ref: Reference, update: dict[str, object], status: str) -> None:
     c = Claim(**{**_UNLABELLED, **update})
     assert _q7(ref, c).status == status
+
+
+def test_an_unlabelled_figure_one_stream_reaches_only_by_speculation_names_both_ways(ref: Reference) -> None:
+    # 8 × 3350 GB/s over DeepSeek V3's 37.6B active at 4 bits is 1426 tok/s for one stream;
+    # 20000 is 14× that, within 3 × the best AL: speculation or many streams, the post says neither.
+    c = _text(ref, "SGLang on 8x H100 serves DeepSeek V3 at 20000 tok/s")
+    a = _q7(ref, c)
+    assert (a.status, a.reason) == ("flag", "unlabelled_above_one_stream")
+    report = audit(Evidence(claim=c), ref)
+    assert report.verdict == "suspicious"
+    assert "only speculative decoding or many streams could reach it" in report.headline
+
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("Llama 3 8B fp16 on one H100 at 20000 tok/s with vLLM", "suspicious"),  # a batching engine
+    ("Llama 3 8B fp16 on one H100 at 20000 tok/s", "suspicious"),  # a datacenter card is served
+    ("llama-bench on one H100: Llama 3 8B fp16 20000 t/s", "implausible"),  # one stream, measured
+    ("Llama 3 8B fp16 on one RTX 4090 at 20000 tok/s", "implausible"),  # one user's card, no engine
+])
+def test_only_a_setup_that_batches_gets_the_aggregate_reading(ref: Reference, text: str, verdict: str) -> None:
+    assert audit(Evidence(claim=_text(ref, text)), ref).verdict == verdict
+
+
+@pytest.mark.parametrize(("engine", "batches"), [
+    ("vLLM 0.6.3", True), ("vllm-ascend", True), ("Aphrodite Engine", True), ("trtllm", True),
+    ("SGLang", True), ("llama.cpp", False), ("ollama", False), (None, False),
+])
+def test_serving_engines_batch_by_default(engine: str | None, batches: bool) -> None:
+    assert (batches_by_default(engine) is not None) == batches
