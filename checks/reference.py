@@ -32,6 +32,7 @@ __all__ = [
     "HardwareRow",
     "MethodRow",
     "ModelRow",
+    "PartSockets",
     "PlatformRow",
     "PowerBand",
     "PublishedAL",
