@@ -65,7 +65,12 @@ _GPU_SOURCE = (_START + r"(?:"
     # its "v" suffix ("Xeon E5-2683 v4").
     r"(?i:EPYC\s+\d{4}[A-Z]?|Xeon(?:\((?:R|TM)\))?\s+(?:CPU\s+)?(?:(?:Gold|Platinum|Silver|Bronze|w[3579]-)\s?)?"
     r"(?:E[57]-\d{4}\w?(?:\s?v[2-4])?|[A-Z]?\d{4}\w{0,2})|"
-    r"Ryzen[\s-]+(?:Threadripper[\s-]+)?(?:[3579][\s-]+)?\d{4}X?3?D?)|"
+    r"Ryzen[\s-]+(?:Threadripper[\s-]+)?(?:[3579][\s-]+)?\d{4}X?3?D?|"
+    # Written bare, as owners type them: "Threadripper 7980X", "7950X3D", "5800X3D", "9950X".
+    # Only AMD's desktop numbers (second digit 6-9, an X or X3D suffix), and never before a
+    # speedup word: "2000x faster" names no CPU.
+    r"Threadripper[\s-]+(?:PRO[\s-]+)?\d{4}(?:WX|X)?|"
+    r"[1-9][6-9][05]0X(?:3D)?(?!\s*(?:faster|slower|speed|more|less|boost|gain|improvement|increase)))|"
     r"(?i:(?:Ryzen\s+)?AI\s+Max\+?\s?(?:PRO\s+)?3[89]\d)|"
     r"(?i:Cerebras(?:\s(?:CS-[23]|WSE-[23]))?|WSE-3|CS-3|Groq(?:\s(?:LPU))?|SambaNova(?:\sSN40L)?|"
     r"SN40L|Gaudi\s?[23]|Ascend\s?910\w?|Trainium\d?)|"
@@ -160,6 +165,11 @@ def card_name(raw: str) -> str:
         # Ryzen 3 (https://www.amd.com/en/products/specifications/processors.html).
         tier = {"9": "9", "8": "7", "7": "7", "6": "5", "5": "5"}.get(m.group(2), "3")
         return f"Ryzen {tier} {m.group(1)}{m.group(2)}{m.group(3).upper()}"
+    if m := re.fullmatch(r"(?i)(\d)(\d)(\d0X(?:3D)?)", s):  # a bare desktop number: its tier as above
+        tier = {"9": "9", "8": "7", "7": "7", "6": "5"}[m.group(2)]
+        return f"Ryzen {tier} {m.group(1)}{m.group(2)}{m.group(3).upper()}"
+    if m := re.fullmatch(r"(?i)Threadripper[\s-]+(.+)", s):
+        return "Ryzen Threadripper " + m.group(1).upper().replace("-", " ")
     if m := re.fullmatch(r"(?i)Ryzen-(.+)", s):  # "Ryzen-9 5950X" as "Ryzen 9 5950X"
         return "Ryzen " + m.group(1).replace("-", " ")
     if low.startswith("epyc"):

@@ -253,3 +253,19 @@ def test_a_class_is_never_a_board_power(ref: Reference) -> None:
     assert (r.verdict, power.status, power.missing) == ("consistent", "unanswerable", ["which card (its board power)"])
     assert power.summary == ("99.6 W on a card named only as a consumer GPU: board powers differ card by card, "
                              "so there is none to divide by.")
+
+
+@pytest.mark.parametrize(("text", "hardware", "host", "platform"), [
+    ("7950X3D, DDR5-6000, Llama 3 8B Q8_0: 12 tok/s CPU only", "Ryzen 9 7950X3D", None, "AMD Ryzen 7000 (AM5, Zen 4)"),
+    ("Threadripper 7980X 8-channel, DeepSeek V3 Q4 at 9 tok/s", "Ryzen Threadripper 7980X", None,
+     "AMD Threadripper 7000 (TRX50)"),
+    ("5800X3D + RTX 4090, llama 3 8b q4: 130 tok/s", "RTX 4090", "Ryzen 7 5800X3D", "RTX 4090"),
+    # negative control: a speedup is no CPU
+    ("2000x faster than CPU on RTX 4090: 150 tok/s llama 8b", "RTX 4090", None, "RTX 4090"),
+])
+def test_a_cpu_typed_by_its_bare_number_is_read(ref: Reference, text: str, hardware: str, host: str | None,
+                                                 platform: str) -> None:
+    c = parse_text(RawDocument.from_text(text), ref).claim
+    assert (c.hardware, c.host) == (hardware, host)
+    row = ref.gpu(c.hardware)
+    assert row is not None and row.name == platform
