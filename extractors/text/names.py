@@ -60,6 +60,10 @@ _GPU_SOURCE = (_START + r"(?:"
     r"AmpereOne(?:\s+A\d{2,3}-\d{2}X)?|(?i:Intel\s+)?N(?:9[57]|1[05]0|200|30[05])|"
     r"(?:Apple\s+)?M[1-5](?:[\s-](?:Max|Ultra|Pro))?(?!\.\d|\s?(?i:SSD|NVMe|slot|drive|screw))|"
     r"(?i:(?:Intel\s+)?(?:Core\s+)?i[3579][-\s]1[0-4]\d00[A-Z]{0,2}|1[0-4]\d00(?:KS|KF|K))|"
+    # Intel's other numbers as written: 2nd-9th gen desktops ("i7-8700K"), 10th-14th gen mobile
+    # ("i7-1185G7", "i5-1235U"), Core Ultra ("Core Ultra 7 155H"); the platform rows resolve them.
+    r"(?i:(?:Intel\s+)?(?:Core\s+)?i[3579]-(?:[2-9]\d{3}|1[0-4]\d{2})[A-Z]{0,2}\d?|"
+    r"(?:Intel\s+)?(?:Core\s+)?Ultra\s+[579]\s+\d{3}[A-Z]{0,2})|"
     # A CPU as the OS prints it keeps its trademark marks ("Intel(R) Xeon(R) Gold 6138 CPU @ 2.00GHz",
     # /proc/cpuinfo and Windows both): "(R)" and "CPU" are skipped; an E5 names its generation by
     # its "v" suffix ("Xeon E5-2683 v4").

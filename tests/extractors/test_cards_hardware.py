@@ -260,6 +260,10 @@ def test_a_class_is_never_a_board_power(ref: Reference) -> None:
     ("Threadripper 7980X 8-channel, DeepSeek V3 Q4 at 9 tok/s", "Ryzen Threadripper 7980X", None,
      "AMD Threadripper 7000 (TRX50)"),
     ("5800X3D + RTX 4090, llama 3 8b q4: 130 tok/s", "RTX 4090", "Ryzen 7 5800X3D", "RTX 4090"),
+    ("i7-8700K llama 8B q4 8 tok/s", "i7-8700K", None, "Intel 8th/9th gen desktop (Coffee Lake)"),
+    ("i7-1185G7 laptop, llama 3b q4, 6 tok/s", "i7-1185G7", None, "Intel 11th gen mobile (Tiger Lake U)"),
+    ("Llama 3.1 8B on Intel Core Ultra 7 155H iGPU: 12 tok/s", "Intel Core Ultra 7 155H", None,
+     "Intel Core Ultra Series 1 (Meteor Lake)"),
     # negative control: a speedup is no CPU
     ("2000x faster than CPU on RTX 4090: 150 tok/s llama 8b", "RTX 4090", None, "RTX 4090"),
 ])
