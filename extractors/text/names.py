@@ -88,7 +88,9 @@ _GPU_SOURCE = (_START + r"(?:"
     r"(?i:(?:Intel\s+)?Arc\s+(?:Pro\s+)?[AB]\d{2,3}[MEX]?)|"
     # A card by its class only ("on one consumer GPU", "a consumer-grade graphics card"): read
     # where no card is named (extractors/text/cards.py), judged at the class's most generous row.
-    r"(?i:(?:consumer(?:[-\s]grade)?|gaming|desktop)\s+(?:GPU|graphics\s+card|video\s+card|card)))"
+    r"(?i:(?:consumer(?:[-\s]grade)?|gaming|desktop)\s+(?:GPU|graphics\s+card|video\s+card|card)|"
+    # A gaming machine holds a consumer card: "on my gaming PC", "a gaming rig".
+    r"gaming\s+(?:PC|rig|computer|desktop|laptop)))"
     r"(?=s?(?![A-Za-z0-9]))")
 GPU_GENERIC = lazy(_GPU_SOURCE)
 # Every character a match of GPU_GENERIC can start with: ASCII letters and digits, and the four

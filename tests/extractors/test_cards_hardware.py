@@ -70,6 +70,8 @@ def report(text: str, ref: Reference) -> Report:
     # a card by its class only, where no card is named
     ("2103.6 tok/s on one consumer GPU", "consumer GPU", 1),
     ("a gaming GPU: llama 8b 2000 tok/s", "consumer GPU", 1),
+    ("Running Llama 3 70B locally at 500 t/s on my gaming PC", "consumer GPU", 1),
+    ("my gaming rig with an RTX 3060 runs llama 8b q4 at 300 tok/s", "RTX 3060", 1),  # the named card wins
     ("Falcon 40B on a consumer-grade GPU: 29 tok/s on a single NVIDIA RTX 4090 GPU", "RTX 4090", 1),
 ])
 def test_the_device_its_rig_and_its_count(ref: Reference, text: str, card: str, count: int | None) -> None:
