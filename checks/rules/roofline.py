@@ -244,17 +244,19 @@ def _as_possible_aggregate(ev: Evidence, ref: Reference, prior: Mapping[str, Ans
     j.figures["aggregate_possible"] = True
     j.basis += [b for b in served.basis if b not in j.basis]
     first = served.summary[0].lower() + served.summary[1:]
+    # The one-stream judgement is kept whole and the aggregate reading said after it.
+    one_stream = j.summary.rstrip(".")
     if j.status == "flag":
         # Above one stream's ceiling but within its speculative bound: many streams explain it
         # as well as speculative decoding does, and the record names neither.
         return set_status(j, "flag", (
-            f"{j.summary.split(':', 1)[0]}: one stream reaches it only with speculative decoding, "
-            f"and many streams without it; the record says neither, and as a serving aggregate it is "
-            f"possible: {first} Which cell the number reports decides (Q3)."), "unlabelled_above_one_stream")
+            f"{one_stream}; many streams would reach it without speculative decoding, and as a serving "
+            f"aggregate it is possible: {first} Which cell the number reports decides (Q3)."),
+            "unlabelled_above_one_stream")
     return set_status(j, "flag", (
-        f"{j.summary.split(':', 1)[0]}: no single stream reaches it, but nothing says the figure is "
-        f"one stream, and as a serving aggregate it is possible: {first} Which cell the number "
-        "reports decides (Q3)."), "unlabelled_aggregate")
+        f"{one_stream}. That holds for one stream, and nothing says the figure is one: as a serving "
+        f"aggregate it is possible: {first} Which cell the number reports decides (Q3)."),
+        "unlabelled_aggregate")
 
 
 def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: str) -> Judged | Answer:
