@@ -46,7 +46,11 @@ _CELL: list[tuple[str, re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
     ("concurrency", lazy(r"(?i)\b(?:concurrency|conc\.?)\s*+(?:[:=]|of|is|at)?\s*+"
                                r"(\d{1,6})(?![\d.])|\bc\s*+=\s*+(\d{1,6})\b|(?<![\w.])(\d{1,6})"
                                r"\s++(?:concurrent|parallel|simultaneous)\s++(?:users|requests|streams|sessions|clients|sequences)"
-                               r"|(?<![\w.])(\d{1,5})\s++(?:users?|streams?)\b"),
+                               r"|(?<![\w.])(\d{1,5})\s++(?:users?|streams?)\b"
+                               # "32 concurrent" with its noun left out, never before hardware
+                               r"|(?<![\w.])(\d{1,5})\s++concurrent\b(?!\s*+(?:GPUs?|cards?|nodes?|cores?|"
+                               r"threads?|devices?|machines?|servers?|users|requests|streams|sessions|"
+                               r"clients|sequences)\b)"),
      lambda m: parse_int(next(g for g in m.groups() if g)) or None),
     ("concurrency", lazy(r"(?i)\bsingle[- ](?:stream|user|request)\b"), lambda m: 1),
     ("serving_claim", lazy(r"(?i)\bmulti[- ]?(?:user|tenant)\s++serving\b|\bproduction\s++"

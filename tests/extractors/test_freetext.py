@@ -449,6 +449,8 @@ def test_the_headline_figure_takes_the_batch_beside_it(ref: Reference, text: str
     ("64 parallel requests: 3000 tok/s on H100 Llama 2 70B", 64),
     ("3000 tok/s with 32 simultaneous users on an H100", 32),
     ("RTX 4090, 1 user: 50 tok/s llama 3 8b", 1),
+    ("getting ~1.2k tok/s on Llama 3 8B with vLLM on an A100, 32 concurrent", 32),
+    ("4 concurrent GPUs at 300 tok/s", None),  # a count of cards is no concurrency
 ])
-def test_users_and_parallel_requests_are_the_concurrency(ref: Reference, text: str, concurrency: int) -> None:
+def test_users_and_parallel_requests_are_the_concurrency(ref: Reference, text: str, concurrency: int | None) -> None:
     assert parse_text(RawDocument.from_text(text), ref).claim.concurrency == concurrency
