@@ -174,7 +174,7 @@ def _cell(s: Scan) -> None:
 
 _MOE = lazy(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+B[-\s]?A(?P<a>\d{1,4}(?:\.\d+)?)B\b")
 _DENSE = lazy(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+B[\s-]++dense\b")
-_PARAMS = lazy(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+(?:B|billion)[\s-]++"
+_PARAMS = lazy(r"(?i)(?<![\w.])(?P<t>\d{1,4}(?:\.\d+)?)\s*+(?:B|billion|(?P<tera>T|trillion))[\s-]++"
                      r"(?:(?P<act>active)\s++)?param(?:eter)?s?\b")
 _BITS = lazy(rf"(?i)(?P<v>{NUM})\s*+(?:(?P<bits>bpw|bits?\s*+(?:per|/)\s*+(?:weight|param\w*))|"
                    r"(?:B|bytes?)\s*+(?:per|/)\s*+param\w*)\b")
@@ -189,8 +189,10 @@ def _params(s: Scan) -> None:
         s.set("params_total_b", parse_positive(m.group("t")), m.group(0))
         s.set("is_moe", False, m.group(0))
     for m in s.finditer(_PARAMS):
+        value = parse_positive(m.group("t"))
+        # "1T params", "a 1 trillion parameter model": a thousand billion
         s.set("params_active_b" if m.group("act") else "params_total_b",
-              parse_positive(m.group("t")), m.group(0))
+              value * 1000 if value is not None and m.group("tera") else value, m.group(0))
     if m := _MOE_WORD.search(s.text):
         s.set("is_moe", True, m.group(0))
     if m := _BITS.search(s.text):

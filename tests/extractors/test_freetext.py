@@ -454,3 +454,14 @@ def test_the_headline_figure_takes_the_batch_beside_it(ref: Reference, text: str
 ])
 def test_users_and_parallel_requests_are_the_concurrency(ref: Reference, text: str, concurrency: int | None) -> None:
     assert parse_text(RawDocument.from_text(text), ref).claim.concurrency == concurrency
+
+
+@pytest.mark.parametrize(("text", "total", "active"), [
+    ("1 trillion parameter model on a single H100 at 500 tok/s", 1000.0, None),
+    ("a 1T param MoE with 32B active params on 8x H200: 100 tok/s", 1000.0, 32.0),
+    ("1.5B parameter model on RTX 4090: 500 tok/s", 1.5, None),
+])
+def test_a_parameter_count_in_billions_or_trillions(ref: Reference, text: str, total: float,
+                                                    active: float | None) -> None:
+    c = parse_text(RawDocument.from_text(text), ref).claim
+    assert (c.params_total_b, c.params_active_b) == (total, active)
