@@ -45,7 +45,7 @@ from functools import lru_cache
 from checks.basis import row
 from checks.models import Assumption, Basis, Claim
 from checks.physics.figures import GB, GIB, Derived, Missing, num
-from checks.physics.weights import WeightFormat, resident_weight_gb
+from checks.physics.weights import WeightFormat, params_resident, resident_weight_gb
 from checks.reference import HardwareRow, ModelRow
 
 __all__ = [
@@ -190,6 +190,30 @@ def _kind_platform_gbs(claim: Claim, hw: HardwareRow, host: HardwareRow | None =
     return best[0] if best is not None else None
 
 
+# No format in the table stores a weight in fewer nominal bits (IQ1_S and IQ1_M: 1, checks/data/
+# formats.json from llama.cpp tools/quantize/README.md): weights that overflow the cards at this
+# size overflow them at every format.
+SMALLEST_NOMINAL_BITS = 1.0
+
+
+def _fits_at_no_format(claim: Claim, hw: HardwareRow, model: ModelRow | None, one: bool) -> Derived | None:
+    """The weights at `SMALLEST_NOMINAL_BITS` when even that overflows the stated card(s) (one
+    named card, or a stated count), else None."""
+    if claim.hardware_count is None and not one:
+        return None
+    params = params_resident(claim, model)
+    if isinstance(params, Missing):
+        return None
+    gb = params.value * SMALLEST_NOMINAL_BITS / 8
+    memory = card_memory_gb(hw, claim.hardware_count or 1, claim.hardware_memory_gb)
+    if gb <= memory:
+        return None
+    return Derived(gb, "GB", (*params.basis, (
+        f"format not stated: even at {num(SMALLEST_NOMINAL_BITS)} bit a weight, the fewest any format in the "
+        f"table stores, {num(params.value)}e9 params take {num(gb)} GB, more than the {num(memory)} GB on "
+        f"{hw.on(claim.hardware_count or 1)}: offloaded at any format")))
+
+
 def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
                   fmt: WeightFormat, host: HardwareRow | None = None) -> OffloadSplit | Missing | None:
     """How much of each token's weights an offloaded run reads from system memory (`host`: the
@@ -205,9 +229,14 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
     # smaller quant that fits would be judged at system-memory speed.
     stated = says_offload(claim, model)
     known = fmt.family is not None or bool(claim.model_size_bytes)
+    # With the format unstated a smaller quant might fit; not where none could: weights past the
+    # stated cards even at one bit a weight are offloaded at any format (the spill is then read
+    # at that smallest size, the share that favours the claim).
     layers = model.layers if model is not None else None
     all_on_card = claim.gpu_layers is not None and layers is not None and claim.gpu_layers >= layers
     one = one_named_card(claim, hw)
+    floor = None if known or stated else _fits_at_no_format(claim, hw, model, one)
+    known = known or floor is not None
     # `-ngl 99` on one named card the weights cannot fit: tensors were overridden to system memory
     # (`-ot exps=CPU`), there is nowhere else for them to be; a stated count keeps the layer rule.
     all_on_card = all_on_card and not one
@@ -222,7 +251,7 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
         basis.append(f"{claim.source_of('gpu_layers')} = {claim.gpu_layers} of {layers} layers "
                      f"({where}) on the card: {num(frac)} of the weights in system memory")
     else:
-        weights = resident_weight_gb(claim, model, fmt)
+        weights = floor if floor is not None else resident_weight_gb(claim, model, fmt)
         if isinstance(weights, Missing):
             return weights
         memory = card_memory_gb(hw, count, claim.hardware_memory_gb)

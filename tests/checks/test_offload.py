@@ -67,3 +67,25 @@ def test_an_unsized_model_cannot_be_split(xref: Reference) -> None:
     assert hw is not None
     split = offload_split(c, hw, None, resolve_format(c, xref))
     assert isinstance(split, Missing) and split.what == ("total params",)
+
+
+@pytest.mark.parametrize(("fields", "fraction"), [
+    # Kimi K2's 1026B at one bit a weight (the fewest any format stores) is 128.3 GB, past one
+    # H100's 80 GiB = 85.9 GB: offloaded at any format, the spill read at that smallest size.
+    ({"model": "Kimi K2", "hardware": "H100 SXM", "hardware_count": 1}, (128.25 - 85.90) / 128.25),
+    # a 70B at one bit (8.75 GB) fits one H100: with the format unstated a small quant might fit
+    ({"model": "Llama 3.1 70B", "hardware": "H100 SXM", "hardware_count": 1}, None),
+    # no count stated on a datacenter card: it may be one of eight, nothing is offloaded
+    ({"model": "Kimi K2", "hardware": "H100 SXM"}, None),
+])
+def test_weights_past_the_cards_at_every_format_are_offloaded(ref: Reference, fields: dict[str, object],
+                                                              fraction: float | None) -> None:
+    c = Claim(**fields)
+    hw = ref.gpu(c.hardware)
+    assert hw is not None
+    split = offload_split(c, hw, ref.model(c.model), resolve_format(c, ref))
+    if fraction is None:
+        assert split is None
+    else:
+        assert not isinstance(split, Missing) and split is not None
+        assert split.system_fraction == pytest.approx(fraction, rel=1e-3)
