@@ -37,7 +37,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from checks.reference import Reference
+from checks.reference import CONSUMER_GPU, Reference
 from extractors.text.models import find_models
 from extractors.text.names import Name, find_gpus
 
@@ -244,6 +244,8 @@ def rig_sentences(prose: str, ref: Reference) -> str:
         return ""
     cpus = {n.name for _, names in kept for n in names if _is_cpu(n, ref)}
     cards = {n.name for _, names in kept for n in names if not _is_cpu(n, ref)}
+    if len(cards) > 1:  # "Gaming rig … + 3090TI": a card by its class only where none is named
+        cards.discard(CONSUMER_GPU)
     if len(cpus) > 1 or (len(cards) > 1 and not _one_rig(kept, ref)):
         return ""
     return _joined([s for s, _ in kept])

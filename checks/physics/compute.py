@@ -31,7 +31,7 @@ from checks.basis import formula, row
 from checks.models import Basis, Claim, Status
 from checks.physics.ceilings import hardware_row, peak_tflops, required_tflops
 from checks.physics.figures import Derived, Missing, num, per_reference
-from checks.physics.offload import card_memory_gb, one_named_card, says_offload
+from checks.physics.offload import card_memory_gb, fits_at_no_format, one_named_card, says_offload
 from checks.physics.weights import (
     WeightFormat,
     model_is_moe,
@@ -96,7 +96,8 @@ def one_card_fits(claim: Claim, hw: HardwareRow, model: ModelRow | None, fmt: We
     if claim.hardware_count is not None:
         return None
     if _overflows_one_card(claim, hw, model, fmt):
-        if one_named_card(claim, hw) and (fmt.family is not None or bool(claim.model_size_bytes)):
+        if one_named_card(claim, hw) and (fmt.family is not None or bool(claim.model_size_bytes)
+                                          or fits_at_no_format(claim, hw, model, True) is not None):
             # One card named and nothing more: the rest is offloaded (checks/physics/offload.py);
             # the roof is that card's arithmetic, and it never condemns (`why_not`).
             return None

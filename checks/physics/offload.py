@@ -54,6 +54,7 @@ __all__ = [
     "OffloadSplit",
     "card_gib",
     "card_memory_gb",
+    "fits_at_no_format",
     "host_generous_gbs",
     "offload_split",
     "one_named_card",
@@ -196,7 +197,7 @@ def _kind_platform_gbs(claim: Claim, hw: HardwareRow, host: HardwareRow | None =
 SMALLEST_NOMINAL_BITS = 1.0
 
 
-def _fits_at_no_format(claim: Claim, hw: HardwareRow, model: ModelRow | None, one: bool) -> Derived | None:
+def fits_at_no_format(claim: Claim, hw: HardwareRow, model: ModelRow | None, one: bool) -> Derived | None:
     """The weights at `SMALLEST_NOMINAL_BITS` when even that overflows the stated card(s) (one
     named card, or a stated count), else None."""
     if claim.hardware_count is None and not one:
@@ -235,7 +236,7 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
     layers = model.layers if model is not None else None
     all_on_card = claim.gpu_layers is not None and layers is not None and claim.gpu_layers >= layers
     one = one_named_card(claim, hw)
-    floor = None if known or stated else _fits_at_no_format(claim, hw, model, one)
+    floor = None if known or stated else fits_at_no_format(claim, hw, model, one)
     known = known or floor is not None
     # `-ngl 99` on one named card the weights cannot fit: tensors were overridden to system memory
     # (`-ot exps=CPU`), there is nowhere else for them to be; a stated count keeps the layer rule.
@@ -258,12 +259,14 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
         if weights.value <= memory:
             return None
         frac = (weights.value - memory) / weights.value
+        what = (f"weights (at {num(SMALLEST_NOMINAL_BITS)} bit a weight)" if floor is not None
+                else f"{fmt.name} weights")
         if not stated and claim.hardware_count is None:
-            basis.append(f"a named card is one card: {num(weights.value)} GB of {fmt.name} weights do "
+            basis.append(f"a named card is one card: {num(weights.value)} GB of {what} do "
                          f"not fit {hw.on(1)} ({num(memory)} GB), so the rest is read from system "
                          "memory (no more cards are named)")
         elif not stated:
-            basis.append(f"{num(weights.value)} GB of {fmt.name} weights do not fit the stated "
+            basis.append(f"{num(weights.value)} GB of {what} do not fit the stated "
                          f"{hw.on(count)} ({num(memory)} GB): the rest is read from system memory")
         basis += [*weights.basis,
                   row(hw, f"{num(card_gib(hw, claim.hardware_memory_gb))} GB (GiB) × {count} = {num(memory)} GB on the card(s); "

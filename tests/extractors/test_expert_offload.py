@@ -44,14 +44,24 @@ def test_experts_on_the_cpu_are_offload_on_one_named_card(heading: str) -> None:
     assert "offloaded to system memory" in q7.summary
 
 
-@pytest.mark.parametrize("heading", [
-    "unsloth/DeepSeek-R1-UD-Q2_K_XL / -ngl 99 -ncmoe 0",
-    "unsloth/DeepSeek-R1-UD-Q2_K_XL / VRAM: 30G",
-])
-def test_no_expert_offload_stays_unanswered_without_a_count(heading: str) -> None:
-    r = _audit(f"ik_llama.cpp, {heading} {_RIG}: {_ROW}")
+def test_experts_kept_on_the_card_that_cannot_hold_them_leave_the_count_open() -> None:
+    # "-ncmoe 0" says no expert sits in system RAM: on one RTX 5090 that cannot be, so the card
+    # count stays the question.
+    r = _audit(f"ik_llama.cpp, unsloth/DeepSeek-R1-UD-Q2_K_XL / -ngl 99 -ncmoe 0 {_RIG}: {_ROW}")
+    q7 = r.question("roofline")
+    assert r.claim.offload is False
+    assert q7.status == "unanswerable" and q7.missing[0].startswith("card count")
+
+
+def test_no_expert_offload_said_is_still_offload_where_no_format_fits_the_card() -> None:
+    # Nothing says the experts sit in system RAM, and the format is not read; but DeepSeek R1's
+    # 671B at one bit a weight (83.9 GB) overflow one RTX 5090's 32 GiB at any format, and a named
+    # card is one card: the spill at that smallest size is read from system memory.
+    r = _audit(f"ik_llama.cpp, unsloth/DeepSeek-R1-UD-Q2_K_XL / VRAM: 30G {_RIG}: {_ROW}")
+    q7 = r.question("roofline")
     assert r.claim.offload is not True
-    assert r.question("roofline").status == "unanswerable"
+    assert q7.status == "ok" and r.verdict == "consistent"
+    assert any("offloaded at any format" in str(b) for b in q7.basis)
 
 
 @pytest.mark.parametrize(("command", "offload"), [
