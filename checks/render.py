@@ -73,6 +73,11 @@ def _moe_reading(a: Answer) -> str:
 
 # The words of each (check, reason) a headline names: short, built from the answer's figures.
 # A check without an entry here is named by its key and status (never by parsing its summary).
+def _over(a: Answer, ceiling: str) -> str:
+    """'16.3× the generous ceiling of 128.9 tok/s': the ratio over the named ceiling."""
+    return f"{_f(a, 'ratio')}× the {ceiling} ceiling of {_f(a, 'ceiling_tok_s')} tok/s"
+
+
 REASONS: dict[tuple[str, str], Callable[[Answer], str]] = {
     ("acceptance", "al_equals_window"): lambda a: f"AL / window = {_f(a, 'ratio', '{:.3f}')}",
     ("acceptance", "al_above_window"): lambda a: "impossible acceptance length",
@@ -98,14 +103,14 @@ REASONS: dict[tuple[str, str], Callable[[Answer], str]] = {
                                              f"generous ceiling of {_f(a, 'ceiling_tok_s')} tok/s, above where "
                                              "real decode lands"),
     ("roofline", "needs_unstated_speculation"): lambda a: (
-        f"{_f(a, 'ratio')}× the generous ceiling of {_f(a, 'ceiling_tok_s')} tok/s{_moe_reading(a)}: only "
-        "speculative decoding, which the record does not mention, could reach it"),
+        f"{_over(a, 'generous')}{_moe_reading(a)}: only speculative decoding, which the record does not "
+        "mention, could reach it"),
     ("roofline", "unlabelled_aggregate"): lambda a: (
-        f"{_f(a, 'ratio')}× the batch-1 ceiling of {_f(a, 'ceiling_tok_s')} tok/s: possible only as an "
-        "aggregate of many streams, and the record does not say how many it counts"),
+        f"{_over(a, 'batch-1')}: possible only as an aggregate of many streams, and the record does not say "
+        "how many it counts"),
     ("roofline", "unlabelled_above_one_stream"): lambda a: (
-        f"{_f(a, 'ratio')}× the batch-1 ceiling of {_f(a, 'ceiling_tok_s')} tok/s{_moe_reading(a)}: only "
-        "speculative decoding or many streams could reach it, and the record says neither"),
+        f"{_over(a, 'batch-1')}{_moe_reading(a)}: only speculative decoding or many streams could reach it, "
+        "and the record says neither"),
     ("roofline", "above_honest_range"): lambda a: (
         f"{_f(a, 'claimed_tok_s')} tok/s is above the honest speculative range of "
         f"{_f(a, 'honest_low_tok_s', '{:.0f}')}–{_f(a, 'honest_high_tok_s', '{:.0f}')} tok/s"),
