@@ -78,3 +78,14 @@ def test_no_tok_s_is_unanswerable(ref: Reference) -> None:
 def test_card_without_a_peak_for_the_family_is_unanswerable(xref: Reference) -> None:
     a = _cc(xref, headline_claim(hardware="Test 8GB card"))
     assert a.status == "unanswerable" and a.missing == ["dense fp4 peak TFLOPS of Test 8GB card"]
+
+
+def test_an_a100_with_the_format_unstated_is_bounded_at_its_int8_peak(ref: Reference) -> None:
+    # An A100 computes INT8 at 624 dense TOPS (NVIDIA's datasheet), twice its 312 BF16: with the
+    # weight format unstated a W8A8 run may use it, so the generous compute bound reads it.
+    # 10k tok/s of Llama 3 70B on four is 1411 TOPS, under 4 × 624 = 2496.
+    c = Claim(model="Llama 3 70B", hardware="A100 80GB SXM", hardware_count=4, tok_s=10000.0,
+              tok_s_kind="aggregate")
+    a = compute_ceiling(Evidence(claim=c), ref, {})
+    assert a.status == "ok"
+    assert a.figures["peak_tflops"] == pytest.approx(4 * 624)
