@@ -327,11 +327,6 @@ def params_per_token(claim: Claim, model: ModelRow | None, ref: Reference | None
                    notes=(*total.notes, *notes))
 
 
-# A MoE of the same family counts as the one a record names when their totals agree this closely
-# ("Qwen3 30.53B" is Qwen3 30B-A3B's 30.53B; "Mixtral 47B" is Mixtral 8x7B's 46.7B).
-_SAME_MOE = 0.05
-
-
 def _active_unstated(claim: Claim, model: ModelRow | None, arch: Architecture,
                      ref: Reference | None) -> Derived | Missing:
     """The active params of a MoE whose record gives its total but not its active count: the
@@ -341,13 +336,13 @@ def _active_unstated(claim: Claim, model: ModelRow | None, arch: Architecture,
     total = _total(claim, model)
     if ref is None or total is None:
         return Missing(("active params (MoE)",))
-    same = _same_family_moe(total.value, arch, ref)
-    if same is not None:
+    family = arch.family if arch.family is not None and arch.family.moe else None
+    if family is not None and (same := _same_family_moe(total.value, family, ref)) is not None:
         active = same.params_active_b or same.params_total_b
         return Derived(active, "B params", (
             cited(same, f"MoE: the active params are read per token; {num(active)}B active of "
-                        f"{num(same.params_total_b)}B, the {arch.family.name if arch.family else ''} "
-                        f"MoE whose total the record's {num(total.value)}B matches"),))
+                        f"{num(same.params_total_b)}B, the {family.name} MoE whose total the "
+                        f"record's {num(total.value)}B matches"),))
     near = sparsest_moe_near(total.value, ref)
     if near is None:
         return Missing(("active params (MoE)",))
@@ -361,13 +356,13 @@ def _active_unstated(claim: Claim, model: ModelRow | None, arch: Architecture,
                              f"({near.row.name}, {near.share:.3f} active)"))
 
 
-def _same_family_moe(total_b: float, arch: Architecture, ref: Reference) -> ModelRow | None:
-    """The sparsest MoE row of the record's family whose total is within `_SAME_MOE` of its own."""
-    if arch.family is None or not arch.family.moe:
-        return None
-    pattern = re.compile(arch.family.pattern)
+def _same_family_moe(total_b: float, family: FamilyRow, ref: Reference) -> ModelRow | None:
+    """The sparsest MoE row of `family` whose total is the record's, within `_SIZE_MATCH` (the
+    tolerance a name's size meets a family row's sizes with: "Qwen3 30.53B" is Qwen3 30B-A3B,
+    "Mixtral 47B" is Mixtral 8x7B's 46.7B)."""
+    pattern = re.compile(family.pattern)
     rows = [r for r in ref.models if r.moe and r.params_active_b and r.params_total_b > 0
-            and abs(r.params_total_b - total_b) <= _SAME_MOE * r.params_total_b
+            and abs(r.params_total_b - total_b) <= _SIZE_MATCH * r.params_total_b
             and any(pattern.search(_fold_words(n)) for n in (r.name, *r.aliases))]
     return min(rows, key=lambda r: ((r.params_active_b or 0) / r.params_total_b, r.name), default=None)
 

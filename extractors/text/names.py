@@ -164,15 +164,13 @@ def card_name(raw: str) -> str:
         return f"Core i{tier}-{m.group(2)}{m.group(4).upper()}"
     if m := re.fullmatch(r"(?i)(?:Ryzen\s+)?AI\s+Max\+?\s?(?:PRO\s+)?(3[89]\d)", s):
         return f"Ryzen AI Max+ {m.group(1)}"
-    if m := re.fullmatch(r"(?i)Ryzen[\s-]+(\d)(\d)(\d\d\w*)", s):
-        # No tier written ("Ryzen 7950X", "Ryzen-5800X3D"): AMD's model number carries it, the
-        # second digit being the segment (9: Ryzen 9; 7-8: Ryzen 7; 5-6: Ryzen 5; else Ryzen 3),
-        # as AMD's own names show: 5950X/7950X Ryzen 9, 5800X/7700X Ryzen 7, 7600X Ryzen 5, 3300X
-        # Ryzen 3 (https://www.amd.com/en/products/specifications/processors.html).
+    # No tier written ("Ryzen 7950X", "Ryzen-5800X3D", a bare "7950X3D"): AMD's model number
+    # carries it, the second digit being the segment (9: Ryzen 9; 7-8: Ryzen 7; 5-6: Ryzen 5; else
+    # Ryzen 3), as AMD's own names show: 5950X/7950X Ryzen 9, 5800X/7700X Ryzen 7, 7600X Ryzen 5,
+    # 3300X Ryzen 3 (https://www.amd.com/en/products/specifications/processors.html).
+    if m := (re.fullmatch(r"(?i)Ryzen[\s-]+(\d)(\d)(\d\d\w*)", s)
+             or re.fullmatch(r"(?i)(\d)(\d)(\d0X(?:3D)?)", s)):
         tier = {"9": "9", "8": "7", "7": "7", "6": "5", "5": "5"}.get(m.group(2), "3")
-        return f"Ryzen {tier} {m.group(1)}{m.group(2)}{m.group(3).upper()}"
-    if m := re.fullmatch(r"(?i)(\d)(\d)(\d0X(?:3D)?)", s):  # a bare desktop number: its tier as above
-        tier = {"9": "9", "8": "7", "7": "7", "6": "5"}[m.group(2)]
         return f"Ryzen {tier} {m.group(1)}{m.group(2)}{m.group(3).upper()}"
     if m := re.fullmatch(r"(?i)Threadripper[\s-]+(.+)", s):
         return "Ryzen Threadripper " + m.group(1).upper().replace("-", " ")
