@@ -377,7 +377,9 @@ class Reference(BaseModel):
     def gpu(self, name: str | None) -> HardwareRow | None:
         """The curated row first; then a named system, a rig of several cards, a system name that
         embeds its card ("XE9680_MI300X_192GBx8"), a CPU/SoC platform, and last the GPU database."""
-        if not name:
+        if not name or name == CONSUMER_GPU:
+            # A class is no card ("one consumer GPU": `class_row` reads it); resolving it would
+            # try every fallback and load the GPU database, a fifth of a second, for nothing.
             return None
         key = name[:MAX_NAME]
         resolved: dict[str, HardwareRow | None] = self.__pydantic_private__["_resolved"]  # type: ignore[index]

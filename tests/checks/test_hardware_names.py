@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from checks.models import Claim, Evidence
-from checks.reference import HardwareRow, Reference, load_reference, with_system_cards
+from checks.reference import CONSUMER_GPU, HardwareRow, Reference, load_reference, with_system_cards
 
 # (name as written, resolved device, cards, total bandwidth GB/s, source kind)
 NAMES: list[tuple[str, str, int, float, str]] = [
@@ -124,7 +124,8 @@ def test_the_database_loads_only_when_the_curated_rows_miss_and_once() -> None:
     ref = load_reference(database=False).with_database(counting)
     assert _row(ref, "RTX 4090").source_kind == "curated"
     assert _row(ref, "AMD Ryzen 9 7950X 16-Core Processor").source_kind == "platform"
-    assert calls == []  # curated and platform names never load it
+    assert ref.gpu(CONSUMER_GPU) is None  # a class, read by its class row, is no card to look up
+    assert calls == []  # curated and platform names, and a class, never load it
     assert _row(ref, "Tesla P40").source_kind == "database"
     assert _row(ref, "RX 6650 XT").source_kind == "database"
     assert calls == [1]
