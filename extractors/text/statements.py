@@ -40,11 +40,16 @@ def read_statements(s: Scan) -> None:
 
 
 _COUNT = rf"(?:\d{{1,6}}|{WORD_NUM})"
+# A number that carries a rate's unit is the rate, never a count: "128 concurrency: 4500 tok/s"
+# states concurrency 128, not 4500.
+_NOT_A_RATE = (r"(?!\s*+[kK]?\s*+(?:(?:tokens?|toks?|tk|t)\s?/\s?s|tokens?\s++(?:per|a)\s++sec|"
+               r"tps\b|req(?:uest)?s?\s?/\s?s))")
 _CELL: list[tuple[str, re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
     ("batch", lazy(r"(?i)\b(?:batch(?:[\s_-]?size)?|bs)\s*+(?:[:=]|of|is)?\s*+-?\s*+"
-                         r"(\d{1,6})(?![\d.])"), lambda m: parse_int(m.group(1)) or None),
+                         r"(\d{1,6})(?![\d.])" + _NOT_A_RATE), lambda m: parse_int(m.group(1)) or None),
     ("concurrency", lazy(r"(?i)\b(?:concurrency|conc\.?)\s*+(?:[:=]|of|is|at)?\s*+"
-                               r"(\d{1,6})(?![\d.])|\bc\s*+=\s*+(\d{1,6})\b|(?<![\w.])(\d{1,6})"
+                               r"(\d{1,6})(?![\d.])" + _NOT_A_RATE + r"|(?<![\w.])(\d{1,5})\s++concurrency\b"
+                               r"|\bc\s*+=\s*+(\d{1,6})\b|(?<![\w.])(\d{1,6})"
                                r"\s++(?:concurrent|parallel|simultaneous)\s++(?:users|requests|streams|sessions|clients|sequences)"
                                r"|(?<![\w.])(\d{1,5})\s++(?:users?|streams?)\b"
                                # "32 concurrent" with its noun left out, never before hardware

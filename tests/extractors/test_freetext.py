@@ -437,9 +437,10 @@ def test_a_generation_speed_beside_training_words_is_kept(ref: Reference, text: 
     ("Qwen3 32B AWQ on L40S: 900 tok/s at batch 32, 45 tok/s at batch 1", 900.0, 32),
     ("batch 1: 45 tok/s; batch 32: 900 tok/s on an L40S", 900.0, 32),
     ("Llama 3.1 8B FP8 on one H100 at batch 1: 240 tok/s", 240.0, 1),
+    ("Llama 3.1 8B FP8 on one H100, batch: 9000 tok/s", 9000.0, None),  # the rate is no batch
 ])
 def test_the_headline_figure_takes_the_batch_beside_it(ref: Reference, text: str, tok_s: float,
-                                                       batch: int) -> None:
+                                                       batch: int | None) -> None:
     c = claim(text, ref)
     assert (c.tok_s, c.batch) == (tok_s, batch)
 
@@ -451,6 +452,8 @@ def test_the_headline_figure_takes_the_batch_beside_it(ref: Reference, text: str
     ("RTX 4090, 1 user: 50 tok/s llama 3 8b", 1),
     ("getting ~1.2k tok/s on Llama 3 8B with vLLM on an A100, 32 concurrent", 32),
     ("4 concurrent GPUs at 300 tok/s", None),  # a count of cards is no concurrency
+    ("DeepSeek R1 on 8x H200 with SGLang, 128 concurrency: 4500 tok/s total", 128),
+    ("8x H200 SGLang DeepSeek R1, concurrency: 4500 tok/s total", None),  # the rate is no count
 ])
 def test_users_and_parallel_requests_are_the_concurrency(ref: Reference, text: str, concurrency: int | None) -> None:
     assert parse_text(RawDocument.from_text(text), ref).claim.concurrency == concurrency
