@@ -32,6 +32,8 @@ system memory is bounded by that CPU's platform, not by the most generous host o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from checks.reference import CONSUMER_GPU, Reference
 from extractors.text.lazyre import lazy
 from extractors.text.names import Name, find_gpus
@@ -162,14 +164,18 @@ def choose_card(cards: list[Name], s: Scan, at: int | None) -> Name | None:
     return cards[0]
 
 
-def _count_near(card: Name, text: str) -> tuple[int | None, str] | None:
-    window = text[max(0, card.start - 60):card.start]
+def _count_near(card: Name, text: str, names: Sequence[Name] = ()) -> tuple[int | None, str] | None:
+    """The count written beside `card`, and its words. A number inside another of the text's
+    `names` is that name's model number, not a count: "Orange Pi 5 RK3588" is one board."""
+    start = max(0, card.start - 60)
+    window = text[start:card.start]
     if _MACHINES.match(text, card.end):
         return None
     # Every count before a card ends in a space or the "x" of "8x " right before it: a window
     # ending in anything else ("(RTX 5090", "on the 4090") is not searched at each of its places.
     last = window[-1:]
-    if (last.isspace() or last in _COUNT_ENDS) and (m := _COUNT_BEFORE.search(window)):
+    if ((last.isspace() or last in _COUNT_ENDS) and (m := _COUNT_BEFORE.search(window))
+            and not any(n.start <= start + m.start() < n.end for n in names if n is not card)):
         word = " ".join((m.group("w") or "").lower().replace("a single", "single").split())
         plural = text[card.end:card.end + 1] == "s"
         if word in _SINGULAR:
@@ -230,7 +236,7 @@ def read_cards(s: Scan, at: int | None = None) -> None:
             s.set("hardware_count", sum(n for n, _ in rig), span)
             return
         s.set("hardware", card.name, card.raw)
-        near = _count_near(card, s.text)
+        near = _count_near(card, s.text, named)
         system = s.ref.system_cards(card.name) if s.ref is not None else None
         if system:  # a named system holds its cards: "2x p5.48xlarge" is 16 H100s
             systems = near[0] if near and near[0] else 1

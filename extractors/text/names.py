@@ -69,7 +69,10 @@ _GPU_SOURCE = (_START + r"(?:"
     # its "v" suffix ("Xeon E5-2683 v4").
     r"(?i:EPYC\s+\d{4}[A-Z]?|Xeon(?:\((?:R|TM)\))?\s+(?:CPU\s+)?(?:(?:Gold|Platinum|Silver|Bronze|w[3579]-)\s?)?"
     r"(?:E[57]-\d{4}\w?(?:\s?v[2-4])?|[A-Z]?\d{4}\w{0,2})|"
-    r"Ryzen[\s-]+(?:Threadripper[\s-]+)?(?:[3579][\s-]+)?\d{4}X?3?D?|"
+    # A Ryzen with its suffix as AMD writes it: desktop X, X3D, XT, G, GE, F; mobile U, H, HS,
+    # HX ("Ryzen 7 7840U", "Ryzen 9 7945HX"); and the Ryzen AI 300 mobile parts.
+    r"Ryzen[\s-]+(?:Threadripper[\s-]+)?(?:[3579][\s-]+)?(?:PRO[\s-]+)?\d{4}(?:X3D|XT|X|GE|G|F|HS|HX|H|U)?|"
+    r"Ryzen\s+AI\s+[579]\s+(?:HX\s+|PRO\s+)?3\d{2}|"
     # Written bare, as owners type them: "Threadripper 7980X", "7950X3D", "5800X3D", "9950X".
     # Only AMD's desktop numbers (second digit 6-9, an X or X3D suffix), and never before a
     # speedup word: "2000x faster" names no CPU.

@@ -266,6 +266,14 @@ def test_a_class_is_never_a_board_power(ref: Reference) -> None:
     ("i7-1185G7 laptop, llama 3b q4, 6 tok/s", "i7-1185G7", None, "Intel 11th gen mobile (Tiger Lake U)"),
     ("Llama 3.1 8B on Intel Core Ultra 7 155H iGPU: 12 tok/s", "Intel Core Ultra 7 155H", None,
      "Intel Core Ultra Series 1 (Meteor Lake)"),
+    # AMD's mobile and APU suffixes, and the Ryzen AI 300 parts
+    ("AMD Ryzen 7 7840U laptop, 780M iGPU Vulkan, Llama 3 8B Q4_K_M: 13 tok/s", "Ryzen 7 7840U", None,
+     "AMD Ryzen 7040/8040/200 mobile (Phoenix, Hawk Point)"),
+    ("Ryzen 9 7945HX, Llama 3 8B Q4_K_M: 11 tok/s", "Ryzen 9 7945HX", None, "AMD Ryzen 7045 mobile (Dragon Range)"),
+    ("Ryzen 7 5800H laptop, Llama 3 8B Q4_K_M: 6 tok/s", "Ryzen 7 5800H", None,
+     "AMD Ryzen 4000/5000 mobile (Renoir, Cezanne)"),
+    ("Ryzen 5 8600G Llama 3 8B Q4_K_M: 9 tok/s", "Ryzen 5 8600G", None, "AMD Ryzen 8000G (AM5 APU)"),
+    ("Ryzen AI 9 HX 370, Llama 3 8B Q4_K_M: 13 tok/s", "Ryzen AI 9 HX 370", None, "AMD Ryzen AI 300 (Strix Point, Krackan)"),
     # negative control: a speedup is no CPU
     ("2000x faster than CPU on RTX 4090: 150 tok/s llama 8b", "RTX 4090", None, "RTX 4090"),
 ])
@@ -275,3 +283,13 @@ def test_a_cpu_typed_by_its_bare_number_is_read(ref: Reference, text: str, hardw
     assert (c.hardware, c.host) == (hardware, host)
     row = ref.gpu(c.hardware)
     assert row is not None and row.name == platform
+
+
+@pytest.mark.parametrize(("text", "hardware", "count"), [
+    # the board's model number is inside its name, not a count of the SoC beside it
+    ("Orange Pi 5 RK3588 NPU running Qwen2.5 1.5B w8a8: 15 tok/s", "RK3588", None),
+    ("with 2 RTX 3090 Llama 3 70B Q4: 17 tok/s", "RTX 3090", 2),  # a count before a card still counts
+])
+def test_a_number_inside_another_name_is_no_count(ref: Reference, text: str, hardware: str, count: int | None) -> None:
+    c = parse_text(RawDocument.from_text(text), ref).claim
+    assert (c.hardware, c.hardware_count) == (hardware, count)
