@@ -89,6 +89,14 @@ _GPU_SOURCE = (_START + r"(?:"
     r"Orange\s+Pi\s+5|Graviton\s?[234]|Ampere\s+Altra(?:\s+Max)?|Steam\s+Deck|Kirin\s+990)|"
     # Intel's discrete cards: "Arc A770" is the card, its bare "A770" no NVIDIA A-series one.
     r"(?i:(?:Intel\s+)?Arc\s+(?:Pro\s+)?[AB]\d{2,3}[MEX]?)|"
+    # Older and named cards, as owners type them, that the GPU database answers for: "GTX 970",
+    # "GT 1030", "RX 580", "Vega 56", "Radeon VII", "Titan Xp", "Tesla K80", "MI50", "P102-100",
+    # "CMP 170HX", "NVIDIA A2" (a name the database does not hold stays unknown, never guessed).
+    r"(?i:(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s?\d{3}|GT\s?\d{3,4})(?:\s?Ti)?|"
+    r"(?:NVIDIA\s+)?(?:GeForce\s+)?TITAN\s+(?:RTX|Xp|V|X\s+Pascal|Z|Black)|(?:NVIDIA\s+)?Tesla\s+[KMPVTA]\d{1,3}|"
+    r"P10[246]-100|CMP\s?\d{2,3}HX|(?:AMD\s+)?(?:Radeon\s+)?RX\s?[45][4-9]0|"
+    r"(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s+)?Vega\s?(?:56|64)|(?:AMD\s+)?Radeon\s+(?:Pro\s+)?VII|"
+    r"(?:AMD\s+)?(?:Radeon\s+)?(?:Instinct\s+)?MI[256]\d|NVIDIA\s+A2)|"
     # A card by its class only ("on one consumer GPU", "a consumer-grade graphics card"): read
     # where no card is named (extractors/text/cards.py), judged at the class's most generous row.
     r"(?i:(?:consumer(?:[-\s]grade)?|gaming|desktop)\s+(?:GPU|graphics\s+card|video\s+card|card)|"
@@ -152,6 +160,14 @@ def card_name(raw: str) -> str:
     if m := re.fullmatch(r"(?i)((?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}|(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s?)?"
                          r"\d{4}\s?(?:XTX|XT|GRE))[1-9]", s):
         s = m.group(1)  # the footnote mark off
+    if m := re.fullmatch(r"(?i)(?:AMD\s+)?(?:Radeon\s+)?(?:RX\s+)?Vega\s?(56|64)", s):
+        return f"RX Vega {m.group(1)}"  # the database's "Radeon RX Vega 56"
+    if m := re.fullmatch(r"(?i)(?:AMD\s+)?(?:Radeon\s+)?RX\s?([45]\d0)", s):
+        return f"RX {m.group(1)}"
+    if m := re.fullmatch(r"(?i)(?:NVIDIA\s+)?(?:GeForce\s+)?(GTX|GT)\s?(\d{3,4})(\s?Ti)?", s):
+        return " ".join(x for x in (m.group(1).upper(), m.group(2), m.group(3) and "Ti") if x)
+    if re.fullmatch(r"(?i)NVIDIA\s+A2", s):
+        return "A2"
     if m := re.fullmatch(r"(?i)(?:AMD\s+)?(?:Radeon\s+)?Pro\s+(W\d{4}X?)[1-9]?", s):
         return f"Radeon PRO {m.group(1).upper()}"
     if m := re.fullmatch(r"(?i)(?:Raspberry\s+Pi|RPi|Pi)\s?(\d.*|CM\d.*)", s):

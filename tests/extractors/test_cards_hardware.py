@@ -293,3 +293,31 @@ def test_a_cpu_typed_by_its_bare_number_is_read(ref: Reference, text: str, hardw
 def test_a_number_inside_another_name_is_no_count(ref: Reference, text: str, hardware: str, count: int | None) -> None:
     c = parse_text(RawDocument.from_text(text), ref).claim
     assert (c.hardware, c.hardware_count) == (hardware, count)
+
+
+@pytest.mark.parametrize(("text", "row"), [
+    ("RX 580 8GB Vulkan, Llama 3 8B Q4_0: 25 tok/s", "Radeon RX 580"),
+    ("GTX 970 with Phi-3 mini Q4: 30 tok/s", "GeForce GTX 970"),
+    ("GTX 980 Ti, Llama 2 7B Q4_0: 40 tok/s", "GeForce GTX 980 Ti"),
+    ("Vega 56, Mistral 7B Q4_K_M: 35 tok/s", "Radeon RX Vega 56"),
+    ("Radeon VII, Llama 2 13B Q4_0: 45 tok/s", "Radeon VII"),
+    ("Titan Xp, Llama 3 8B Q4_K_M: 60 tok/s", "TITAN Xp"),
+    ("Tesla K80, Llama 2 7B Q4_0: 8 tok/s", "Tesla K80"),
+    ("Instinct MI50 32GB, Llama 2 13B Q4_0: 50 tok/s", "Radeon Instinct MI50"),
+    ("P102-100 mining card, Llama 3 8B Q4_0: 40 tok/s", "P102-100"),
+    ("NVIDIA A2 16GB, Phi-3 mini Q4: 40 tok/s", "A2"),
+])
+def test_an_older_card_typed_as_owners_do_is_read_and_answered_by_the_database(
+        ref: Reference, text: str, row: str) -> None:
+    c = parse_text(RawDocument.from_text(text), ref).claim
+    found = ref.gpu(c.hardware)
+    assert found is not None
+    assert (found.name, found.source_kind) == (row, "database")
+
+
+@pytest.mark.parametrize("text", [
+    "Tesla Model 3 owner here, Llama 3 8B Q4 on my laptop CPU: 9 tok/s",  # a car, not a card
+    "Crucial MX500 SSD, Llama 3 8B Q4 on CPU: 9 tok/s",  # a drive, not a card
+])
+def test_a_product_name_that_is_no_card_is_not_read_as_one(ref: Reference, text: str) -> None:
+    assert parse_text(RawDocument.from_text(text), ref).claim.hardware is None
