@@ -149,15 +149,16 @@ def fraction(value: float | None, *, percent: bool) -> float | None:
 SPEED_QUALIFIER = (r"(?:eval|output|decode|decoding|gen|generation|code|prompt|prefill|input|total|"
                    r"average|avg|median|mean|peak|sustained|narr\.?|text\s+gen)")
 # A figure with its speed unit: "2,103.6 tok/s", "3800+ tokens/s", "~17 tk/s", "91.5–98.5 gen
-# tok/s", "4.23 tokens/second", "60 to 80+ tokens per second", "2.1k t/s"; a spread after the
-# figure is its deviation, not the figure ("131.42 ± 0.59 t/s", llama-bench's mean ± sd).
+# tok/s", "4.23 tokens/second", "60 to 80+ tokens per second", "2.1k t/s", mlx_lm's "41.2
+# tokens-per-sec"; a spread after the figure is its deviation, not the figure ("131.42 ± 0.59
+# t/s", llama-bench's mean ± sd).
 SPEED_FIGURE = lazy(
     rf"(?:(?P<lo>{NUM})(?P<lok>[kK])?{RANGE_SEP}(?P<hi>{NUM_BODY})|(?P<num>{NUM})"
     rf"(?:\s{{0,3}}(?:±|\+/-|\+-)\s{{0,3}}{NUM_BODY})?)\+?"
     r"(?:\s{0,3}(?P<k>[kK])(?![a-zA-Z]))?\s{0,3}(?:(?P<q>" + SPEED_QUALIFIER + r"(?:\s{1,3}"
     + SPEED_QUALIFIER + r")?)\s{1,3})?"
     r"(?<![A-Za-z])(?P<unit>(?:tokens?|toks?|tk|t)\s?/\s?s(?:ec(?:ond)?s?)?(?![A-Za-z])|"
-    r"tokens?\s(?:per|a)\ssec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
+    r"tokens?[\s-](?:per|a)[\s-]sec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
     r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", re.IGNORECASE)
 # A table or printout label with the unit before the figure: "Output token throughput (tok/s): 7.27".
 # TensorRT-LLM's tables: "Throughput (out tok/s/GPU): 5,885" (a per-GPU output figure).

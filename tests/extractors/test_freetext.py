@@ -468,3 +468,9 @@ def test_a_parameter_count_in_billions_or_trillions(ref: Reference, text: str, t
                                                     active: float | None) -> None:
     c = parse_text(RawDocument.from_text(text), ref).claim
     assert (c.params_total_b, c.params_active_b) == (total, active)
+
+
+def test_mlx_lm_generate_printout_gives_its_generation_rate(ref: Reference) -> None:
+    # mlx_lm.generate's verbose lines (ml-explore/mlx-lm generate.py prints "tokens-per-sec")
+    c = claim((FIXTURES / "mlx_generate.txt").read_text(), ref)
+    assert (c.tok_s, c.tok_s_kind, c.hardware, c.model) == (41.233, "decode", "Apple M2 Max", "Llama 3.1 8B")
