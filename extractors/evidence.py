@@ -23,6 +23,7 @@ from extractors.formats.board_mapping import BoardMappingError
 from extractors.formats.generic_board import GenericBoard
 from extractors.formats.record_text import reading_with
 from extractors.links import is_evidence_link, is_image_link
+from extractors.printed import printout_record
 from extractors.select import pick_primary, siblings_by_record, siblings_of
 from extractors.text import TextReading, parse_text
 
@@ -86,6 +87,11 @@ def read_document(doc: RawDocument, ref: Reference, source: Source | None = None
             f"{doc.source}: this JSON is not a format claimcheck reads (known: {known}; "
             "a new leaderboard can be mapped in a boards config file)"
         )
+    printed = printout_record(doc.text)
+    if len(printed) == 1:  # a tool's printout (pasted, attached or piped): read as the record it saves
+        inner = RawDocument(printed[0].record.encode(), source=doc.source, content_type="application/json")
+        inner.warnings = [*doc.warnings, f"{doc.source}: read as the {printed[0].tool} output it holds"]
+        return read_document(inner, ref, src, boards)
     reading = parse_text(doc, ref)
     src = src.model_copy(update={"format": "text", "kind": reading.kind if reading.kind != "post" else src.kind})
     return Reading(source=src, text=reading, excerpt=sanitise(doc.text, limit=2000),

@@ -14,6 +14,7 @@ values (a space inside a number, "140 .07"); a value that is still not a number 
 from __future__ import annotations
 
 import json
+import re
 
 __all__ = ["VLLM_LABELS", "vllm_serve_record"]
 
@@ -57,19 +58,28 @@ def _number(text: str) -> int | float | None:
 
 def vllm_serve_record(text: str) -> str | None:
     """The `--save-result` JSON of a `vllm bench serve` result block found in the text, or None
-    when the text holds no such block."""
+    when the text holds no such block. The lines around the block (the command that ran it, "on
+    1x H100 80GB") are the record's `notes`: the block itself names neither model nor card."""
     lines = text.splitlines()
     if not any(BANNER in _fold(line) for line in lines):
         return None
-    record: dict[str, int | float] = {}
+    record: dict[str, int | float | str] = {}
+    context: list[str] = []
     for line in lines:
         label, colon, value = line.rpartition(":")
-        if not colon:
-            continue
-        key = _FOLDED.get(_fold(label + ":"))
+        key = _FOLDED.get(_fold(label + ":")) if colon else None
         number = _number(value) if key else None
-        if key and number is not None and key not in record:
-            record[key] = number
+        if key and number is not None:
+            record.setdefault(key, number)
+        elif key is None and line.strip(" =-") and BANNER not in _fold(line) and not _RULE.match(line):
+            context.append(line.strip())
     if len(record) < MIN_KEYS:
         return None
+    if context:
+        record["notes"] = "\n".join(context)[:MAX_NOTES]
     return json.dumps(record)
+
+
+# A section rule of the block: "---------------Time to First Token----------------".
+_RULE = re.compile(r"^\s*[-=]{3,}.*[-=]{3,}\s*$")
+MAX_NOTES = 20000  # what a record's notes keep (extractors.builder)

@@ -82,6 +82,13 @@ CASES: list[tuple[str, list[str], str, dict[str, str], dict[tuple[str, str], flo
      {("acceptance", "al"): 4.54, ("acceptance", "window"): 16}),
     ("sglang_log", ["text/sglang_server.log"], "text", {"acceptance": "ok"},
      {("acceptance", "al"): 5.0, ("acceptance", "window"): 16}),
+    # a tool's printout saved as text is read as the record the tool saves, the lines around it
+    # (the command, the card) as its notes
+    ("vllm_printout", ["text/vllm_bench_serve_printout.txt"], "vllm_bench",
+     {"roofline": "ok", "fork": "ok", "acceptance": "n/a"},
+     {("roofline", "claimed_tok_s"): 2085.19, ("roofline", "ratio"): 0.0135}),
+    ("mlx_generate", ["text/mlx_generate.txt"], "text", {"roofline": "ok"},
+     {("roofline", "claimed_tok_s"): 41.233, ("roofline", "bandwidth_gbs"): 409.6}),
     ("dflash_benchmark", ["text/dflash_benchmark.txt"], "text", {"acceptance": "unanswerable"},
      {("acceptance", "al"): 6.53}),
     ("launch_command+post", ["text/sglang_launch.sh",
