@@ -79,11 +79,16 @@ _BASELINE_AFTER = lazy(r"(?i)\b(?:baseline|auto-?regressive|no[- ]spec\w*|withou
                              r"SD|(?:a\s+)?draft\w*)|no\s+draft\w*|(?:plain|vanilla)\s+decod\w*)\b")
 # Words that say which rate a figure is; the one nearest the figure decides. "speculative
 # decoding" names a method, not the decode rate; "prompt eval" is prefill, a bare "eval" decode.
+# koboldcpp labels its two rates "Process:" (the prompt) and "Generate:" ("CtxLimit: 3768/4096,
+# Process:0.44s (442.0ms/T = 2.26T/s), Generate:0.00s (3.0ms/T = 333.33T/s), Total:0.45s
+# (2.25T/s)", as pasted in LostRuins/koboldcpp issue #972): as labels, with their colon, they
+# name the kind; the bare verbs in prose do not.
 _PREFILL_WORDS = (
     r"(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?\b(?!s)|"
+    r"\bprocess(?:ing)?(?=\s?:)|"
     r"\bpp\d*\b|\binput(?![\s:=]{0,3}\d{1,6}\s{0,3}(?:tokens?\s{0,3})?[/,])(?![\s_-]{0,3}len)"
     r"(?:\s+throughput)?\b)")
-_DECODE_WORDS = (r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bgen(?:eration)?\b|"
+_DECODE_WORDS = (r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bgen(?:eration)?\b|\bgenerate(?=\s?:)|"
                  r"\btg\d*\b|\beval\b)")
 # "end-to-end throughput" is still a throughput (kvcache-ai/ktransformers doc/en/AMX.md: "418
 # tokens/s end-to-end throughput"): at unknown batch it is an aggregate, never one stream's rate.

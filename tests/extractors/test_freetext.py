@@ -474,3 +474,21 @@ def test_mlx_lm_generate_printout_gives_its_generation_rate(ref: Reference) -> N
     # mlx_lm.generate's verbose lines (ml-explore/mlx-lm generate.py prints "tokens-per-sec")
     c = claim((FIXTURES / "mlx_generate.txt").read_text(), ref)
     assert (c.tok_s, c.tok_s_kind, c.hardware, c.model) == (41.233, "decode", "Apple M2 Max", "Llama 3.1 8B")
+
+
+@pytest.mark.parametrize(("text", "tok_s", "kind"), [
+    # koboldcpp's console line (its shape as pasted in LostRuins/koboldcpp issue #972): the
+    # "Process:" rate is the prompt's, "Generate:" the decode rate; before, the prompt's 476 was
+    # the headline and the claim was flagged at 4.8x the ceiling
+    ("koboldcpp, RTX 3060 12GB, Mistral 7B Q4_K_M: CtxLimit:1024/4096, Amt:512/512, Init:0.01s, "
+     "Process:0.35s (2.1ms/T = 476.19T/s), Generate:11.02s (21.5ms/T = 46.46T/s), Total:11.37s (45.03T/s)",
+     46.46, "decode"),
+    # its older line has no per-phase rate: the total is the one figure
+    ("koboldcpp on a 3060, Mistral 7B: ContextLimit: 614/2048, Processing:0.43s (5.5ms/T), "
+     "Generation:3.62s (55.8ms/T), Total:4.06s (16.02T/s)", 16.02, "aggregate"),
+    ("While processing, my 4090 gives 45 tok/s with Llama 3 8B", 45.0, None),  # in prose no label
+])
+def test_koboldcpp_labels_name_the_prompt_and_the_decode_rate(ref: Reference, text: str, tok_s: float,
+                                                              kind: str | None) -> None:
+    c = claim(text, ref)
+    assert (c.tok_s, c.tok_s_kind) == (tok_s, kind)
