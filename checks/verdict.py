@@ -144,8 +144,11 @@ def _setup(ev: Evidence, roof: Answer | None, card_name: str | None) -> str:
     gb = roof.figures.get("weights_gb") if roof is not None else None
     if not gb or roof is None:
         return f" of {card}"
+    # The format the roofline read (checks.physics.weights): named, else the file's size, else
+    # the record's bits per weight, else 4-bit assumed.
     what = (f"{c.weight_format} weights" if c.weight_format
-            else "weights, the stated size" if c.model_size_bytes else "assumed 4-bit weights")
+            else "weights, the stated size" if c.model_size_bytes
+            else f"{c.bits_per_weight:g}-bit weights" if c.bits_per_weight else "assumed 4-bit weights")
     dense, moe = roof.figures.get("dense_ceiling_tok_s"), roof.figures.get("ceiling_tok_s")
     if roof.figures.get("moe_reading") and isinstance(dense, float) and isinstance(moe, float) and moe > 0:
         # Judged at the MoE reading of an unnamed architecture: the bytes that reading reads per

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import pytest
 
 import checks.runner as runner
-from checks.models import Answer, Evidence, Question, Status
+from checks.models import Answer, Claim, Evidence, Question, Status
 from checks.reference import Reference
 from checks.registry import CHECKS, Check
 from checks.verdict import headline, verdict
@@ -123,3 +123,15 @@ def test_the_seed_stays_implausible_at_16_32(ref: Reference) -> None:
     assert report.headline.startswith("implausible — 2103.6 tok/s is 16.3× the batch-1 ceiling")
 
 
+
+
+@pytest.mark.parametrize(("fields", "label"), [
+    ({"weight_format": "Q4_K_M"}, "4.0 GB of Q4_K_M weights"),
+    ({"bits_per_weight": 6.0}, "6.0 GB of 6-bit weights"),  # an EXL2 "6.0bpw" with no format named
+    ({}, "4.0 GB of assumed 4-bit weights"),
+])
+def test_the_headline_names_the_weights_the_roofline_read(ref: Reference, fields: dict[str, object],
+                                                          label: str) -> None:
+    c = Claim(model="Llama 3 8B", hardware="RTX 4090", tok_s=100.0, **fields)
+    r = runner.audit(Evidence(claim=c), ref)
+    assert f"of one RTX 4090 ({label})" in r.headline
