@@ -282,11 +282,18 @@ class App:
         opts = self.options
         own = [read_document(doc, self.ref, boards=list(opts.boards)) for doc in request.bundled]
         # Side by side: a pool of more than one worker reads a request's files at once; the
-        # results keep the request's order.
-        readings = own + list(await asyncio.gather(*(
+        # results keep the request's order. Every read ends (each is bounded by the deadline)
+        # before a failure is raised, so none is still in a worker when the caller closes the
+        # pool; the failure raised is the first input's, in the request's order.
+        results = await asyncio.gather(*(
             read_document_async(doc, self.ref, boards=list(opts.boards),
                                 deadline_s=opts.fetch_deadline_s, pool=self.pool)
-            for doc in request.docs)))
+            for doc in request.docs), return_exceptions=True)
+        readings = own
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+            readings.append(result)
         fetched: list[Reading] = []
         not_found: list[str] = []
         if request.urls:

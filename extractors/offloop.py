@@ -238,6 +238,10 @@ class ReadingPool:
         self.started += 1
         return worker
 
+    def idle(self) -> int:
+        """How many workers wait for a task now (the rest are running one)."""
+        return self._idle.qsize() if self._idle is not None else 0
+
     def pids(self) -> list[int]:
         return [w.proc.pid for w in self._all if w.proc.pid is not None and w.alive()]
 
@@ -261,7 +265,9 @@ class ReadingPool:
             ok, payload = await worker.call((fn, args, kwargs, with_ref))
             healthy = worker.alive()
         finally:
-            if healthy:
+            if worker not in self._all:  # the pool was closed under the task: nothing to return
+                worker.kill()
+            elif healthy:
                 idle.put_nowait(worker)
             else:  # cancelled mid-task (a deadline), or the worker died: a fresh one
                 idle.put_nowait(self._replace(worker))

@@ -255,3 +255,38 @@ async def test_the_pool_starts_before_the_stores_thread(ref: Reference, tmp_path
     async with App.open(_settings(tmp_path), ref=ref, open_store=True) as app:
         assert app.pool.threads_at_start == before  # no thread existed when the workers started
         assert threading.active_count() > before  # aiosqlite's thread came after
+
+
+OLLAMA_API = (b'{"model":"llama3.1:8b","created_at":"2024-08-04T19:22:45Z","response":"...","done":true,'
+              b'"total_duration":5043500667,"eval_count":290,"eval_duration":4709213000}')
+
+
+@pytest.mark.parametrize("order", ["refused first", "refused last"])
+async def test_one_refused_input_of_several_is_the_error_and_every_read_ends_first(
+        ref: Reference, tmp_path: Path, order: str) -> None:
+    # An unknown JSON beside a claim: the refusal is raised after the other read ended, so the
+    # pool is closed with nothing in a worker (before, the read still running at the close
+    # raised ValueError in the pool and asyncio printed a traceback at shutdown).
+    long_post = RawDocument.from_text("\n".join([CLAIM] * 4000))  # ~0.6 MB: read for a while
+    docs = [RawDocument(OLLAMA_API, source="generate.json"), long_post]
+    if order == "refused last":
+        docs.reverse()
+    async with ReadingPool.open(ref, 2) as pool, \
+            App.open(_settings(tmp_path), ref=ref, pool=pool) as app:
+        with pytest.raises(UnusableInput, match="generate.json: this JSON is not a format claimcheck reads"):
+            await app.audit(Request(docs=tuple(docs)))
+        assert pool.idle() == 2  # the long read ended before the refusal was raised
+        assert pool.replaced == 0 and len(pool.pids()) == 2
+        assert (await app.audit(Request.from_message(CLAIM))).report.verdict == "implausible"
+
+
+async def test_a_task_cancelled_after_its_pool_closed_kills_its_worker_and_raises_nothing_else(
+        ref: Reference) -> None:
+    pool = ReadingPool(ref, 1).start()
+    task = asyncio.ensure_future(pool.run(_spin, 30.0))
+    await asyncio.sleep(0.2)  # the task is in its worker
+    pool.close()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert pool.pids() == [] and pool.replaced == 0

@@ -123,3 +123,18 @@ def test_a_fetch_budget_that_is_not_a_number_is_refused_in_one_line(monkeypatch:
     assert (code, out) == (2, "")
     assert one_line(err) == ("CLAIMCHECK_FETCH_BUDGET: Input should be a valid integer, unable to "
                              "parse string as an integer (got 'abc')")
+
+
+def test_an_unknown_json_beside_a_claim_is_one_line_in_a_real_process(tmp_path: Path) -> None:
+    # In its own interpreter: the traceback this once printed came from asyncio.run's shutdown
+    # (the other input's read, cancelled at the pool's close), past `main`'s own error handling.
+    import subprocess
+    import sys
+
+    path = tmp_path / "generate.json"
+    path.write_text('{"model": "llama3.1:8b", "done": true, "eval_count": 290, "eval_duration": 4709213000}')
+    proc = subprocess.run([sys.executable, "-m", "bot.cli", "audit", "--no-cache", str(path),
+                           "RTX 4080, Llama 3.1 8B: 100 tok/s"], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert one_line(proc.stderr).startswith(f"{path}: this JSON is not a format claimcheck reads")
