@@ -20,6 +20,7 @@ from extractors.formats.llama_bench import LlamaBench
 from extractors.formats.llama_server import LlamaServerTimings
 from extractors.formats.localscore import LocalScore
 from extractors.formats.mlperf import MLPerf
+from extractors.formats.ollama import OllamaResponse
 from extractors.formats.sglang_bench_one_batch import SglangBenchOneBatch
 from extractors.formats.sglang_bench_serving import SglangBenchServing
 from extractors.formats.tsv_board import TsvBoard
@@ -51,6 +52,7 @@ FORMATS: tuple[Format, ...] = (
     SglangBenchOneBatch(),
     LlamaBench(),
     LlamaServerTimings(),
+    OllamaResponse(),
     AiPerf(),
     GuideLLM(),
     InferenceX(),

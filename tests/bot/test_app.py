@@ -257,8 +257,9 @@ async def test_the_pool_starts_before_the_stores_thread(ref: Reference, tmp_path
         assert threading.active_count() > before  # aiosqlite's thread came after
 
 
-OLLAMA_API = (b'{"model":"llama3.1:8b","created_at":"2024-08-04T19:22:45Z","response":"...","done":true,'
-              b'"total_duration":5043500667,"eval_count":290,"eval_duration":4709213000}')
+# A JSON of no format claimcheck reads (an OpenAI-style chat completion, no timings in it).
+UNKNOWN_JSON = (b'{"id":"chatcmpl-1","object":"chat.completion","model":"llama3.1:8b","choices":'
+                b'[{"index":0,"message":{"role":"assistant","content":"Hi"}}],"usage":{"completion_tokens":290}}')
 
 
 @pytest.mark.parametrize("order", ["refused first", "refused last"])
@@ -268,7 +269,7 @@ async def test_one_refused_input_of_several_is_the_error_and_every_read_ends_fir
     # pool is closed with nothing in a worker (before, the read still running at the close
     # raised ValueError in the pool and asyncio printed a traceback at shutdown).
     long_post = RawDocument.from_text("\n".join([CLAIM] * 4000))  # ~0.6 MB: read for a while
-    docs = [RawDocument(OLLAMA_API, source="generate.json"), long_post]
+    docs = [RawDocument(UNKNOWN_JSON, source="generate.json"), long_post]
     if order == "refused last":
         docs.reverse()
     async with ReadingPool.open(ref, 2) as pool, \

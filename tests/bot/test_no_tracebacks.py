@@ -132,7 +132,7 @@ def test_an_unknown_json_beside_a_claim_is_one_line_in_a_real_process(tmp_path: 
     import sys
 
     path = tmp_path / "generate.json"
-    path.write_text('{"model": "llama3.1:8b", "done": true, "eval_count": 290, "eval_duration": 4709213000}')
+    path.write_text('{"id": "chatcmpl-1", "object": "chat.completion", "usage": {"completion_tokens": 290}}')
     proc = subprocess.run([sys.executable, "-m", "bot.cli", "audit", "--no-cache", str(path),
                            "RTX 4080, Llama 3.1 8B: 100 tok/s"], capture_output=True, text=True,
                           timeout=60, check=False)
