@@ -343,6 +343,12 @@ def _active_unstated(claim: Claim, model: ModelRow | None, arch: Architecture,
             cited(same, f"MoE: the active params are read per token; {num(active)}B active of "
                         f"{num(same.params_total_b)}B, the {family.name} MoE whose total the "
                         f"record's {num(total.value)}B matches"),))
+    if (base := _same_shape_moe(claim, ref)) is not None:
+        active = base.params_active_b or base.params_total_b
+        return Derived(active, "B params", (
+            cited(base, f"MoE: the active params are read per token; {num(active)}B active of "
+                        f"{num(base.params_total_b)}B, the published MoE of the name's shape "
+                        f"('{_base_shape(claim)}')"),))
     near = sparsest_moe_near(total.value, ref)
     if near is None:
         return Missing(("active params (MoE)",))
@@ -354,6 +360,29 @@ def _active_unstated(claim: Claim, model: ModelRow | None, arch: Architecture,
         *total.basis),
         notes=(*total.notes, f"active params not stated: read as the sparsest published MoE of its size "
                              f"({near.row.name}, {near.share:.3f} active)"))
+
+
+# A Mixtral-style shape, N experts of M billion ("8x22B"): a fine-tune named by it is its base's.
+_EXPERT_SHAPE = re.compile(r"(?i)\d{1,3}x\d{1,4}(?:\.\d{1,2})?b")
+
+
+def _base_shape(claim: Claim) -> str | None:
+    """The name's "NxMB" shape ("WizardLM-2 8x22B": "8x22b"), or None."""
+    named = size_from_name(claim.model)
+    if named is None or not named.is_moe or not _EXPERT_SHAPE.fullmatch(named.span):
+        return None
+    return named.span.lower()
+
+
+def _same_shape_moe(claim: Claim, ref: Reference) -> ModelRow | None:
+    """The published MoE whose name has the claim's "NxMB" shape, the base a fine-tune named so
+    is built on ("WizardLM-2 8x22B", "Nous Hermes 2 Mixtral 8x7B": Mixtral 8x22B, 8x7B)."""
+    shape = _base_shape(claim)
+    if shape is None:
+        return None
+    rows = [r for r in ref.models if r.moe and r.params_active_b and r.params_total_b > 0
+            and any(shape in _fold_words(n).split() for n in (r.name, *r.aliases))]
+    return min(rows, key=lambda r: ((r.params_active_b or 0) / r.params_total_b, r.name), default=None)
 
 
 def _same_family_moe(total_b: float, family: FamilyRow, ref: Reference) -> ModelRow | None:

@@ -51,6 +51,12 @@ _FAMILIES = {
     "starcoder": "StarCoder", "baichuan": "Baichuan", "gpt-oss": "gpt-oss", "r1": "R1",
     "open-llama": "OpenLLaMA", "wayfarer": "Wayfarer", "miqu": "Miqu", "bitnet": "BitNet",
     "trilm": "TriLM",
+    # the reference's other family rows (checks/data/models.json `families`), so that a name of
+    # theirs is read and its row decides dense or MoE: "DBRX 132B", "Grok-1 314B", "Jamba 1.5"
+    "dbrx": "DBRX", "grok": "Grok", "jamba": "Jamba", "command-r": "Command R",
+    "vicuna": "Vicuna", "eurollm": "EuroLLM", "codegeex": "CodeGeeX", "mathstral": "Mathstral",
+    # a fine-tune family named by its base's shape ("WizardLM-2 8x22B" is a Mixtral 8x22B)
+    "wizardlm": "WizardLM",
 }
 # Families whose bare name is one model (one size), so it is a model name without a size.
 _SINGLE = {"DeepSeek", "Kimi", "GLM", "MiniMax"}  # with a version: "DeepSeek V3", "Kimi K2"

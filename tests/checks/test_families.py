@@ -238,3 +238,18 @@ def test_a_moe_above_even_its_sparsest_reading_is_judged(ref: Reference) -> None
     answer = roofline(Evidence(claim=claim), ref, {})
     assert answer.status == "stop"
     assert not answer.missing
+
+
+@pytest.mark.parametrize(("name", "row", "active"), [
+    ("WizardLM 2 8x22B", "Mixtral 8x22B", 39.2),  # Microsoft's fine-tune of Mixtral 8x22B
+    ("Nous Hermes 2 Mixtral 8x7B DPO", "Mixtral 8x7B", 12.88),
+])
+def test_a_fine_tune_named_by_its_bases_shape_reads_the_bases_active_params(
+        ref: Reference, name: str, row: str, active: float) -> None:
+    # Before, "WizardLM-2 8x22B" was read at the sparsest MoE of about 176B (7.5B active),
+    # a ceiling five times too generous to catch anything.
+    claim = _claim(name, params_total_b=176.0 if "22B" in name else 56.0, size_inferred=True)
+    params = params_per_token(claim, ref.model(name), ref)
+    assert isinstance(params, Derived)
+    assert params.value == pytest.approx(active)
+    assert isinstance(params.basis[0], Basis) and params.basis[0].source == f"models/{row}"

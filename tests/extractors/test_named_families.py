@@ -71,3 +71,31 @@ def test_a_miqu_merge_on_a_two_socket_xeon_is_judged_as_dense_plain_decode(
     assert report.verdict == verdict
     # 2 sockets × 76.8 GB/s ÷ (70B × 4 bits ÷ 8)
     assert q7.figures["ceiling_tok_s"] == pytest.approx(153.6 / 35.0, rel=1e-3)
+
+
+@pytest.mark.parametrize(("text", "model", "weights_gb"), [
+    # every family of the reference's table is a name the text reader reads, so its row decides:
+    # the GB read per token are the active params at the format's bits
+    ("DBRX 132B on 4x A100 80GB fp16: 30 tok/s", "DBRX", 36.0 * 2),
+    ("Grok-1 314B on 8x A100 80GB int8: 20 tok/s", "Grok-1", 78.5 * 1),
+    ("WizardLM-2 8x22B IQ3_XXS on 3x 3090: 15 t/s", "WizardLM 2 8x22B", 39.2 * 3 / 8),  # Mixtral 8x22B's shape
+])
+def test_a_moe_family_the_table_knows_is_read_and_judged_at_its_active_params(
+        ref: Reference, text: str, model: str, weights_gb: float) -> None:
+    # Before, none of these names was read: DBRX was "whether the model is a MoE" unknown, Grok-1
+    # was judged dense at all 314B, and WizardLM-2 had no size at all.
+    report = _audit(ref, text)
+    assert report.claim.model == model
+    q7 = report.question("roofline")
+    assert q7.status == "ok" and "dense_ratio" not in q7.figures
+    assert q7.figures["weights_gb"] == pytest.approx(weights_gb)
+
+
+@pytest.mark.parametrize(("text", "model"), [
+    ("Command-R 35B Q4 on a 3090: 30 t/s", "Command R 35B"),
+    ("vicuna-13b-v1.5 on a 3060: 20 tok/s", "Vicuna 13B V1.5"),
+])
+def test_a_dense_family_the_table_knows_is_read(ref: Reference, text: str, model: str) -> None:
+    report = _audit(ref, text)
+    assert report.claim.model == model
+    assert "dense_ratio" not in report.question("roofline").figures  # dense, by its family row
