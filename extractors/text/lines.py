@@ -145,11 +145,22 @@ def span_of(line: str) -> str:
     return line.strip()[:200]
 
 
-def mark(out: LogReading, name: str, line: Line) -> None:
-    """Record that shape `name` read `line` (the free-text reader then skips it)."""
+# Where a log record starts on its line: its level, timestamp or printer prefix ("INFO 08-12 …",
+# "[2024-10-01 12:00:00 TP0] Decode batch", "llama_perf_context_print:"). Prose pasted before
+# it on the same line ("vLLM log on my RTX 4090 with Llama 3.1 8B: INFO …") is the member's own
+# words, left to the free-text reader: the card and model are often only there.
+_RECORD_START = re.compile(r"\b(?:INFO|DEBUG|WARNING|WARN|ERROR)\b|\[\d{4}-\d{2}-\d{2}[ T]|"
+                           r"\b\d{2}-\d{2} \d{2}:\d{2}:\d{2}\b|\b[a-z_]+_print:")
+
+
+def mark(out: LogReading, name: str, line: Line, found: re.Match[str] | None = None) -> None:
+    """Record that shape `name` read `line`, from where its log record starts, else from where
+    the shape was `found` on it (the free-text reader then skips that part)."""
     if name not in out.found:
         out.found.append(name)
-    out.spans.append((line.start, line.end))
+    at = _RECORD_START.search(line.text)
+    start = at.start() if at is not None else found.start() if found is not None else 0
+    out.spans.append((line.start + start, line.end))
 
 
 def keep_tok_s(out: LogReading, value: float | None) -> float | None:

@@ -127,8 +127,8 @@ def _sglang(text: str, b: ClaimBuilder, ref: Reference | None, out: LogReading) 
     if not rows:
         return
     gens, als, rates, running = [], [], [], []
-    for line, _ in rows:
-        mark(out, "sglang_log", line)
+    for line, found in rows:
+        mark(out, "sglang_log", line, found)
         g = keep_tok_s(out, number_after(r"gen throughput \(token/s\):\s*" + N, line.text))
         r = parse_int(group_after(r"#running-req:\s*(\d+)", line.text))
         if g:
@@ -192,7 +192,7 @@ def _vllm(text: str, b: ClaimBuilder, ref: Reference | None, out: LogReading) ->
     rows = list(lines_matching(text, _GEN))
     gens, running = [], []
     for line, m in rows:
-        mark(out, "vllm_log", line)
+        mark(out, "vllm_log", line, m)
         g = keep_tok_s(out, parse_number(m.group(1)))
         r = parse_int(group_after(r"Running:\s*(\d+)\s*reqs", line.text))
         if g and r:  # idle intervals print 0.0 with Running: 0

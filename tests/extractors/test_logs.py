@@ -218,3 +218,22 @@ def test_a_fractional_output_token_count_is_dropped(ref: Reference) -> None:
 
     text = "Throughput: 10.0 tok/s\nOutput tokens: 0.5\nAccept length: 2.0\n"
     assert parse_text(RawDocument.from_text(text), ref).claim.tokens_generated is None
+
+
+@pytest.mark.parametrize(("text", "tok_s", "concurrency", "hardware", "model"), [
+    # a log line pasted after the member's own words, on the same line: the words are theirs
+    ("vLLM log on my RTX 4090 with Llama 3.1 8B AWQ: INFO 08-12 10:01:12 metrics.py:351] Avg prompt "
+     "throughput: 0.0 tokens/s, Avg generation throughput: 1850.3 tokens/s, Running: 64 reqs, Swapped: 0 reqs",
+     1850.3, 64, "RTX 4090", "Llama 3.1 8B"),
+    ("SGLang on one H100, Llama 3.1 8B: [2024-10-01 12:00:00 TP0] Decode batch. #running-req: 128, "
+     "#token: 90112, token usage: 0.45, gen throughput (token/s): 6543.21, #queue-req: 0",
+     6543.21, 128, "H100 SXM", "Llama 3.1 8B"),
+    # typed without the log's prefix: the words before the shape are the post's
+    ("Aphrodite on 8x A100: Llama 3 70B fp16, Avg generation throughput: 2500 tokens/s, Running: 200 reqs",
+     2500.0, 200, "A100 80GB SXM", "Llama 3 70B"),
+])
+def test_the_words_before_a_log_line_are_read_as_the_post(ref: Reference, text: str, tok_s: float,
+                                                         concurrency: int, hardware: str, model: str) -> None:
+    c = parse_text(RawDocument.from_text(text), ref).claim
+    assert (c.tok_s, c.tok_s_kind, c.concurrency, c.hardware, c.model) == (
+        tok_s, "aggregate", concurrency, hardware, model)
