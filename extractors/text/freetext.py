@@ -92,12 +92,14 @@ _DECODE_WORDS = (r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bge
                  r"\btg\d*\b|\beval\b)")
 # "end-to-end throughput" is still a throughput (kvcache-ai/ktransformers doc/en/AMX.md: "418
 # tokens/s end-to-end throughput"): at unknown batch it is an aggregate, never one stream's rate.
+# So is a generation throughput (vLLM's "Avg generation throughput" and SGLang's "gen throughput"
+# sum every running request) and a "combined" figure; "gen"/"generation" alone stays a decode word.
 _KIND_WORDS = lazy(
     r"(?i)" + _PREFILL_WORDS + "|"
     r"(?P<per_user>\bper\s+(?:user|stream|request)\b|/\s?(?:user|stream|req(?:uest)?)\b)|"
     r"(?P<per_gpu>\bper\s+(?:gpu|card)\b|/\s?(?:gpu|card)\b)|"
     r"(?P<total>\btotal\s+tok(?:en)?s?\b(?:\s+throughput\b)?)|"
-    r"(?P<aggregate>\b(?:end[- ]to[- ]end|e2e)\s+throughput\b|\baggregate\b|\btotal\b|(?<!decode )(?<!decoding )\bthroughput\b|\b\d{1,5}\s(?:prompts|requests|concurrent)\b|\bdp\d{1,2}\b|\bdp\s?=\s?\d{1,2}\b)|"
+    r"(?P<aggregate>\b(?:end[- ]to[- ]end|e2e|gen(?:eration)?)\s+throughput\b|\baggregate\b|\btotal\b|\bcombined\b|(?<!decode )(?<!decoding )\bthroughput\b|\b\d{1,5}\s(?:prompts|requests|concurrent)\b|\bdp\d{1,2}\b|\bdp\s?=\s?\d{1,2}\b)|"
     r"(?P<output>\bend[- ]to[- ]end\b|\be2e\b)|" + _DECODE_WORDS)
 # Only a prefill or a decode word decides a figure's line (`_line_kind`): the strings one of
 # which every such word holds (casefolded), so a line holding none of them costs one scan.

@@ -52,6 +52,9 @@ _CELL: list[tuple[str, re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
                                r"|\bc\s*+=\s*+(\d{1,6})\b|(?<![\w.])(\d{1,6})"
                                r"\s++(?:concurrent|parallel|simultaneous)\s++(?:users|requests|streams|sessions|clients|sequences)"
                                r"|(?<![\w.])(\d{1,5})\s++(?:users?|streams?)\b"
+                               # "4 clients in parallel", "8 requests at once"
+                               r"|(?<![\w.])(\d{1,5})\s++(?:requests|streams|sessions|clients|sequences|prompts)"
+                               r"\s++(?:in\s++parallel|concurrently|simultaneously|at\s++once)\b"
                                # "32 concurrent" with its noun left out, never before hardware
                                r"|(?<![\w.])(\d{1,5})\s++concurrent\b(?!\s*+(?:GPUs?|cards?|nodes?|cores?|"
                                r"threads?|devices?|machines?|servers?|users|requests|streams|sessions|"
@@ -127,7 +130,7 @@ _NEGATION_REACH = 200
 # What each _CELL pattern cannot match without (casefolded): the keyword gate, in _CELL's order.
 _CELL_WORDS: list[tuple[str, ...]] = [
     ("batch", "bs"),
-    ("conc", "=", "parallel", "simultan", "user", "stream"),
+    ("conc", "=", "parallel", "simultan", "user", "stream", "once"),
     ("single",),
     ("multi", "production", "serv"),
     ("ttft", "empty"),

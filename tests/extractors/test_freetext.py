@@ -492,3 +492,17 @@ def test_koboldcpp_labels_name_the_prompt_and_the_decode_rate(ref: Reference, te
                                                               kind: str | None) -> None:
     c = claim(text, ref)
     assert (c.tok_s, c.tok_s_kind) == (tok_s, kind)
+
+
+@pytest.mark.parametrize(("text", "tok_s", "kind", "concurrency"), [
+    # a generation throughput sums the running requests (vLLM's "Avg generation throughput",
+    # SGLang's "gen throughput"): read as one stream it was `implausible` at 9x a 3090's ceiling
+    ("vllm serve Qwen2.5-7B on RTX 3090: 2200 tok/s generation throughput, 128 requests", 2200.0, "aggregate", None),
+    ("llama.cpp server on a 3090, Llama 3.1 8B Q4_K_M, 4 clients in parallel: 380 t/s combined",
+     380.0, "aggregate", 4),
+    ("RTX 4090 Llama 3 8B Q4_K_M: 140 t/s generation", 140.0, "decode", None),  # "generation" alone stays decode
+])
+def test_a_generation_throughput_or_a_combined_figure_is_an_aggregate(
+        ref: Reference, text: str, tok_s: float, kind: str, concurrency: int | None) -> None:
+    c = claim(text, ref)
+    assert (c.tok_s, c.tok_s_kind, c.concurrency) == (tok_s, kind, concurrency)
