@@ -218,6 +218,11 @@ def _command(line: str, start: int, end: int, match: re.Match[str], engine: str,
             # llama-bench on an RTX 4090"): kept as the command they were blanked from the readers
             # of the model, the format and the card.
             head, cut = "", (match.start(), match.end())
+    elif (prose := _prose_after_options(body)) is not None:
+        # "llama-server -np 8 on a 4090, Llama 3 8B Q4: 600 t/s": the command ends where the
+        # sentence it sits in goes on; the card, the model and the figure are the post's words.
+        body = body[:prose]
+        cut = (cut[0], match.end() + prose)
     raw = (head + match.group(0) + body).strip()
     body_tokens, lenient = split_command(body)
     head_tokens, lenient_head = split_command(head)
@@ -241,6 +246,27 @@ def _ends_prose(head: str, body: str) -> bool:
     words = head.split()
     return not any(w in ("docker", "podman", "sudo", "exec") for w in words) and not all(
         _ENV_TOKEN.match(w) or w.startswith("-") for w in words)
+
+
+# A sentence going on after a command's options: a preposition or verb, then a determiner, a
+# count or a name ("on a 4090", "on my 3090", "with 2x 3090", "gets 45 t/s"). No option, path
+# or model id reads so; a prompt that does is quoted.
+_PROSE_GOES_ON = re.compile(r"(?i)\s(?:on|with|using|gets?|got|runs?|does|gives|giving|reaching|hits?)"
+                            r"\s+(?:my|a|an|the|one|two|\d|[A-Z])")
+
+
+def _prose_after_options(body: str) -> int | None:
+    """Where the sentence goes on after a command's options, when what follows states a speed
+    (a figure with its unit is the post's claim, never an argument); None otherwise."""
+    from extractors.text.units import states_speed
+
+    if not states_speed(body):
+        return None
+    for m in _PROSE_GOES_ON.finditer(body):
+        before = body[:m.start()]
+        if before.count('"') % 2 == 0 and before.count("'") % 2 == 0:  # outside any quoted prompt
+            return m.start()
+    return None
 
 
 def _names_in_prose(body: str) -> bool:

@@ -356,3 +356,24 @@ def test_a_tool_that_ends_the_sentence_is_named_in_prose(ref: Reference, text: s
 def test_an_env_prefix_before_a_bare_program_is_still_its_command(ref: Reference) -> None:
     c = parse_text(RawDocument.from_text("CUDA_VISIBLE_DEVICES=0 llama-bench"), ref).claim
     assert c.launch_command == "CUDA_VISIBLE_DEVICES=0 llama-bench"
+
+
+@pytest.mark.parametrize(("text", "command", "hardware", "tok_s"), [
+    # the sentence goes on after the command's options: the card and the figure are the post's
+    ("llama-server -np 8 on a 4090, Llama 3 8B Q4: 600 t/s", "llama-server -np 8", "RTX 4090", 600.0),
+    ("llama-server -m llama-3-8b.Q4_K_M.gguf -ngl 99 on my 3090 gets 110 t/s",
+     "llama-server -m llama-3-8b.Q4_K_M.gguf -ngl 99", "RTX 3090", 110.0),
+    ("vllm serve meta-llama/Llama-3.1-8B --max-num-seqs 64 on one H100 gives 9000 tok/s total",
+     "vllm serve meta-llama/Llama-3.1-8B --max-num-seqs 64", "H100 SXM", 9000.0),
+])
+def test_a_command_ends_where_its_sentence_goes_on(ref: Reference, text: str, command: str, hardware: str,
+                                                   tok_s: float) -> None:
+    # before, the whole line was the command and its "600 t/s" an argument: no speed claim found
+    c = parse_text(RawDocument.from_text(text), ref).claim
+    assert (c.launch_command, c.hardware, c.tok_s) == (command, hardware, tok_s)
+
+
+def test_a_quoted_prompt_that_reads_like_prose_stays_in_its_command(ref: Reference) -> None:
+    text = 'llama-cli -m llama-3-8b.Q4_K_M.gguf -p "run on a Pi at 5 t/s" -n 128'
+    cmd = find_commands(text)
+    assert len(cmd) == 1 and cmd[0].end == len(text)
