@@ -114,6 +114,15 @@ def resolve_format(claim: Claim, ref: Reference) -> WeightFormat:
             family=None, row=None, notes=notes,
             basis=(f"{claim.source_of('bits_per_weight')} = {num(bits)} bits per weight",),
         )
+    if (named := _bits_named(claim.weight_format)) is not None:
+        # "Q8", "Q6", "8-bit", "int8": the name says its bits, the nominal count (Q8_0 stores
+        # 8.5 with its scales): still generous, and not the 4-bit a name that says nothing gets.
+        return WeightFormat(
+            name=f"{claim.weight_format}", nominal_bits=named, effective_bits=named, family=None, row=None,
+            basis=(f"{claim.source_of('weight_format')} = '{claim.weight_format}': {num(named)} bits per "
+                   "weight, as its name says (not in the reference table)",),
+            notes=(f"format '{claim.weight_format}' is not in the reference table: {num(named)} bits per "
+                   "weight, as its name says",))
     why = (f"format '{claim.weight_format}' is not in the reference table"
            if claim.weight_format else "weight format not stated")
     return WeightFormat(
@@ -122,6 +131,19 @@ def resolve_format(claim: Claim, ref: Reference) -> WeightFormat:
         assumptions=(_A_NOMINAL, _A_EFFECTIVE),
         notes=(f"{why}: 4-bit assumed, the smallest format in common use",), assumed=True,
     )
+
+
+# A format named by its bits alone: "Q8", "q6", "8-bit", "8bit", "int8", "INT4".
+_BITS_NAMED = re.compile(r"(?i)(?:q|int)(\d)|(\d)[- ]?bits?")
+
+
+def _bits_named(fmt: str | None) -> float | None:
+    """The bits per weight a format's bare name states, 2 to 8; None for any other name."""
+    m = _BITS_NAMED.fullmatch(fmt.strip()) if fmt else None
+    if m is None:
+        return None
+    bits = int(m.group(1) or m.group(2))
+    return float(bits) if 2 <= bits <= 8 else None
 
 
 INFERRED_NOTE = "model size inferred"  # every note on an inferred size starts with these words

@@ -117,3 +117,15 @@ def test_a_model_without_a_native_format_keeps_the_claimed_bits(ref: Reference) 
     claim = Claim(model="Llama 3.1 8B", weight_format="BF16")
     got = generous_weight_gb(claim, ref.model("Llama 3.1 8B"), resolve_format(claim, ref))
     assert isinstance(got, Derived) and got.value == pytest.approx(8.03 * 16 / 8)
+
+
+@pytest.mark.parametrize(("fmt", "bits", "assumed"), [
+    ("Q8", 8.0, False), ("q6", 6.0, False), ("8-bit", 8.0, False), ("int4", 4.0, False),
+    ("Q4", 4.0, False),
+    ("Q9", 4.0, True), ("Q1", 4.0, True), ("weird", 4.0, True),  # no bits a format has: 4-bit assumed
+])
+def test_a_format_named_by_its_bits_alone_is_read_at_those_bits(ref: Reference, fmt: str, bits: float,
+                                                                assumed: bool) -> None:
+    # "Llama 3 70B Q8" had been judged at 4-bit (35 GB) while its headline said "Q8 weights"
+    got = resolve_format(Claim(model="Llama 3 70B", weight_format=fmt, tok_s=10.0), ref)
+    assert (got.nominal_bits, got.assumed) == (bits, assumed)
