@@ -54,7 +54,8 @@ _COUNT_AFTER = lazy(r"(?:\s?\d{1,3}\s?GB)?\s?[x×*]\s?(\d{1,3})\b")
 _COUNT_AFTER_FIRST = lazy(r"\s(\d{1,2})\s?[x×](?=\s?(?:[:;,)\]]|$))")
 _COUNT_ENDS = ("x", "×", "*")  # what `_COUNT_BEFORE` can end in, besides a space
 _MACHINES = lazy(r"(?i)s?\s{1,3}(?:machines?|nodes?|servers?|boxes|systems|rigs|hosts)\b")
-_COUNT_GPUS = lazy(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))\s+{_ADJ}"
+# "8 GPUs", "two cards", and hyphenated before the thing that holds them ("an 8-GPU node").
+_COUNT_GPUS = lazy(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))(?:\s+|-){_ADJ}"
                          r"(?i:GPUs?|cards?|graphics\s+cards?|accelerators?)\b(?!\s?(?i:cores?)\b)")
 _TP = lazy(r"(?i)(?<![\w-])(?:TP|tensor[-_ ]parallel(?:[-_ ]size)?)\s?[:=]?\s?(\d{1,3})"
                  r"(?![\d.])|(?<![\w-])--tp(?:-size)?[ =](\d{1,3})\b")

@@ -321,3 +321,11 @@ def test_an_older_card_typed_as_owners_do_is_read_and_answered_by_the_database(
 ])
 def test_a_product_name_that_is_no_card_is_not_read_as_one(ref: Reference, text: str) -> None:
     assert parse_text(RawDocument.from_text(text), ref).claim.hardware is None
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("B200 8-GPU node, DeepSeek-R1 FP4 TRT-LLM: 250 tok/s per user at batch 1", 8),
+    ("4-card 3090 rig, Llama 3 70B Q8: 15 t/s", 4),
+])
+def test_a_hyphenated_count_before_what_holds_the_cards_is_the_count(ref: Reference, text: str, count: int) -> None:
+    assert parse_text(RawDocument.from_text(text), ref).claim.hardware_count == count
