@@ -51,6 +51,7 @@ from extractors.text.scan import Scan, read_once
 from extractors.text.specwords import read_spec_after, read_spec_words
 from extractors.text.statements import IO_PAIR, read_statements
 from extractors.text.units import (
+    MS_PER_TOKEN,
     NOT_SPEED,
     NUM,
     NUM_BODY,
@@ -169,6 +170,8 @@ def read_free_text(text: str, b: ClaimBuilder, ref: Reference | None = None) -> 
     once, copies = read_once(text)
     s = Scan(_PROGRESS.sub(lambda m: " " * len(m.group(0)), once), b, ref, copies)
     mentions, primary, at = _tok_s(s)
+    if primary is None and (timed := _per_token_time(s)) is not None:
+        primary, at = timed
     out = FreeTextReading(numbers=[m.value for m in mentions], primary=primary)
     for reader in (_tokens_in_seconds, _acceptance, _ratios, _power):
         reader(s)
@@ -325,6 +328,24 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
     s.set("tok_s", best.value, best.span)
     s.set("tok_s_kind", best.kind, best.span)
     return mentions, best.value, best.start
+
+
+def _per_token_time(s: Scan) -> tuple[float, int] | None:
+    """The rate a per-token time states, when the text quotes no tok/s figure: 1000 / ms, one
+    stream's. A prompt's per-token time ("prompt eval 0.5 ms/token") is its prefill rate."""
+    for m in s.finditer(MS_PER_TOKEN):
+        ms = parse_positive(m.group("ms"))
+        if ms is None:
+            continue
+        line_kind = _last_kind(s.text, max(s.text.rfind("\n", 0, m.start()) + 1, m.start() - 60), m.start())
+        kind = "prefill" if line_kind == "prefill" else "decode"
+        rate = round(1000.0 / ms, 2)  # as a rate read off tokens and seconds is (extractors.evidence)
+        s.set("tok_s", rate, m.group(0))
+        s.set("tok_s_kind", kind, m.group(0))
+        s.primary_line = s.line_of(m.start())
+        s.primary_span = (m.start(), m.end())
+        return rate, m.start()
+    return None
 
 
 _TOKENS_IN = lazy(rf"(?P<tok>{NUM})\s*(?:output\s+|generated\s+|new\s+|decode\s+)?"

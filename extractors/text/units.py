@@ -169,6 +169,12 @@ SPEED_LABEL = lazy(rf"(?i)\((?P<lq>(?:out(?:put)?|total|gen(?:eration)?)\s)?(?:t
 NOT_SPEED = lazy(r"(?i)\s?(?:/|per)\s?(?:\$|dollars?|usd|€|eur|cents?|watts?|W\b|kW\b|joules?|J\b)")
 
 
+# A per-token time is a rate read upside down: "7.1 ms/token", "35 ms per token" is 1000 / ms
+# tok/s of one stream. A latency quoted alone ("TTFT median 364 ms, TPOT median 109 ms") is
+# talk about serving, not a speed claim: TPOT is read only where a tool's record gives it.
+MS_PER_TOKEN = lazy(rf"(?i)(?P<ms>{NUM})\s*+ms\s*+(?:/|per)\s*+(?:output\s++|generated\s++)?tok(?:en)?\b")
+
+
 def states_speed(text: str) -> bool:
     """Does the text state a speed the text reader would read: a figure with its unit (not an
     efficiency) or a labelled printout figure? Without a digit nothing runs."""
@@ -178,4 +184,5 @@ def states_speed(text: str) -> bool:
         value = with_suffix(parse_positive(m.group("num") or m.group("hi")), m.group("k"))
         if value is not None and not NOT_SPEED.match(text, m.end()):
             return True
-    return any(parse_positive(m.group("num")) is not None for m in SPEED_LABEL.finditer(text))
+    return (any(parse_positive(m.group("num")) is not None for m in SPEED_LABEL.finditer(text))
+            or any(parse_positive(m.group("ms")) for m in MS_PER_TOKEN.finditer(text)))

@@ -506,3 +506,23 @@ def test_a_generation_throughput_or_a_combined_figure_is_an_aggregate(
         ref: Reference, text: str, tok_s: float, kind: str, concurrency: int | None) -> None:
     c = claim(text, ref)
     assert (c.tok_s, c.tok_s_kind, c.concurrency) == (tok_s, kind, concurrency)
+
+
+@pytest.mark.parametrize(("text", "tok_s", "kind"), [
+    # a per-token time is a rate read upside down; before, each of these was "no speed claim found"
+    ("RTX 4090, Llama 3 8B Q4_K_M: 7.1 ms/token", 140.85, "decode"),
+    ("RTX 4090, Llama 3 8B Q4_K_M: 7.1 ms per token generation", 140.85, "decode"),
+    ("RTX 4090, Llama 3 8B Q4_K_M: prompt eval 0.09 ms per token", 11111.11, "prefill"),
+    ("RTX 4090, Llama 3 8B Q4_K_M: 140 tok/s, 7.1 ms/token", 140.0, None),  # the tok/s figure is the claim
+])
+def test_a_per_token_time_is_its_rate(ref: Reference, text: str, tok_s: float, kind: str | None) -> None:
+    c = claim(text, ref)
+    assert (c.tok_s, c.tok_s_kind) == (tok_s, kind)
+
+
+def test_a_per_token_time_passes_the_chat_prefilter() -> None:
+    from extractors.text.units import states_speed
+
+    assert states_speed("Llama 3 8B on my 4090: 7.1 ms/token")
+    assert not states_speed("SDXL on a 4090: 12 it/s")
+    assert not states_speed("TTFT median 364.66 ms, TPOT median 109.44 ms")  # latency talk, no claim
