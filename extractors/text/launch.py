@@ -251,8 +251,8 @@ def _ends_prose(head: str, body: str) -> bool:
 # A sentence going on after a command's options: a preposition or verb, then a determiner, a
 # count or a name ("on a 4090", "on my 3090", "with 2x 3090", "gets 45 t/s"). No option, path
 # or model id reads so; a prompt that does is quoted.
-_PROSE_GOES_ON = re.compile(r"(?i)\s(?:on|with|using|gets?|got|runs?|does|gives|giving|reaching|hits?)"
-                            r"\s+(?:my|a|an|the|one|two|\d|[A-Z])")
+_PROSE_GOES_ON = re.compile(r"\s(?i:on|with|using|gets?|got|runs?|does|gives|giving|reaching|hits?)"
+                            r"\s+(?:(?i:my|a|an|the|one|two)\b|\d|[A-Z])")
 
 
 def _prose_after_options(body: str) -> int | None:

@@ -377,3 +377,13 @@ def test_a_quoted_prompt_that_reads_like_prose_stays_in_its_command(ref: Referen
     text = 'llama-cli -m llama-3-8b.Q4_K_M.gguf -p "run on a Pi at 5 t/s" -n 128'
     cmd = find_commands(text)
     assert len(cmd) == 1 and cmd[0].end == len(text)
+
+
+@pytest.mark.parametrize("text", [
+    # "on localhost", "with another": lower-case words with no determiner are no sentence going on
+    "vllm serve meta-llama/Llama-3.1-8B --served-model-name on localhost --tp 2: 9000 tok/s",
+    "llama-server -m m.gguf --alias with another --port 8080: 90 t/s",
+])
+def test_an_option_value_that_reads_like_a_word_does_not_end_the_command(text: str) -> None:
+    (cmd,) = find_commands(text)
+    assert cmd.end == len(text)
