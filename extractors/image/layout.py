@@ -195,6 +195,15 @@ def _assign(header: list[tuple[int, int, str]], cells: list[tuple[int, int, str]
     return out
 
 
+def _pipe_cells(line: str) -> list[str] | None:
+    """A Markdown table row's cells, split at its pipes ("| RTX 3090 | Llama 3 8B | 112 |", outer
+    pipes optional); None for a line with no pipe."""
+    body = line.strip()
+    if "|" not in body:
+        return None
+    return [c.strip() for c in body.removeprefix("|").removesuffix("|").split("|")]
+
+
 def _tables(lines: list[str]) -> list[TableBlock]:
     blocks: list[TableBlock] = []
     i = 0
@@ -213,7 +222,11 @@ def _tables(lines: list[str]) -> list[TableBlock]:
             cells = split_cells(lines[j], in_table=True)
             if len(cells) < MIN_TABLE_CELLS - 1:
                 break
-            rows.append(_assign(header, cells))
+            piped = _pipe_cells(lines[j])
+            # A Markdown row names its columns by its pipes, whatever their widths; a row of an
+            # aligned table (llama-bench's padded one, an OCR'd screenshot) by where its cells sit.
+            rows.append(piped if piped is not None and len(piped) == len(header) and _pipe_cells(lines[i])
+                        else _assign(header, cells))
             j += 1
         if len(rows) >= 2:
             blocks.append(TableBlock(i, j, rows))

@@ -24,7 +24,7 @@ from extractors.document import RawDocument
 from extractors.errors import InvalidInput
 from extractors.image import NO_OCR, image_type, read_image
 from extractors.image.decode import MAX_PIXELS, header_size, open_for_ocr
-from extractors.image.layout import grid_lines, rebuild_text, split_cells
+from extractors.image.layout import _tables, grid_lines, rebuild_text, split_cells
 from extractors.image.ocr import Glyph, Segment
 from extractors.image.printouts import vllm_serve_record
 
@@ -253,3 +253,11 @@ def test_a_bomb_given_as_a_file_is_refused_with_its_size(tmp_path: Path, ref: Re
 ])
 def test_a_letter_o_in_a_number_is_a_zero(read: str, fixed: str) -> None:
     assert grid_lines([_seg(read, 0, 0)]) == [fixed]
+
+
+def test_a_markdown_row_is_split_at_its_pipes_whatever_the_widths() -> None:
+    lines = ["| GPU | Model | tok/s |", "|---|---|---|", "| RTX 3090 | Llama 3 8B Q4_K_M | 112 |",
+             "RTX 4090 | Llama 3 8B Q4_K_M | 140"]  # outer pipes optional
+    (block,) = _tables(lines)
+    assert block.rows == [["GPU", "Model", "tok/s"], ["RTX 3090", "Llama 3 8B Q4_K_M", "112"],
+                          ["RTX 4090", "Llama 3 8B Q4_K_M", "140"]]

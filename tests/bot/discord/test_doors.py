@@ -231,3 +231,18 @@ def test_the_bot_and_cli_policy_takes_a_posts_pictures_from_the_settings(
     assert (defaults.post_images, defaults.image_max_bytes) == (MAX_POST_IMAGES, IMAGE_CAP)
     options = PipelineOptions.from_settings(Settings(**over))
     assert policy_for(options).image_cap == cap
+
+
+# A Markdown table as a member types it in chat: pipes, column widths not aligned.
+HAND_TABLE = ("my numbers:\n| GPU | Model | tok/s |\n|---|---|---|\n| RTX 3090 | Llama 3 8B Q4_K_M | 112 |\n"
+              "| RTX 4090 | Llama 3 8B Q4_K_M | 140 |\n| M2 Ultra | Llama 3 8B Q4_K_M | 76 |\n")
+
+
+async def test_a_hand_typed_markdown_table_is_read_by_its_pipes(world_factory: Any) -> None:
+    # Cells used to be placed by where they sat under the header: the model and the figure fell
+    # into one column, and no speed was read.
+    async with world_factory() as w:
+        await w.alice.send(w.general, HAND_TABLE)
+        (thread,) = w.general.threads
+        assert thread.name == "140 tok/s · RTX 4090 · Llama 3 8B"
+        assert _titles(thread)[0].startswith("consistent — 140\\.0 tok/s is 0\\.56 of the generous batch\\-1 ceiling")
