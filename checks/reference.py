@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import pickle
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -457,13 +457,9 @@ class Reference(BaseModel):
         return None
 
     def _platform(self, name: str) -> HardwareRow | None:
-        low = " ".join(_TRADEMARK.sub(" ", name.lower()).split())
         if self._platform_patterns is None:
-            self._platform_patterns = [(r, [re.compile(p) for p in r.match]) for r in self.platforms]
-        for row, patterns in self._platform_patterns:
-            if any(p.search(low) for p in patterns):
-                return row.hardware(low)
-        return None
+            self._platform_patterns = _compiled_platforms(self.platforms)
+        return _platform_row(name, self._platform_patterns)
 
     def _database(self, name: str) -> HardwareRow | None:
         if self._db_loader is None:
@@ -726,21 +722,33 @@ def _with_platform_sockets(hardware: list[_Row], platforms: list[_Row]) -> list[
     part's own count (`sockets_by_part`). "EPYC 9654" is the curated Genoa row, with Genoa's
     exact bandwidth, and a board holds two of them as the platform table says; judged at one
     socket, an honest dual-socket run named by its part alone would be above its ceiling."""
-    compiled = [(p, [re.compile(m) for m in p.match]) for p in platforms if isinstance(p, PlatformRow)]
+    compiled = _compiled_platforms([p for p in platforms if isinstance(p, PlatformRow)])
     out: list[_Row] = []
     for row in hardware:
         if isinstance(row, HardwareRow) and row.kind == "cpu" and "max_sockets" not in row.model_fields_set:
             for name in (row.name, *row.aliases):
-                low = " ".join(_TRADEMARK.sub(" ", name.lower()).split())
-                platform = next((p for p, patterns in compiled if any(m.search(low) for m in patterns)), None)
-                if platform is None:
+                got = _platform_row(name, compiled)
+                if got is None:
                     continue
-                got = platform.hardware(low)
                 if got.max_sockets > 1:
                     row = row.model_copy(update={
                         "max_sockets": got.max_sockets,
-                        "max_sockets_source": f"{got.max_sockets_source} (platform row {platform.name}, "
+                        "max_sockets_source": f"{got.max_sockets_source} (platform row {got.name}, "
                                               f"matched by '{name}')"})
                 break
         out.append(row)
     return out
+
+
+def _compiled_platforms(platforms: Sequence[PlatformRow]) -> list[tuple[PlatformRow, list[re.Pattern[str]]]]:
+    return [(r, [re.compile(p) for p in r.match]) for r in platforms]
+
+
+def _platform_row(name: str, compiled: list[tuple[PlatformRow, list[re.Pattern[str]]]]) -> HardwareRow | None:
+    """The first platform row whose patterns match the name (lower-cased, trademarks off), as
+    hardware with the socket count the part's own number gives."""
+    low = " ".join(_TRADEMARK.sub(" ", name.lower()).split())
+    for row, patterns in compiled:
+        if any(p.search(low) for p in patterns):
+            return row.hardware(low)
+    return None

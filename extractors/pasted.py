@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from extractors.document import RawDocument
 from extractors.image.layout import _tables
-from extractors.printed import llama_bench_csv_record, printout_record
+from extractors.printed import printout_record
 from extractors.web.post import table_sentences
 
-__all__ = ["FENCE", "is_tool_output", "llama_bench_csv_record", "pasted_documents", "strip_fences"]
+__all__ = ["FENCE", "is_tool_output", "pasted_documents", "strip_fences"]
 
 FENCE = "```"
 

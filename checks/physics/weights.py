@@ -118,7 +118,7 @@ def resolve_format(claim: Claim, ref: Reference) -> WeightFormat:
         # "Q8", "Q6", "8-bit", "int8": the name says its bits, the nominal count (Q8_0 stores
         # 8.5 with its scales): still generous, and not the 4-bit a name that says nothing gets.
         return WeightFormat(
-            name=f"{claim.weight_format}", nominal_bits=named, effective_bits=named, family=None, row=None,
+            name=claim.weight_format or "", nominal_bits=named, effective_bits=named, family=None, row=None,
             basis=(f"{claim.source_of('weight_format')} = '{claim.weight_format}': {num(named)} bits per "
                    "weight, as its name says (not in the reference table)",),
             notes=(f"format '{claim.weight_format}' is not in the reference table: {num(named)} bits per "

@@ -214,6 +214,7 @@ def _tables(lines: list[str]) -> list[TableBlock]:
             i += 1
             continue
         rows = [[text for _, _, text in header]]
+        piped_header = _pipe_cells(lines[i]) is not None
         j = i + 1
         while j < len(lines):
             if _is_rule(lines[j]):
@@ -225,7 +226,7 @@ def _tables(lines: list[str]) -> list[TableBlock]:
             piped = _pipe_cells(lines[j])
             # A Markdown row names its columns by its pipes, whatever their widths; a row of an
             # aligned table (llama-bench's padded one, an OCR'd screenshot) by where its cells sit.
-            rows.append(piped if piped is not None and len(piped) == len(header) and _pipe_cells(lines[i])
+            rows.append(piped if piped_header and piped is not None and len(piped) == len(header)
                         else _assign(header, cells))
             j += 1
         if len(rows) >= 2:

@@ -323,11 +323,17 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
     best = max(pool, key=lambda m: m.value)
     if best.kind is None:
         best.kind = _line_kind(s.text, best.start)
-    s.primary_line = s.line_of(best.start)
-    s.primary_span = (best.start, best.end)
-    s.set("tok_s", best.value, best.span)
-    s.set("tok_s_kind", best.kind, best.span)
+    _claimed(s, best.value, best.kind, best.start, best.end, best.span)
     return mentions, best.value, best.start
+
+
+def _claimed(s: Scan, value: float, kind: str | None, start: int, end: int, span: str) -> None:
+    """The figure at text[start:end] is the claim: its rate, its kind, and its line as the
+    primary one (a method, window or engine written on it wins)."""
+    s.primary_line = s.line_of(start)
+    s.primary_span = (start, end)
+    s.set("tok_s", value, span)
+    s.set("tok_s_kind", kind, span)
 
 
 def _per_token_time(s: Scan) -> tuple[float, int] | None:
@@ -340,10 +346,7 @@ def _per_token_time(s: Scan) -> tuple[float, int] | None:
         line_kind = _last_kind(s.text, max(s.text.rfind("\n", 0, m.start()) + 1, m.start() - 60), m.start())
         kind = "prefill" if line_kind == "prefill" else "decode"
         rate = round(1000.0 / ms, 2)  # as a rate read off tokens and seconds is (extractors.evidence)
-        s.set("tok_s", rate, m.group(0))
-        s.set("tok_s_kind", kind, m.group(0))
-        s.primary_line = s.line_of(m.start())
-        s.primary_span = (m.start(), m.end())
+        _claimed(s, rate, kind, m.start(), m.end(), m.group(0))
         return rate, m.start()
     return None
 

@@ -34,6 +34,7 @@ from checks.text import sanitise
 from extractors.builder import ClaimBuilder
 from extractors.text.flags import Program, apply_flags, canonical_method, parse_flags
 from extractors.text.lazyre import lazy
+from extractors.text.units import states_speed
 
 __all__ = [
     "Command",
@@ -258,8 +259,6 @@ _PROSE_GOES_ON = re.compile(r"\s(?i:on|with|using|gets?|got|runs?|does|gives|giv
 def _prose_after_options(body: str) -> int | None:
     """Where the sentence goes on after a command's options, when what follows states a speed
     (a figure with its unit is the post's claim, never an argument); None otherwise."""
-    from extractors.text.units import states_speed
-
     if not states_speed(body):
         return None
     for m in _PROSE_GOES_ON.finditer(body):
@@ -274,8 +273,6 @@ def _names_in_prose(body: str) -> bool:
     file or model id (a command line's words are options, their values and paths: "vllm serve
     org/model --tp 2"); "vllm bench serve on my H100, 485 tok/s" and "llama-bench on my 3090:"
     report a run."""
-    from extractors.text.units import states_speed
-
     words = body.split()
     # "llama-bench (rig …): model: …; t/s: 13.13", "llama-bench: …": a heading or label naming the
     # tool; no shell command goes on with a bracket, colon or comma right after its program.

@@ -20,6 +20,7 @@ from extractors.text.names import finder
 from extractors.text.scan import Scan
 from extractors.text.units import (
     NUM,
+    SPEED_UNIT,
     WORD_NUM,
     parse_count,
     parse_int,
@@ -42,8 +43,7 @@ def read_statements(s: Scan) -> None:
 _COUNT = rf"(?:\d{{1,6}}|{WORD_NUM})"
 # A number that carries a rate's unit is the rate, never a count: "128 concurrency: 4500 tok/s"
 # states concurrency 128, not 4500.
-_NOT_A_RATE = (r"(?!\s*+[kK]?\s*+(?:(?:tokens?|toks?|tk|t)\s?/\s?s|tokens?[\s-]++(?:per|a)[\s-]++sec|"
-               r"tps\b|req(?:uest)?s?\s?/\s?s))")
+_NOT_A_RATE = r"(?!\s*+[kK]?\s*+(?:" + SPEED_UNIT + r"|req(?:uest)?s?\s?/\s?s))"
 _CELL: list[tuple[str, re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
     ("batch", lazy(r"(?i)\b(?:batch(?:[\s_-]?size)?|bs)\s*+(?:[:=]|of|is)?\s*+-?\s*+"
                          r"(\d{1,6})(?![\d.])" + _NOT_A_RATE), lambda m: parse_int(m.group(1)) or None),

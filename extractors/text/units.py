@@ -14,6 +14,7 @@ from extractors.text.lazyre import lazy
 
 __all__ = [
     "GGUF_QUANT",
+    "MS_PER_TOKEN",
     "NOT_SPEED",
     "NUM",
     "NUMBER_WORDS",
@@ -22,6 +23,7 @@ __all__ = [
     "SPEED_FIGURE",
     "SPEED_LABEL",
     "SPEED_QUALIFIER",
+    "SPEED_UNIT",
     "WORD_NUM",
     "fraction",
     "parse_count",
@@ -152,13 +154,16 @@ SPEED_QUALIFIER = (r"(?:eval|output|decode|decoding|gen|generation|code|prompt|p
 # tok/s", "4.23 tokens/second", "60 to 80+ tokens per second", "2.1k t/s", mlx_lm's "41.2
 # tokens-per-sec"; a spread after the figure is its deviation, not the figure ("131.42 ± 0.59
 # t/s", llama-bench's mean ± sd).
+# The unit of a speed, as SPEED_FIGURE reads it after its figure (also what makes a number a
+# rate rather than a count: extractors.text.statements).
+SPEED_UNIT = (r"(?:(?:tokens?|toks?|tk|t)\s?/\s?s(?:ec(?:ond)?s?)?(?![A-Za-z])|"
+              r"tokens?[\s-](?:per|a)[\s-]sec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))")
 SPEED_FIGURE = lazy(
     rf"(?:(?P<lo>{NUM})(?P<lok>[kK])?{RANGE_SEP}(?P<hi>{NUM_BODY})|(?P<num>{NUM})"
     rf"(?:\s{{0,3}}(?:±|\+/-|\+-)\s{{0,3}}{NUM_BODY})?)\+?"
     r"(?:\s{0,3}(?P<k>[kK])(?![a-zA-Z]))?\s{0,3}(?:(?P<q>" + SPEED_QUALIFIER + r"(?:\s{1,3}"
     + SPEED_QUALIFIER + r")?)\s{1,3})?"
-    r"(?<![A-Za-z])(?P<unit>(?:tokens?|toks?|tk|t)\s?/\s?s(?:ec(?:ond)?s?)?(?![A-Za-z])|"
-    r"tokens?[\s-](?:per|a)[\s-]sec(?:ond)?(?![A-Za-z])|tps(?![A-Za-z]))"
+    r"(?<![A-Za-z])(?P<unit>" + SPEED_UNIT + ")"
     r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", re.IGNORECASE)
 # A table or printout label with the unit before the figure: "Output token throughput (tok/s): 7.27".
 # TensorRT-LLM's tables: "Throughput (out tok/s/GPU): 5,885" (a per-GPU output figure).

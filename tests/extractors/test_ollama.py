@@ -60,4 +60,5 @@ def test_a_zero_duration_is_refused_by_name() -> None:
 def test_the_model_tag_is_read_and_the_record_judged(ref: Reference) -> None:
     reading = read_document(_doc("generate.json"), ref)
     assert reading.source.format == "ollama"
-    assert ref.model(reading.records[0].model) is not None  # "llama3.1:8b" is Llama 3.1 8B
+    row = ref.model(reading.records[0].model)
+    assert row is not None and row.name == "Llama 3.1 8B"  # the tag "llama3.1:8b" names its row
