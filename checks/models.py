@@ -186,6 +186,9 @@ class Claim(BaseModel):
     # the cell
     batch: int | None = None
     concurrency: int | None = None
+    # The most requests the server decodes at once, as launched (llama-server `-np N`): a figure
+    # nothing calls one stream's may sum that many.
+    server_slots: int | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
     context_length: int | None = None
@@ -443,7 +446,7 @@ FigureValue = bool | int | float
 # (`float(len(runs))`): the answer stores it with its declared type, so the JSON says `3`, not `3.0`.
 FIGURE_KINDS: dict[str, Literal["count", "flag"]] = {
     **{name: "count" for name in (
-        "batch", "concurrency", "ceiling_batch", "max_batch", "experiments", "differences",
+        "batch", "concurrency", "server_slots", "ceiling_batch", "max_batch", "experiments", "differences",
         "images", "evidence_links", "switches", "signals", "runs", "al_runs", "full_ratios",
         "window", "spec_window", "published_window", "largest_published_window", "conflicts",
         "suspect_fields", "differing_knobs", "unknown_knobs", "screenshots_with_figures",

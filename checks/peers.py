@@ -73,10 +73,11 @@ class PeerKey:
     offload: bool | None = None
     gpu_layers: int | None = None
     cell: str | None = None
+    server_slots: int | None = None  # a server that sums more streams is another setup
 
     def describe(self) -> str:
         parts = [f"{self.hardware} ×{self.count}", self.model, self.weight_format, self.kind]
-        for name in ("batch", "concurrency", "offload", "gpu_layers", "cell"):
+        for name in ("batch", "concurrency", "offload", "gpu_layers", "cell", "server_slots"):
             value = getattr(self, name)
             if value is not None:
                 parts.append(f"{name} {value}")
@@ -117,7 +118,7 @@ def peer_key(claim: Claim, ref: Reference) -> PeerKey | None:
     return PeerKey(hardware=hardware, count=c.hardware_count or 1, model=model, weight_format=fmt,
                    kind=figure[1], batch=c.batch, concurrency=c.concurrency, offload=c.offload,
                    gpu_layers=c.gpu_layers,
-                   cell=" ".join(c.cell.lower().split()) if c.cell else None)
+                   cell=" ".join(c.cell.lower().split()) if c.cell else None, server_slots=c.server_slots)
 
 
 def _weights_named(c: Claim, ref: Reference) -> tuple[str, str] | None:

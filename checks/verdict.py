@@ -92,6 +92,8 @@ def _ceiling_name(roof: Answer) -> str:
     if roof.figures.get("serving"):
         if "memory_bound_tok_s" not in roof.figures:
             return "compute (at any batch)"
+        if "server_slots" in roof.figures:
+            return f"serving ({int(roof.figures['server_slots'])} parallel slots)"
         return f"serving (at most {int(roof.figures.get('max_batch', 0))} sequences fit)"
     batch = int(roof.figures.get("ceiling_batch", 1))
     return "batch-1" if batch == 1 else f"batch-{batch} aggregate"

@@ -103,7 +103,15 @@ def kv_bytes_per_token(model: ModelRow | None, kv_dtype: str | None, *, generous
 
 
 def context_tokens(claim: Claim) -> Derived | None:
-    """The context the KV cache holds: the stated context length, else input + output tokens."""
+    """The context one sequence's KV cache holds: the stated context length, else input + output
+    tokens. A llama-server with N slots (`-np N`) holds `-c` tokens across all of them, each
+    slot its share (ggml-org/llama.cpp tools/server/server.cpp: `n_ctx_slot = n_ctx /
+    params.n_parallel`)."""
+    slots = claim.server_slots
+    if claim.context_length and slots is not None and slots > 1:
+        n = claim.context_length / slots
+        return Derived(n, "tokens", (f"context per slot = {claim.source_of('context_length')} "
+                                     f"{claim.context_length} ÷ {slots} slots = {num(n)} tokens",))
     if claim.context_length:
         return Derived(claim.context_length, "tokens",
                        (f"{claim.source_of('context_length')} = {claim.context_length} tokens",))
@@ -118,7 +126,7 @@ def serving_context_tokens(claim: Claim) -> Derived | None:
     """The context a decoding sequence holds on average under continuous batching: a request
     decodes its output tokens at positions input + 1 … input + output, so it sits at input +
     output ÷ 2 on average (fewer KV bytes per sequence than the final length: the reading that
-    favours an aggregate claim). A stated context length is used as stated."""
+    favours an aggregate claim). A stated context length is used as stated (`context_tokens`)."""
     if claim.context_length or claim.input_tokens is None or claim.output_tokens is None:
         return context_tokens(claim)
     n = claim.input_tokens + claim.output_tokens / 2

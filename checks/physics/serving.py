@@ -49,6 +49,7 @@ class ServingBounds:
     ceilings: Ceilings | None  # the roofline at max_batch (generous and realistic)
     kv_gb: float  # generous KV GB per sequence at the average context
     notes: tuple[str, ...] = ()
+    slots: bool = False  # max_batch is the server's slot count, not what memory holds
 
 
 def required_batch(claimed: float, weights_gb: float, bandwidth_gbs: float, kv_gb: float) -> int | None:
@@ -77,7 +78,9 @@ def _compute(claim: Claim, ref: Reference, hw: HardwareRow) -> Derived | str:
 
 
 def serving_bounds(claim: Claim, ref: Reference) -> ServingBounds | Missing:
-    """Memory and compute bounds on an aggregate figure at an unknown batch."""
+    """Memory and compute bounds on an aggregate figure at an unknown batch: the memory bound at
+    the largest batch that fits beside the weights, or at the server's slots when it runs fewer
+    (llama-server `-np N`), and the compute bound."""
     hw = hardware_row(claim, ref)
     if isinstance(hw, Missing):
         return hw
@@ -115,16 +118,35 @@ def serving_bounds(claim: Claim, ref: Reference) -> ServingBounds | Missing:
             notes.append(f"memory bound not computable: one sequence's {gb(kv.value)} KV cache "
                          f"does not fit beside {num(resident.value)} GB of weights")
             max_batch = None
-        else:
-            at = roofline_ceilings(claim, ref, batch=max_batch, context=context)
-            if isinstance(at, Missing):  # unreachable: batch 1 was computed with the same rows
-                return at
-            ceilings = at
-            fit = (f"largest batch = ({num(memory_gb)} GB on {cards} card(s), read as GiB − "
-                   f"{num(resident.value)} GB resident weights) ÷ {gb(kv.value)} KV per sequence "
-                   f"= {max_batch}")
-            memory = Derived(at.generous.value, "tok/s", (*resident.basis, *kv.basis, fit,
-                                                          *at.generous.basis),
-                             at.generous.assumptions, at.generous.notes)
+    slots = claim.server_slots if claim.server_slots is not None and claim.server_slots > 1 else None
+    fits_weights = not isinstance(resident, Missing) and resident.value < memory_gb
+    if slots is not None and fits_weights and (max_batch is None or slots < max_batch):
+        # The server decodes at most its slots at once, whatever else would fit.
+        max_batch = slots
+        fit = (f"largest batch = {slots}: the server decodes at most {slots} sequences at once "
+               f"({_slots_said(claim)})")
+        if kv.value <= 0:
+            notes[:] = [n for n in notes if not n.startswith("KV per sequence unknown")]
+            fit += "; KV reads not counted (the most generous reading)"
+        basis = (*kv.basis, fit) if kv.value > 0 else (fit,)
+    elif max_batch is not None:
+        assert not isinstance(resident, Missing)
+        fit = (f"largest batch = ({num(memory_gb)} GB on {cards} card(s), read as GiB − "
+               f"{num(resident.value)} GB resident weights) ÷ {gb(kv.value)} KV per sequence "
+               f"= {max_batch}")
+        basis = (*resident.basis, *kv.basis, fit)
+    if max_batch is not None:
+        at = roofline_ceilings(claim, ref, batch=max_batch, context=context)
+        if isinstance(at, Missing):  # unreachable: batch 1 was computed with the same rows
+            return at
+        ceilings = at
+        memory = Derived(at.generous.value, "tok/s", (*basis, *at.generous.basis),
+                         at.generous.assumptions, at.generous.notes)
     return ServingBounds(memory=memory, compute=compute, max_batch=max_batch, ceilings=ceilings,
-                         kv_gb=kv.value, notes=tuple(notes))
+                         kv_gb=kv.value, notes=tuple(notes), slots=max_batch is not None and max_batch == slots)
+
+
+def _slots_said(claim: Claim) -> str:
+    """Where the server's slot count was read ("-np 4"), for the basis."""
+    p = claim.provenance.get("server_slots")
+    return (p.span or p.field or "the record") if p is not None else "the record"

@@ -69,20 +69,24 @@ def cell(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
         "context_length",
         "tok_s_kind",
         "serving_claim",
+        "server_slots",
     )
     basis = [field(c, f, f"= {getattr(c, f)}") for f in fields if getattr(c, f) is not None]
     figures: dict[str, float] = {
         f: getattr(c, f)
-        for f in ("batch", "concurrency", "input_tokens", "output_tokens", "context_length")
+        for f in ("batch", "concurrency", "server_slots", "input_tokens", "output_tokens", "context_length")
         if getattr(c, f) is not None
     }
     known = [n for n in (c.batch, c.concurrency) if n is not None]
     if not known:
         serving = c.tok_s_kind in ("aggregate", "per_gpu")
         context = _context(ev)
+        slots = c.server_slots if c.server_slots is not None and c.server_slots > 1 else None
         what = (f"an aggregate over every stream of a loaded server{f' ({context})' if context else ''}, "
                 "at a batch the record does not state: Q7 bounds it at the largest batch that fits."
-                if serving else "so the cell the number reports is unknown.")
+                if serving else
+                f"and the server decodes up to {slots} sequences at once: the figure may be one stream's "
+                f"or the sum of up to {slots}." if slots else "so the cell the number reports is unknown.")
         return answer(
             key="cell",
             status="unanswerable",

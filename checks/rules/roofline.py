@@ -58,6 +58,12 @@ summary gives both bounds, the largest batch that fits and the batch the claim n
 per sequence unknown, memory bounds nothing (the most generous reading) and compute alone
 judges. Figures: `serving`, `memory_bound_tok_s`, `compute_bound_tok_s`, `compute_ratio`,
 `max_batch`, `required_batch`. An aggregate is never judged against the batch-1 ceiling.
+A server launched to decode N sequences at once (llama-server `-np N`, `Claim.server_slots`)
+runs at most N: the serving bound is taken at the smaller of N and what fits (each slot holding
+its share of `-c`), named "serving (N parallel slots)", figure `server_slots`. A figure nothing
+calls one stream's from such a server, above one stream's ceiling but within N streams', is
+`ok` as their sum (reason `slots_aggregate`, figure `one_stream_ratio`); above them it is judged
+as one stream.
 Nothing says whether the model is a MoE and the figure is above 0.9 of the dense reading: the most
 generous plausible MoE reading (the dense ceiling ÷ the active share of the sparsest published MoE
 of about its total, `checks.physics.moe_share`) judges it, and a `stop` or `flag` there stands:
@@ -224,6 +230,8 @@ def _may_count_streams(c: Claim, ref: Reference) -> bool:
     measures one stream (llama-bench, LocalScore) never counts several."""
     if c.tok_s_kind is not None or c.batch is not None or c.concurrency is not None or c.serving_claim:
         return False
+    if c.server_slots is not None and c.server_slots > 1:
+        return True  # launched to decode that many at once (llama-server -np): it may sum them
     said = c.provenance.get("speculative")  # "llama-bench" named: its tool measured one stream
     if cannot_speculate(c.engine) is not None or (said is not None and cannot_speculate(said.field)):
         return False
@@ -246,6 +254,15 @@ def _as_possible_aggregate(ev: Evidence, ref: Reference, prior: Mapping[str, Ans
     first = served.summary[0].lower() + served.summary[1:]
     # The one-stream judgement is kept whole and the aggregate reading said after it.
     one_stream = j.summary.rstrip(".")
+    slots = ev.claim.server_slots
+    if slots is not None and slots > 1 and served.status == "ok":
+        # The server was launched to decode that many sequences at once: their sum is the reading
+        # the launch gives, judged at that batch (`serving_bounds` caps the batch at the slots).
+        served.figures["one_stream_ratio"] = j.figures["ratio"]
+        served.basis = [*j.basis, *(b for b in served.basis if b not in j.basis)]
+        return set_status(served, "ok", (
+            f"{one_stream}, but the server was launched to decode {slots} sequences at once, and "
+            f"as their sum it is possible: {first}"), "slots_aggregate")
     if j.status == "flag":
         # Above one stream's ceiling but within its speculative bound: many streams explain it
         # as well as speculative decoding does, and the record names neither.
@@ -288,9 +305,12 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
         extra["compute_bound_tok_s"] = compute.value
     if bounds.ceilings is not None and bounds.memory is not None and bounds.max_batch is not None:
         ceil = bounds.ceilings
-        j = _judge(ev, ref, prior, claimed, ceil, label, serving=True)
+        j = _judge(ev, ref, prior, claimed, ceil, label, serving=True,
+                   slots=bounds.max_batch if bounds.slots else None)
         extra["memory_bound_tok_s"] = bounds.memory.value
         extra["max_batch"] = bounds.max_batch
+        if bounds.slots:
+            extra["server_slots"] = bounds.max_batch
         need = required_batch(claimed.value, ceil.weights_gb.value, ceil.bandwidth.value, ceil.kv_gb)
         if need is not None:
             extra["required_batch"] = need
@@ -299,7 +319,9 @@ def _serving(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], label: s
         j.figures.update(extra)
         needs = (f"it needs a batch of at least {need}" if need is not None
                  else "no batch reaches it (each sequence's own KV read caps the rate)")
-        j.summary = j.summary.rstrip(".") + f"; {needs}, and at most {bounds.max_batch} fit."
+        most = (f"the server runs at most {bounds.max_batch} at once" if bounds.slots
+                else f"at most {bounds.max_batch} fit")
+        j.summary = j.summary.rstrip(".") + f"; {needs}, and {most}."
     else:
         assert compute is not None
         ratio = claimed.value / compute.value
@@ -408,7 +430,8 @@ def _how(ceil: Ceilings) -> str:
 
 
 def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: Derived,
-           ceil: Ceilings, label: str, *, serving: bool = False, one_stream: bool = False) -> Judged:
+           ceil: Ceilings, label: str, *, serving: bool = False, one_stream: bool = False,
+           slots: int | None = None) -> Judged:
     c = ev.claim
     g = ceil.generous.value
     ratio = claimed.value / g
@@ -433,7 +456,8 @@ def _judge(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], claimed: D
                                if not _kv_note(n)))
     if batch_size(c) is None and ceil.batch == 1 and c.tok_s_kind not in ("per_user", "decode"):
         notes.append("batch not stated: the batch-1 ceiling bounds any single stream")
-    cell = ("serving (largest batch that fits)" if serving else
+    cell = (f"serving ({slots} parallel slots)" if serving and slots else
+            "serving (largest batch that fits)" if serving else
             "batch-1" if ceil.batch == 1 else f"batch-{ceil.batch} aggregate")
     lead = (f"{label}{tok(claimed.value)} tok/s is "
             f"{times(ratio)} the generous {cell} ceiling of {num(g)} tok/s "

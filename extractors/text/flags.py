@@ -19,6 +19,8 @@ Quirks, each for a reason:
 - Of the two SGLang accept thresholds the lower is kept: either below 1.0 makes it lossy.
 - llama.cpp's tensor overrides to the CPU (`-ot exps=CPU`), `--cpu-moe` and `--n-cpu-moe N` (N > 0)
   keep MoE expert weights in system RAM: the run is offloaded, whatever `-ngl` says.
+- llama-server's `-np N` is how many sequences it decodes at once (`server_slots`), not a
+  client's concurrency: it says how many streams a figure may sum, not how many were running.
 - Forced-acceptance switches (`--spec-decode-acceptance-length`, `rejection_sample_method:
   synthetic`) are not interpreted: they stay in the raw `launch_command`, where the
   forced_acceptance check looks for them. A configured AL is not a measured one.
@@ -216,6 +218,10 @@ def _flag(b: ClaimBuilder, ref: Reference | None, spec: _Spec, prog: Program, wr
         put("batch", _int(value))
     elif flag in ("--max-concurrency", "--concurrency") and prog.role == "client":
         put("concurrency", _int(value))
+    elif llama and prog.role == "server" and flag in ("-np", "--parallel"):
+        # llama-server decodes up to N slots in one batch (ggml-org/llama.cpp tools/server
+        # README: "-np, --parallel N | number of parallel sequences to decode"): a figure may sum them.
+        put("server_slots", _int(value))
     elif flag in ("--input-len", "--random-input-len") and prog.role != "server":
         put("input_tokens", _int(value))
     elif flag in ("--output-len", "--random-output-len") and prog.role != "server":

@@ -323,3 +323,60 @@ def test_only_a_setup_that_batches_gets_the_aggregate_reading(ref: Reference, te
 ])
 def test_serving_engines_batch_by_default(engine: str | None, batches: bool) -> None:
     assert (batches_by_default(engine) is not None) == batches
+
+
+# ---- a llama-server launched with N slots (-np N) sums up to N streams ------------------------
+
+_SERVER = "llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -ngl 99 {np}on my 3090 gets {tok_s} t/s"
+
+
+def test_np_is_the_servers_slot_count_not_a_concurrency(ref: Reference) -> None:
+    c = _text(ref, _SERVER.format(np="-np 4 ", tok_s=380))
+    assert (c.server_slots, c.concurrency, c.batch, c.tok_s_kind) == (4, None, None, None)
+    assert c.provenance["server_slots"].span == "-np 4"
+    assert _text(ref, "llama-server --parallel 8 -m m.gguf on a 4090: 600 t/s").server_slots == 8
+    # llama-bench has no slots; its `-np` would be another tool's flag
+    assert _text(ref, "llama-bench -m m.gguf -np 4 on a 4090: 150 t/s").server_slots is None
+
+
+@pytest.mark.parametrize(("np", "tok_s", "verdict", "status", "reason"), [
+    # 380 t/s is 1.55× one stream's 245.7 (936 GB/s ÷ 3.81 GB of Q4_K_M weights): the sum of four
+    # slots is possible (0.39 of 4 × 245.7 = 982.7), one stream without a draft model is not
+    ("-np 4 ", 380, "consistent", "ok", "slots_aggregate"),
+    ("", 380, "implausible", "stop", "above_ceiling"),
+    ("-np 1 ", 380, "implausible", "stop", "above_ceiling"),
+    # 1200 is 1.22× the four slots' 982.7 and 4.9× one stream: no reading holds it
+    ("-np 4 ", 1200, "implausible", "stop", "above_ceiling"),
+])
+def test_a_figure_from_a_server_with_slots_may_be_their_sum(ref: Reference, np: str, tok_s: int, verdict: str,
+                                                          status: str, reason: str) -> None:
+    c = _text(ref, _SERVER.format(np=np, tok_s=tok_s))
+    a = _q7(ref, c)
+    assert (a.status, a.reason) == (status, reason)
+    assert audit(Evidence(claim=c), ref).verdict == verdict
+
+
+def test_the_slots_bound_is_the_batch_of_slots_and_the_headline_names_it(ref: Reference) -> None:
+    c = _text(ref, _SERVER.format(np="-np 4 ", tok_s=380))
+    a = _q7(ref, c)
+    assert a.figures["server_slots"] == 4 and a.figures["max_batch"] == 4
+    assert a.figures["ceiling_tok_s"] == pytest.approx(4 * 936 / 3.81, rel=1e-3)
+    assert a.figures["one_stream_ratio"] == pytest.approx(380 / (936 / 3.81), rel=1e-3)
+    assert a.figures["ratio"] == pytest.approx(380 / (4 * 936 / 3.81), rel=1e-3)
+    report = audit(Evidence(claim=c), ref)
+    assert report.headline.startswith("consistent — 380.0 tok/s is 0.39 of the generous serving "
+                                      "(4 parallel slots) ceiling of one RTX 3090")
+    cell = next(q for q in report.questions if q.key == "cell")
+    assert cell.figures["server_slots"] == 4
+    assert "the sum of up to 4" in cell.summary
+
+
+def test_each_slot_holds_its_share_of_the_context(ref: Reference) -> None:
+    # -c 32768 over 4 slots: 8192 tokens each; Qwen2.5 7B's KV is 57344 B/token at BF16, 28672 at
+    # the generous 1 byte per element: 0.23 GB per slot in the serving bound
+    c = _text(ref, "llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -ngl 99 -np 4 -c 32768 on my 3090 "
+                   "gets 380 t/s")
+    a = _q7(ref, c)
+    assert a.figures["ceiling_tok_s"] == pytest.approx(4 * 936 / (3.81 + 4 * 28672 * 8192 / 1e9), rel=2e-3)
+    assert "context per slot = claim.context_length (text: -c) 32768 ÷ 4 slots = 8192 tokens" in [
+        b.states for b in a.basis]
