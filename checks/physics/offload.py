@@ -229,7 +229,8 @@ def offload_split(claim: Claim, hw: HardwareRow, model: ModelRow | None,
     # Only on a known size: with the format unknown the 4-bit reading is an assumption, and a
     # smaller quant that fits would be judged at system-memory speed.
     stated = says_offload(claim, model)
-    known = fmt.family is not None or bool(claim.model_size_bytes)
+    # A format the table holds, or whose bits the record or the name states ("Q8", 6.0 bpw), sizes them.
+    known = not fmt.assumed or bool(claim.model_size_bytes)
     # With the format unstated a smaller quant might fit; not where none could: weights past the
     # stated cards even at one bit a weight are offloaded at any format (the spill is then read
     # at that smallest size, the share that favours the claim).

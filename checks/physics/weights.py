@@ -133,8 +133,12 @@ def resolve_format(claim: Claim, ref: Reference) -> WeightFormat:
     )
 
 
-# A format named by its bits alone: "Q8", "q6", "8-bit", "8bit", "int8", "INT4".
-_BITS_NAMED = re.compile(r"(?i)(?:q|int)(\d)|(\d)[- ]?bits?")
+# A format named by its bits: "Q8", "q6", "8-bit", "8bit", "int8", "INT4", and a GGUF-style name
+# the table lacks, whose digit is its base bits: Unsloth's dynamic "UD-Q2_K_XL", ik_llama.cpp's
+# "IQ2_KS" / "IQ4_KSS" / "IQ3_KT", repacked "Q4_0_4_4" (a mix keeps some tensors above its base
+# bits, so the base is the generous count).
+_BITS_NAMED = re.compile(r"(?i)(?P<gguf>(?:ud-)?i(?=q)|ud-)?q(?P<q>\d)(?P<tail>(?:_[a-z0-9]+)*)|int(?P<int>\d)|"
+                         r"(?P<bits>\d)[- ]?bits?")
 
 
 def _bits_named(fmt: str | None) -> float | None:
@@ -142,8 +146,13 @@ def _bits_named(fmt: str | None) -> float | None:
     m = _BITS_NAMED.fullmatch(fmt.strip()) if fmt else None
     if m is None:
         return None
-    bits = int(m.group(1) or m.group(2))
-    return float(bits) if 2 <= bits <= 8 else None
+    if m.group("q"):
+        gguf = m.group("gguf") or m.group("tail")
+        # A GGUF-shaped name ("IQ1_KT", "Q2_K_XL") may have one bit; a bare "Q1" names no format.
+        bits, low = int(m.group("q")), 1 if gguf else 2
+    else:
+        bits, low = int(m.group("int") or m.group("bits")), 2
+    return float(bits) if low <= bits <= 8 else None
 
 
 INFERRED_NOTE = "model size inferred"  # every note on an inferred size starts with these words

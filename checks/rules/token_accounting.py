@@ -14,9 +14,11 @@ from checks.reference import Reference
 
 # Same margin as the arithmetic check (a mismatch above 1% is a flag).
 MATCH_PCT = 1.0
+# llama-bench's `-pg` test is named for both halves ("pp4096+tg128": a prompt of 4096 then 128
+# generated, timed together; ggml-org/llama.cpp tools/llama-bench/README.md): its label says total.
 _TOTAL_LABEL = re.compile(
     r"\btotal\b|input\s*\+\s*output|in\s*\+\s*out|prompt\s*\+\s*(?:gen\w*|output|completion)"
-    r"|includ\w*\s+(?:the\s+)?(?:prompt|input)",
+    r"|includ\w*\s+(?:the\s+)?(?:prompt|input)|(?<![a-z])pp\s?\d+\s*\+\s*tg\s?\d+",
     re.IGNORECASE,
 )
 _GENERATION_KINDS = ("decode", "output", "per_user", "per_gpu", "aggregate")
@@ -28,10 +30,9 @@ def _within(a: float, b: float) -> bool:
 
 def _labelled_total(ev: Evidence) -> str | None:
     """Where the number is called total, if anywhere it is quoted."""
-    if ev.post is not None and ev.post.text:
-        m = _TOTAL_LABEL.search(ev.post.text)
-        return f'the post says "{m.group(0)}"' if m else None
-    p = ev.claim.provenance.get("tok_s")
+    if ev.post is not None and ev.post.text and (m := _TOTAL_LABEL.search(ev.post.text)):
+        return f'the post says "{m.group(0)}"'
+    p = ev.claim.provenance.get("tok_s_kind") or ev.claim.provenance.get("tok_s")
     for text in (p.field, p.span) if p is not None else ():
         if text and _TOTAL_LABEL.search(text.replace("_", " ")):
             return f"the record field is {text}"

@@ -88,6 +88,8 @@ FIELD_ALIASES: dict[str, tuple[str, ...]] = {
     "batch": ("batch", "batch_size", "bs"),
     "concurrency": ("concurrency", "conc", "max_concurrency", "client_concurrency",
                     "target_concurrency", "sustained_concurrency"),
+    # llama-server's slots: `--parallel` (n_parallel) and its /props `total_slots`
+    "server_slots": ("server_slots", "n_parallel", "total_slots"),
     "input_tokens": ("isl", "input_len", "input_tokens", "prompt_tokens", "n_prompt",
                      "prompt_len", "input_length"),
     "output_tokens": ("osl", "output_len", "n_gen", "output_length", "gen_len", "max_tokens",

@@ -233,6 +233,7 @@ TARGETS: dict[str, Converter] = {
     "system_bandwidth_gbs": _float("system_bandwidth_gbs"),
     "batch": _int("batch"),
     "concurrency": _int("concurrency"),
+    "server_slots": _int("server_slots"),
     "input_tokens": _int("input_tokens"),
     "output_tokens": _int("output_tokens"),
     "context_length": _int("context_length"),

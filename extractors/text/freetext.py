@@ -83,9 +83,11 @@ _BASELINE_AFTER = lazy(r"(?i)\b(?:baseline|auto-?regressive|no[- ]spec\w*|withou
 # koboldcpp labels its two rates "Process:" (the prompt) and "Generate:" ("CtxLimit: 3768/4096,
 # Process:0.44s (442.0ms/T = 2.26T/s), Generate:0.00s (3.0ms/T = 333.33T/s), Total:0.45s
 # (2.25T/s)", as pasted in LostRuins/koboldcpp issue #972): as labels, with their colon, they
-# name the kind; the bare verbs in prose do not.
+# name the kind; the bare verbs in prose do not. A prompt's length ("with a prompt of 1024
+# tokens", "prompt length 512") is the cell, not the rate.
 _PREFILL_WORDS = (
-    r"(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?\b(?!s)|"
+    r"(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?\b(?!s)"
+    r"(?!\s+of\s+\d)(?![\s_-]?(?:len(?:gth)?|size)\b)|"
     r"\bprocess(?:ing)?(?=\s?:)|"
     r"\bpp\d*\b|\binput(?![\s:=]{0,3}\d{1,6}\s{0,3}(?:tokens?\s{0,3})?[/,])(?![\s_-]{0,3}len)"
     r"(?:\s+throughput)?\b)")
@@ -96,10 +98,12 @@ _DECODE_WORDS = (r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bge
 # So is a generation throughput (vLLM's "Avg generation throughput" and SGLang's "gen throughput"
 # sum every running request) and a "combined" figure; "gen"/"generation" alone stays a decode word.
 _KIND_WORDS = lazy(
-    r"(?i)" + _PREFILL_WORDS + "|"
-    r"(?P<per_user>\bper\s+(?:user|stream|request)\b|/\s?(?:user|stream|req(?:uest)?)\b)|"
+    # llama-bench's -pg test ("pp4096+tg128") times a prompt and a generation together: a total,
+    # read before its "pp" can name a prefill.
+    r"(?i)(?P<total>(?<![A-Za-z])pp\s?\d{1,7}\s*\+\s*tg\s?\d{1,7}(?![\w.])|\btotal\s+tok(?:en)?s?\b(?:\s+throughput\b)?)|"
+    + _PREFILL_WORDS + "|"
+    r"(?P<per_user>\b(?:per|each)\s+(?:user|stream|request)\b|/\s?(?:user|stream|req(?:uest)?)\b)|"
     r"(?P<per_gpu>\bper\s+(?:gpu|card)\b|/\s?(?:gpu|card)\b)|"
-    r"(?P<total>\btotal\s+tok(?:en)?s?\b(?:\s+throughput\b)?)|"
     r"(?P<aggregate>\b(?:end[- ]to[- ]end|e2e|gen(?:eration)?)\s+throughput\b|\baggregate\b|\btotal\b|\bcombined\b|(?<!decode )(?<!decoding )\bthroughput\b|\b\d{1,5}\s(?:prompts|requests|concurrent)\b|\bdp\d{1,2}\b|\bdp\s?=\s?\d{1,2}\b)|"
     r"(?P<output>\bend[- ]to[- ]end\b|\be2e\b)|" + _DECODE_WORDS)
 # Only a prefill or a decode word decides a figure's line (`_line_kind`): the strings one of

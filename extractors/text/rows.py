@@ -30,7 +30,9 @@ What the headers mean, each with its reason:
   is a tok/s figure (a unit in brackets, "Speed (T/s)", "Throughput (out tok/s/GPU)", is left to
   the prose reader's label rule, which reads per-GPU, output and total qualifiers); words in the header say which rate it is: "prompt eval", "pp", "prefill",
   "S_PP" prefill, never judged against the decode ceiling; "eval", "tg", "S_TG", "generation"
-  decode. A header with no such word leaves the kind to the prose around it.
+  decode (with both, the first: "generation speed … with a prompt of 1024 tokens" is decode);
+  "output" alone an output figure ("Output tok/s" of a serving run counts every request's
+  tokens). A header with no such word leaves the kind to the prose around it.
 - A size column in billions ("Size (B): 12") is the parameter count; "B" there cannot be bytes
   (a 12-byte model holds nothing). "30 - A3" there is a MoE's total and active count (the
   Qwen3-30B-A3B spelling).
@@ -81,12 +83,14 @@ _RATE_UNIT = lazy(r"(?i)(?<![A-Za-z])(?:t|tok|toks|tokens?)\s?/\s?s(?:ec)?(?![A-
                         r"(?<![A-Za-z])tps(?![A-Za-z])")
 _MEAN = lazy(r"^\s*+(?P<v>\d[\d,]*+(?:\.\d++)?+)(?:\s*+(?:±|\+/-|\+-)\s*+\d[\d,]*+(?:\.\d++)?+)?+"
                    r"\s*+$")
-_TEST = lazy(r"(?i)^\s*(?:(?P<pp>pp)(?P<np>\d{1,7})(?:\s*\+\s*tg(?P<ng2>\d{1,7}))?|"
-                   r"(?P<tg>tg)(?P<ng>\d{1,7}))(?:\s*@\s*d(?P<d>\d{1,7}))?\s*$")
+# llama-bench's test names; builds before mid-2024 printed them with a space ("pp 512", "tg 128").
+_TEST = lazy(r"(?i)^\s*(?:(?P<pp>pp)\s?(?P<np>\d{1,7})(?:\s*\+\s*tg\s?(?P<ng2>\d{1,7}))?|"
+                   r"(?P<tg>tg)\s?(?P<ng>\d{1,7}))(?:\s*@\s*d(?P<d>\d{1,7}))?\s*$")
 _PREFILL_WORDS = lazy(r"(?i)\bprompt\b|\bpre-?fill\b|(?<![A-Za-z])(?:S_)?pp(?:\d+)?(?![A-Za-z])|"
                             r"\binput\b")
 _DECODE_WORDS = lazy(r"(?i)\beval\b|(?<![A-Za-z])(?:S_)?tg(?:\d+)?(?![A-Za-z])|\bgen(?:eration)?\b|"
-                           r"\bdecod(?:e|ing)\b|\boutput\b")
+                           r"\bdecod(?:e|ing)\b")
+_OUTPUT_WORDS = lazy(r"(?i)\boutput\b")
 _PARAMS = lazy(r"(?i)^\s*+(?P<v>\d{1,6}+(?:\.\d++)?+)\s*+(?P<u>[KMBT])?+\s*+$")
 _TOTAL_ACTIVE = lazy(r"^\s*+(?P<t>\d{1,4}+(?:\.\d{1,2}+)?+)(?:\s*+[-,/]?\s*+A(?P<a>\d{1,4}+(?:\.\d{1,2}+)?+)B?)?+"
                            r"\s*+$", re.IGNORECASE)
@@ -331,11 +335,18 @@ def _rates(row: list[_Cell]) -> list[_Rate]:
 def _header_kind(header: str) -> str | None:
     """The rate a header names, by its words (see the module doc); None when it names none."""
     words = _RATE_UNIT.sub(" ", header)
-    if _PREFILL_WORDS.search(words):
+    prefill, decode = _PREFILL_WORDS.search(words), _DECODE_WORDS.search(words)
+    if prefill and decode:
+        # The rate's own noun comes first; a later word describes the cell: "generation speed
+        # for 10 requests with a prompt of 1024 tokens" is decode, "prompt eval rate" prefill.
+        return "prefill" if prefill.start() <= decode.start() else "decode"
+    if prefill:
         return "prefill"
-    if _DECODE_WORDS.search(words):
+    if decode:
         return "decode"
-    return None
+    # "Output tok/s" beside a concurrency is every request's output tokens per second (vLLM's
+    # `output_throughput`), not one request's rate: an output figure, counted as it stands.
+    return "output" if _OUTPUT_WORDS.search(words) else None
 
 
 def _fill(b: ClaimBuilder, r: _Rate) -> None:

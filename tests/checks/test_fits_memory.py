@@ -115,3 +115,19 @@ def test_a_stated_offload_is_carried_by_the_roofline_not_flagged(xref: Reference
     assert ("the record says it offloads" in a.summary) == (status == "ok" and bool(said))
     # Unsaid, the stated card is still the card: the rest is offloaded, never a second card.
     assert ("judges the offloaded ceiling" in a.summary) == (not said)
+
+
+@pytest.mark.parametrize(("fmt", "weights_gb"), [("Q8", 671.0), ("8-bit", 671.0), ("Q6_K_XL", 503.25)])
+def test_weights_of_a_format_named_by_its_bits_that_overflow_the_cards_are_offloaded(
+        ref: Reference, fmt: str, weights_gb: float) -> None:
+    # "DeepSeek R1 671B Q8 on 8x RTX 3090: 5 t/s" was `suspicious` (671 GB does not fit 206.2 GB)
+    # while Q7 judged it at the on-card ceiling: a format whose bits its name says sizes the weights
+    # as a table row does, so what does not fit is read from system memory and Q7 carries it
+    from checks.runner import audit
+    c = Claim(model="DeepSeek-R1", weight_format=fmt, hardware="RTX 3090", hardware_count=8, tok_s=5.0)
+    a = _fit(ref, c)
+    assert a.status == "ok" and a.figures["weights_gb"] == pytest.approx(weights_gb, rel=1e-3)
+    assert "the roofline judges the offloaded ceiling" in a.summary
+    report = audit(Evidence(claim=c), ref)
+    roof = next(q for q in report.questions if q.key == "roofline")
+    assert report.verdict == "consistent" and roof.figures["system_fraction"] > 0

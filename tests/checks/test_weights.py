@@ -122,10 +122,21 @@ def test_a_model_without_a_native_format_keeps_the_claimed_bits(ref: Reference) 
 @pytest.mark.parametrize(("fmt", "bits", "assumed"), [
     ("Q8", 8.0, False), ("q6", 6.0, False), ("8-bit", 8.0, False), ("int4", 4.0, False),
     ("Q4", 4.0, False),
-    ("Q9", 4.0, True), ("Q1", 4.0, True), ("weird", 4.0, True),  # no bits a format has: 4-bit assumed
+    # GGUF-shaped names the table lacks read their base bits: Unsloth's dynamic quants,
+    # ik_llama.cpp's own types, repacked ARM types
+    ("UD-Q2_K_XL", 2.0, False), ("Q3_K_XL", 3.0, False), ("IQ2_KS", 2.0, False), ("IQ4_KSS", 4.0, False),
+    ("IQ1_KT", 1.0, False), ("Q4_0_4_4", 4.0, False), ("UD-IQ1_S", 1.0, False),
+    ("Q9", 4.0, True), ("Q1", 4.0, True), ("Q9_K", 4.0, True), ("weird", 4.0, True),  # no bits a format has: 4-bit assumed
 ])
 def test_a_format_named_by_its_bits_alone_is_read_at_those_bits(ref: Reference, fmt: str, bits: float,
                                                                 assumed: bool) -> None:
     # "Llama 3 70B Q8" had been judged at 4-bit (35 GB) while its headline said "Q8 weights"
     got = resolve_format(Claim(model="Llama 3 70B", weight_format=fmt, tok_s=10.0), ref)
     assert (got.nominal_bits, got.assumed) == (bits, assumed)
+
+
+def test_q3_k_m_is_read_at_its_file_bits(ref: Reference) -> None:
+    # llama-quantize lists Q3_K_M at 3.74 GiB on Llama-3-8B (8.0306e9 params): 4.0014 bits/weight;
+    # it had been missing, and read at an assumed 4 bits
+    got = resolve_format(Claim(weight_format="Q3_K - Medium"), ref)
+    assert (got.name, got.nominal_bits, got.effective_bits, got.assumed) == ("Q3_K_M", 3.0, 4.0014, False)

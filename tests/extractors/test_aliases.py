@@ -40,7 +40,7 @@ OWN_NAMES: dict[str, object] = {
     "env": {"SGLANG_ENABLE_SPEC_V2": "1"}, "notes": "best of six runs",
     "submitter": "speedrunner", "date": "2026-11-20", "source_url": "https://board.example/r-56",
     "record_id": "r-56", "hardware_memory_gb": 24.0,
-    "tpot_target_ms": 200.0, "ttft_target_ms": 2000.0, "host": "EPYC 9355", "kv_depth": 4096, "accepted_per_pass": 2.96,
+    "tpot_target_ms": 200.0, "server_slots": 4, "ttft_target_ms": 2000.0, "host": "EPYC 9355", "kv_depth": 4096, "accepted_per_pass": 2.96,
 }
 
 

@@ -162,6 +162,13 @@ def test_only_prefill_figures_are_labelled_prefill(ref: Reference) -> None:
     ("a Xeon4 CPU with a single RTX 4090 GPU achieves 418 tokens/s end-to-end throughput",
      "aggregate"),
     ("e2e throughput: 900 tok/s", "aggregate"),
+    # a request's rate ("for each request") and a prompt's length, which is the cell, not the rate
+    # (France-Travail/results_benchmark_llm_serving's model cards)
+    ("Mean generation speed for 10 parallel requests with a prompt of 1024 tokens and 128 tokens "
+     "generated|~36 t/s for each request|", "per_user"),
+    # llama-bench's prompt + generation test names both halves: a total, not a decode
+    ("M1 Ultra, tinyllama-1.1b Q4_K_M, pp4096+tg128: 2211.38 t/s", "total"),
+    ("pp512: 3000 t/s", "prefill"),
 ])
 def test_tok_s_kind_when_stated(ref: Reference, text: str, kind: str | None) -> None:
     assert claim(text, ref).tok_s_kind == kind

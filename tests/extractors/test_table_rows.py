@@ -112,7 +112,14 @@ def test_batched_bench_row_counts_every_sequence(ref: Reference) -> None:
     ("rig A: pp t/s: 300; tg t/s: 40", (40.0, "decode")),
     ("rig A: model: x; prefill tok/s: 900", (900.0, "prefill")),
     ("rig A: Speed (T/s): 36; Model: qwen 2.5", (36.0, None)),
-], ids=["prompt eval vs eval", "pp vs tg", "prefill alone", "no kind word"])
+    # a serving run's "Output tok/s" sums every request's output (docs.vultr.com MI325X stress
+    # tests: "Concurrency: 500; Throughput: 15,944 tok/s; Output tok/s: 3,673"), not one request's
+    ("8x MI325X, Llama 3.1 405B: Concurrency: 500; Output tok/s: 3,673", (3673.0, "output")),
+    # the rate's own noun first: "with a prompt of N tokens" is the cell
+    ("rig A: model: x; generation t/s at prompt 1024: 36", (36.0, "decode")),
+    ("rig A: model: x; prompt eval t/s before gen 128: 300", (300.0, "prefill")),
+], ids=["prompt eval vs eval", "pp vs tg", "prefill alone", "no kind word", "output of a serving run",
+        "generation with a prompt's length", "prompt eval first"])
 def test_header_words_say_which_rate(text: str, want: tuple[float, str | None], ref: Reference) -> None:
     c = claim(text, ref)
     assert (c.tok_s, c.tok_s_kind) == want
@@ -231,3 +238,37 @@ def test_the_card_in_brackets_after_a_machine_is_the_device(system: str, hardwar
 def test_a_chips_gpu_cores_are_no_card_count(ref: Reference) -> None:
     c = claim(OLLAMA.format(system="M1 Ultra (48 GPU Core) 64GB", figure="108.67"), ref)
     assert (c.hardware, c.hardware_count) == ("Apple M1 Ultra", None)
+
+
+# ---- llama-bench's older test names and its prompt+generation test ---------------------------
+
+_OLD_LLAMA_BENCH = """Radeon RX 6700 XT, ROCm 6.0.
+| model                          |       size |     params | backend    | ngl | test       |              t/s |
+| ------------------------------ | ---------: | ---------: | ---------- | --: | ---------- | ---------------: |
+| llama 7B Q4_0                  |   3.83 GiB |     7.24 B | ROCm       |  99 | pp 512     |   1017.28 ± 5.60 |
+| llama 7B Q4_0                  |   3.83 GiB |     7.24 B | ROCm       |  99 | tg 128     |     79.12 ± 0.20 |
+"""
+
+
+def test_llama_bench_test_names_with_a_space_are_its_tests(ref: Reference) -> None:
+    # builds before mid-2024 printed "pp 512" / "tg 128" (a table in llama.cpp discussion #3847's
+    # shape): the prompt row had been the claim, judged against the decode ceiling (`suspicious`)
+    c = claim(_OLD_LLAMA_BENCH, ref)
+    assert (c.tok_s, c.tok_s_kind, c.tokens_generated) == (79.12, "decode", 128)
+    pp_only = _OLD_LLAMA_BENCH.rsplit("\n", 2)[0] + "\n"
+    c = claim(pp_only, ref)
+    assert (c.tok_s, c.tok_s_kind) == (1017.28, "prefill")
+    assert audit(build_evidence([read_document(RawDocument.from_text(pp_only), ref)], ref), ref).verdict != "suspicious"
+
+
+def test_a_prompt_plus_generation_test_is_a_total_labelled_as_one(ref: Reference) -> None:
+    # llama-bench -pg 4096,128 ("pp4096+tg128", geerlingguy/ai-benchmarks issue #23's RX 7900 XT
+    # table): prompt and generated tokens over their time together, and the label says so
+    text = ("RX 7900 XT, Vulkan\n| model | size | params | backend | ngl | test | t/s |\n| --- | --: | --: | --- "
+            "| --: | --: | --: |\n| qwen2 14B Q4_K - Medium | 8.37 GiB | 14.77 B | Vulkan | 99 | pp4096+tg128 | "
+            "65.65 ± 0.00 |\n")
+    report = audit(build_evidence([read_document(RawDocument.from_text(text), ref)], ref), ref)
+    assert report.claim.tok_s_kind == "total"
+    tokens = next(a for a in report.findings if a.key == "token_accounting")
+    assert tokens.status == "ok" and "labelled so" in tokens.summary
+    assert report.verdict == "insufficient"
