@@ -205,8 +205,10 @@ def find_models(text: str, ref: Reference | None) -> list[ModelName]:
     return sorted(out, key=lambda n: n.start)
 
 
-_BARE_SIZE = lazy(r"(?<![\w.$])(?P<t>\d{1,4}(?:\.\d{1,2})?)\s?[Bb](?:\s?(?:-|–|to)\s?"
-                        r"(?P<hi>\d{1,4}(?:\.\d{1,2})?)\s?[Bb])?(?![A-Za-z0-9/])")
+# Not a flag's value or name: "fa=1 b=512" (llama-bench's flash-attention switch and n_batch) is
+# no 1B model.
+_BARE_SIZE = lazy(r"(?<![\w.$=])(?P<t>\d{1,4}(?:\.\d{1,2})?)\s?[Bb](?:\s?(?:-|–|to)\s?"
+                        r"(?P<hi>\d{1,4}(?:\.\d{1,2})?)\s?[Bb])?(?![A-Za-z0-9/=])")
 
 
 def read_model(s: Scan) -> None:

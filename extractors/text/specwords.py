@@ -14,7 +14,8 @@ After them (`read_spec_after`), for what they left empty:
   the whole window and are read by `statements.py`): "k=3", "γ=4" (the draft length γ of
   Leviathan et al. 2023, https://arxiv.org/abs/2211.17192), "3 speculative tokens",
   "draft length 5", "--draft 8", "n_max=4", TensorRT-LLM's "MTP=3" (next-n layers);
-- "bsz=1", "single-batch", "10 concurrency";
+- "bsz=1", "single-batch", "10 concurrency"; llama-batched-bench's "B=32" / "-npl 32" (its S_TG
+  sums the B sequences: an aggregate, and the tool cannot speculate);
 - offload: "partial offload", "CPU offload", "+ 64GB RAM offload", "--cpu-moe", "-ngl 30" (layers
   on the GPU; 99 or more means every layer), with the system RAM and its bandwidth when stated;
 - MoE experts kept in system RAM are offload whatever the layer count says: llama.cpp's tensor
@@ -64,6 +65,12 @@ _WINDOWS: list[tuple[re.Pattern[str], str]] = [
      "TensorRT-LLM MTP={n} next-n tokens + 1 = window {w}"),
 ]
 _BATCH = lazy(r"(?i)\bbsz\s?[:=]?\s?(\d{1,5})(?![\d.])|\bsingle[- ]batch\b")
+# llama-batched-bench decodes B sequences at once (`-npl N`, its table's "B" column), and its
+# S_TG counts them all (ggml-org/llama.cpp tools/batched-bench/README.md). Named, its "B=32" or
+# "-npl 32" is the batch, and an S_TG at no stated B is an aggregate; elsewhere a "b=256" is
+# llama-bench's n_batch, the prompt's chunk, no stream count.
+_BATCHED_BENCH = lazy(r"(?i)\bbatched[-_ ]bench\b")
+_BATCHED_B = lazy(r"(?<![\w-])(?:B\s?[=:]\s?|-npl[ =])(\d{1,4})(?![\d.,])")
 _CONC = lazy(r"(?i)(?<![\w.])(\d{1,5})\sconcurrency\b")
 _NGL = lazy(r"(?i)(?<![\w-])(?:-ngl|--n-gpu-layers|--gpu-layers|ngl)[ =](\d{1,4})\b")
 _OFFLOAD = lazy(r"(?i)\b(?:partial(?:ly)?\s(?:GPU\s)?offload\w*|(?:CPU|RAM)\soffload\w*|"
@@ -106,6 +113,13 @@ def read_spec_after(s: Scan) -> None:
     _windows(s)
     if not s.b.has("batch") and (m := _BATCH.search(s.text)):
         s.set("batch", parse_int(m.group(1)) if m.group(1) else 1, m.group(0))
+    if not s.b.has("batch") and (named := _BATCHED_BENCH.search(s.text)):
+        if not s.b.has("speculative"):  # the tool has no draft option
+            s.set("speculative", False, named.group(0))
+        if m := _BATCHED_B.search(s.text):
+            s.set("batch", parse_int(m.group(1)) or None, m.group(0))
+        if s.b.values.get("batch", 0) != 1 and s.b.values.get("tok_s_kind") in (None, "decode"):
+            s.b.set("tok_s_kind", "aggregate", span=f"{named.group(0)}: S_TG counts every sequence", overwrite=True)
     if not s.b.has("concurrency") and (m := _CONC.search(s.text)):
         s.set("concurrency", parse_int(m.group(1)) or None, m.group(0))
     _offload(s)

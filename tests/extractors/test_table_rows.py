@@ -272,3 +272,47 @@ def test_a_prompt_plus_generation_test_is_a_total_labelled_as_one(ref: Reference
     tokens = next(a for a in report.findings if a.key == "token_accounting")
     assert tokens.status == "ok" and "labelled so" in tokens.summary
     assert report.verdict == "insufficient"
+
+
+def test_a_one_dash_rule_under_a_narrow_column_is_still_the_tables_rule(ref: Reference) -> None:
+    # llama-bench prints its `fa` column's rule as "-:" (kyuz0/amd-strix-halo-toolboxes@d1a34bee
+    # benchmark/results/, its stock logs): the whole table had been refused
+    text = ("Strix Halo, llama.cpp:\n\n"
+            "| model                          |       size |     params | backend    | ngl | fa |            test |"
+            "                  t/s |\n"
+            "| ------------------------------ | ---------: | ---------: | ---------- | --: | -: | --------------: |"
+            " -------------------: |\n"
+            "| llama 7B Q4_0                  |   3.56 GiB |     6.74 B | Vulkan     |  99 |  1 |           pp512 |"
+            "       1216.56 ± 6.83 |\n"
+            "| llama 7B Q4_0                  |   3.56 GiB |     6.74 B | Vulkan     |  99 |  1 |           tg128 |"
+            "         46.68 ± 0.23 |\n")
+    c = claim(text, ref)
+    assert (c.tok_s, c.tok_s_kind, c.hardware, c.engine) == (46.68, "decode", "Strix Halo (Ryzen AI Max+ 395)",
+                                                             "llama.cpp")
+
+
+@pytest.mark.parametrize(("text", "batch", "kind", "verdict"), [
+    # ggml-org/llama.cpp benches/dgx-spark.md, a batched-bench row as a member retells it: 593.27
+    # t/s over 32 sequences is 18.5 each, under one stream's 35.8 (273 GB/s ÷ 7.6 GB of Q8_0)
+    ("DGX Spark, Qwen2.5-Coder-7B Q8_0, llama-batched-bench B=32: S_TG 593.27 t/s", 32, "aggregate", "consistent"),
+    ("DGX Spark, Qwen2.5-Coder-7B Q8_0, llama-batched-bench -npl 32: 593.27 t/s text generation", 32, "aggregate",
+     "consistent"),
+    ("DGX Spark, Qwen2.5-Coder-7B Q8_0, llama-batched-bench: S_TG 593.27 t/s", None, "aggregate", "consistent"),
+    # ×10 beyond 32 streams' ceiling, and the tool has no draft option
+    ("DGX Spark, Qwen2.5-Coder-7B Q8_0, llama-batched-bench B=32: S_TG 5932.7 t/s", 32, "aggregate", "implausible"),
+    # llama-bench's b=512 is its n_batch, the prompt's chunk: no stream count
+    ("M3 Max 40-core, llama-bench fa=1 b=512: Llama 3.1 8B Q4_K_M tg128 80 tok/s", None, "decode", "consistent"),
+])
+def test_batched_bench_counts_its_sequences(text: str, batch: int | None, kind: str, verdict: str,
+                                            ref: Reference) -> None:
+    c = claim(text, ref)
+    assert (c.batch, c.tok_s_kind) == (batch, kind)
+    report = audit(build_evidence([read_document(RawDocument.from_text(text), ref)], ref), ref)
+    assert report.verdict == verdict
+
+
+def test_a_flags_value_is_no_model_size(ref: Reference) -> None:
+    # "fa=1 b=512" had been read as a 1B model (0.5 GB at Q4_K_M), so dots1 at 80 tok/s (or ×10)
+    # sat far under an M3 Max's ceiling; the model's size is unknown, and the report says so
+    c = claim("M3 Max 40-core, llama.cpp fa=1 b=512: dots1 Q4_K_M decode 80 tok/s", ref)
+    assert c.params_total_b is None and c.batch is None
