@@ -429,8 +429,10 @@ def _ratios(s: Scan) -> None:
 # ---- power -------------------------------------------------------------------------------------
 
 _POWER = lazy(rf"(?P<lo>{NUM})(?:{RANGE_SEP}(?P<hi>{NUM_BODY}))?\s*(?:W\b|(?i:watts?)\b)")
+# What a machine draws doing nothing ("Idle power draw: 47.7W", geerlingguy/ai-benchmarks issue
+# #46, before its "Power consumption: 241.4W" under load) is no draw of the run either.
 _NOT_DRAW = lazy(r"(?i)\b(?:TDP|TGP|board\s+power|power\s+limit\w*|limit\w*|cap(?:ped)?|"
-                       r"rated|max(?:imum)?|PSU|power\s+supply)\b")
+                       r"rated|max(?:imum)?|PSU|power\s+supply|idl(?:e|ing))\b")
 _LIMIT = lazy(rf"(?i)(?:power[- ]limit(?:ed)?|capped)\s{{0,3}}(?:(?:to|at|of|:|=)\s{{0,3}})?{NUM}"
                     rf"\s{{0,3}}W\b|{NUM}\s{{0,3}}W\s{{0,3}}(?:power[- ]limit|cap)\b")
 _METER = [(lazy(r"(?i)nvidia-smi|nvml"), "nvidia-smi"),

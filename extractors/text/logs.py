@@ -296,11 +296,29 @@ _DECODED = lazy(r"decoded\s+(\d+)\s+tokens in\s+" + N + r"\s+seconds, speed:\s*"
 _BUILD = lazy(r"\bbuild(?::|\s*=)\s*(\d+)\s*\((\w+)\)")
 
 
+# llama-speculative prints each model's timings under its name ("draft:" then "target:",
+# ggml-org/llama.cpp examples/speculative/speculative.cpp): the draft model's eval rate is the
+# small model's, never the run's.
+_SECTION = lazy(r"(?im)^[ \t]*(draft|target):[ \t]*$")
+
+
+def _draft_sections(text: str) -> list[tuple[int, int]]:
+    """Where llama-speculative's "draft:" timings run: from the heading to the next heading or the end."""
+    if "draft:" not in text:
+        return []
+    heads = [(m.start(), m.group(1).lower()) for m in _SECTION.finditer(text)]
+    return [(at, heads[i + 1][0] if i + 1 < len(heads) else len(text))
+            for i, (at, name) in enumerate(heads) if name == "draft"]
+
+
 def _llama(text: str, b: ClaimBuilder, ref: Reference | None, out: LogReading) -> None:
     tokens, ms = 0, 0.0
     first = None
+    drafts = _draft_sections(text)
     for line, m in lines_matching(text, _EVAL):
         mark(out, "llama_log", line)
+        if any(lo <= line.start < hi for lo, hi in drafts):
+            continue  # the draft model's own timings
         rate = keep_tok_s(out, parse_number(m.group(5)))
         n, t = parse_int(m.group(3)), parse_positive(m.group(2))
         if m.group(1) == "eval" and rate and n and t:

@@ -3,7 +3,8 @@
 
 A table alias ("awq", "bnb-4bit", "GPTQ-Int4") names its row; a spelling the tables lack is kept
 in one canonical form ("Q4", "4-bit", "MLX 4-bit", "Q4_0" for "q40"). The first mention wins: in
-"Qwen3-8B Q8_0 + Qwen3-1.7B Q4_K_M draft" the claim's model is Q8_0. A KV-cache format ("FP8 KV",
+"Qwen3-8B Q8_0 + Qwen3-1.7B Q4_K_M draft" the claim's model is Q8_0; but a format in the headline
+figure's own part of its sentence is that figure's ("F16: 61 t/s, Q8_0: 98 t/s": Q8_0). A KV-cache format ("FP8 KV",
 "--cache-type-k q8_0") is read into `kv_dtype` and blanked first: it is not the weights' format.
 """
 
@@ -45,6 +46,18 @@ def read_formats(s: Scan) -> None:
         s.blank(kv.start(), kv.end())  # "FP8 KV" is not the weight format
     table = next(finder(s.ref, "formats").finditer(s.text), None)
     shape = _SHAPES.search(s.text)
+    if (own := s.own_part()) is not None:
+        # Several runs in one sentence, each after its format ("F16: 61 t/s, Q8_0: 98 t/s"): the
+        # headline figure's own part names its weights.
+        lo, hi = own
+        own_table = None
+        for t in finder(s.ref, "formats").finditer(s.text):
+            if t.start >= lo:
+                own_table = t if t.start < hi else None
+                break
+        own_shape = _SHAPES.search(s.text, lo, hi)
+        if own_table is not None or own_shape is not None:
+            table, shape = own_table, own_shape
     end: int | None = None
     if shape and (table is None or shape.start() < table.start):
         raw = shape.group(0)

@@ -533,3 +533,26 @@ def test_a_per_token_time_passes_the_chat_prefilter() -> None:
     assert states_speed("Llama 3 8B on my 4090: 7.1 ms/token")
     assert not states_speed("SDXL on a 4090: 12 it/s")
     assert not states_speed("TTFT median 364.66 ms, TPOT median 109.44 ms")  # latency talk, no claim
+
+
+def test_an_idle_draw_is_not_the_runs_power(ref: Reference) -> None:
+    # geerlingguy/ai-benchmarks issue #46 (RTX 2080 Ti): "Idle power draw: 47.7W" above the
+    # llama-bench table, "Power consumption: 241.4W" below it; the idle figure had been the run's
+    # draw, 0.19 of board power, "the GPU is waiting" (`suspicious`)
+    text = (Path(__file__).parent.parent / "fixtures" / "text" / "geerling_2080ti_power.md").read_text()
+    c = claim(text, ref)
+    assert (c.power_w, c.tok_s, c.tok_s_kind) == (241.4, 424.32, "decode")
+
+
+@pytest.mark.parametrize(("text", "tok_s", "fmt"), [
+    # a paraphrase of llama.cpp PR #4766's RTX 4090 table: the 98 t/s is Q8_0's (7.2 GB × 98 =
+    # 703 GB/s of 1008), and had been read with the F16 named first (1.3× its ceiling)
+    ("4090, llama 7B F16: 61 t/s, Q8_0: 98 t/s", 98.0, "Q8_0"),
+    ("RTX 4090, Llama 2 7B: F16 61 t/s, Q8_0 98 t/s, Q4_0 140 t/s", 140.0, "Q4_0"),
+    # the figure's part names no format: the first mention stands
+    ("Llama 3 8B Q4_K_M, 3090: 110 t/s", 110.0, "Q4_K_M"),
+    ("Qwen3-8B Q8_0 + Qwen3-1.7B Q4_K_M draft, 3090: 95 t/s", 95.0, "Q8_0"),
+])
+def test_a_figure_takes_the_format_of_its_own_part(ref: Reference, text: str, tok_s: float, fmt: str) -> None:
+    c = claim(text, ref)
+    assert (c.tok_s, c.weight_format) == (tok_s, fmt)

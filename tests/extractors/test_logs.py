@@ -237,3 +237,21 @@ def test_the_words_before_a_log_line_are_read_as_the_post(ref: Reference, text: 
     c = parse_text(RawDocument.from_text(text), ref).claim
     assert (c.tok_s, c.tok_s_kind, c.concurrency, c.hardware, c.model) == (
         tok_s, "aggregate", concurrency, hardware, model)
+
+
+def test_llama_speculative_draft_timings_are_the_draft_models(ref: Reference) -> None:
+    # ggml-org/llama.cpp PR #10455, a comment's llama-speculative run on an M4 Pro: the result is
+    # "decoded 371 tokens in 34.412 seconds, speed: 10.781 t/s"; the "draft:" block's 97.09 tokens
+    # per second is the 3B draft model's, and had been the claim (`suspicious`)
+    reading = parse_fixture("llama_speculative_m4pro.txt", ref)
+    c = reading.claim
+    assert (c.tok_s, c.tokens_generated, c.wall_seconds) == (10.781, 371, 34.412)
+    assert c.hardware == "Apple M4 Pro" and c.speculative is True
+
+
+def test_eval_lines_outside_a_draft_block_still_count(ref: Reference) -> None:
+    text = ("draft:\n\nllama_print_timings:        eval time =   322.80 ms /   216 runs   (    1.49 ms per token,"
+            "   669.15 tokens per second)\n\ntarget:\n\nllama_print_timings:        eval time =   1319.00 ms /   100"
+            " runs   (   13.19 ms per token,    75.82 tokens per second)\n")
+    c, _ = logs(text, ref)
+    assert (round(c.tok_s, 2), c.tokens_generated) == (75.82, 100)  # 100 ÷ 1.319 s
