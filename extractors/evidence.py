@@ -93,9 +93,27 @@ def read_document(doc: RawDocument, ref: Reference, source: Source | None = None
         inner.warnings = [*doc.warnings, f"{doc.source}: read as the {printed[0].tool} output it holds"]
         return read_document(inner, ref, src, boards)
     reading = parse_text(doc, ref)
+    if not _is_claim(reading.claim):
+        reading = _spelled_tables(doc, ref) or reading
     src = src.model_copy(update={"format": "text", "kind": reading.kind if reading.kind != "post" else src.kind})
     return Reading(source=src, text=reading, excerpt=sanitise(doc.text, limit=2000),
                    warnings=list(doc.warnings))
+
+
+def _spelled_tables(doc: RawDocument, ref: Reference) -> TextReading | None:
+    """A text whose figures sit in a table no row reader knows ("| Model | Quant | avg tok/s |"):
+    its unit-headed tables spelled out, a sentence a row, as a chat paste's are
+    (`extractors.pasted.spell_tables`), so a file, stdin, `/audit` and the CLI read what chat
+    reads. Only when the text alone gave no figure: a reading that found one is kept as it is."""
+    from extractors.pasted import spell_tables, strip_fences
+
+    text = doc.text
+    plain = strip_fences(text)
+    spelled = spell_tables(plain)
+    if spelled == plain:
+        return None
+    reading = parse_text(RawDocument(spelled.encode(), source=doc.source), ref)
+    return reading if _is_claim(reading.claim) else None
 
 
 def merge_claims(primary: Claim, extra: Claim) -> Claim:

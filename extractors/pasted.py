@@ -9,7 +9,8 @@ the same format reader as the file would be, with the same provenance ("pasted <
 - A Markdown or aligned table whose header carries a unit (llama-bench's default `-o md`
   table, `| test | t/s |`): the table's rows as sentences with their units
   (`extractors.image.layout` tables + `extractors.web.post.table_sentences`, the same rebuild
-  an OCR'd screenshot gets), appended to the message text.
+  an OCR'd screenshot gets), appended to the message text (`spell_tables`; every other door
+  reads a text's tables so when the text alone gives no figure: `extractors.evidence`).
 - Log lines (llama.cpp's `eval time = … tokens per second`, SGLang's `gen throughput (token/s)`)
   are text the text reader reads already: they stay in the message text.
 
@@ -23,7 +24,7 @@ from extractors.image.layout import _tables
 from extractors.printed import printout_record
 from extractors.web.post import table_sentences
 
-__all__ = ["FENCE", "is_tool_output", "pasted_documents", "strip_fences"]
+__all__ = ["FENCE", "is_tool_output", "pasted_documents", "spell_tables", "strip_fences"]
 
 FENCE = "```"
 
@@ -34,8 +35,8 @@ def strip_fences(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(FENCE))
 
 
-def _table_text(text: str) -> str:
-    """The message text with each unit-headed table followed by one sentence per row."""
+def spell_tables(text: str) -> str:
+    """The text with each unit-headed table followed by one sentence per row."""
     lines = text.splitlines()
     blocks = _tables(lines)
     if not blocks:
@@ -59,7 +60,7 @@ def pasted_documents(text: str) -> list[RawDocument]:
     docs = [RawDocument(p.record.encode(), source=f"pasted {p.tool} output") for p in printout_record(plain)]
     if docs:
         return docs
-    return [RawDocument.from_text(_table_text(plain))]
+    return [RawDocument.from_text(spell_tables(plain))]
 
 
 def is_tool_output(text: str) -> bool:

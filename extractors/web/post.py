@@ -63,8 +63,8 @@ def table_sentences(rows: list[list[str]]) -> list[str]:
     """A table as one sentence per row, units carried from the header into each value:
     `| GSM8K | 151.2 | 698.4 |` under `| Dataset | Baseline tok/s | DFlash tok/s |` reads
     "GSM8K: Baseline 151.2 tok/s, DFlash 698.4 tok/s." The text readers find figures with
-    their units in prose; a bare number in a cell has none. Tables without a header unit
-    come back as `| a | b |` rows."""
+    their units in prose; a bare number in a cell has none. A row named by a number is named
+    with its column ("batch 1: …"). Tables without a header unit come back as `| a | b |` rows."""
     if len(rows) < 2 or not any(header_unit(h or "") for h in rows[0][1:]):
         return ["| " + " | ".join(r) + " |" for r in rows]
     header, out = rows[0], []
@@ -79,6 +79,9 @@ def table_sentences(rows: list[list[str]]) -> list[str]:
             elif value.strip():
                 parts.append(f"{name} {value.strip()}".strip())
         label = row[0].strip() if row else ""
+        if label and _figure(label) is not None and (header[0] or "").strip():
+            # A number is no row's name: "| batch | … |" over "| 1 | … |" is "batch 1".
+            label = f"{header[0].strip()} {label}"
         out.append(f"{label}: {', '.join(parts)}." if label else f"{', '.join(parts)}.")
     return out
 
