@@ -169,6 +169,9 @@ def test_only_prefill_figures_are_labelled_prefill(ref: Reference) -> None:
     # llama-bench's prompt + generation test names both halves: a total, not a decode
     ("M1 Ultra, tinyllama-1.1b Q4_K_M, pp4096+tg128: 2211.38 t/s", "total"),
     ("pp512: 3000 t/s", "prefill"),
+    # a total that is a time counts no streams (tinygrad PR #3837's llama benchmark printout)
+    ("enqueue in   1.01 ms\ntotal  1.972 ms, 50.71 tok/sec", "output"), ("total time 12 s, 40 tok/s", "output"),
+    ("total: 9000 tok/s over 64 requests", "aggregate"),
 ])
 def test_tok_s_kind_when_stated(ref: Reference, text: str, kind: str | None) -> None:
     assert claim(text, ref).tok_s_kind == kind
@@ -490,9 +493,10 @@ def test_mlx_lm_generate_printout_gives_its_generation_rate(ref: Reference) -> N
     ("koboldcpp, RTX 3060 12GB, Mistral 7B Q4_K_M: CtxLimit:1024/4096, Amt:512/512, Init:0.01s, "
      "Process:0.35s (2.1ms/T = 476.19T/s), Generate:11.02s (21.5ms/T = 46.46T/s), Total:11.37s (45.03T/s)",
      46.46, "decode"),
-    # its older line has no per-phase rate: the total is the one figure
+    # its older line has no per-phase rate: the total's is the one figure, one stream's tokens over
+    # the whole time ("Total:4.06s" is a time, no sum of streams)
     ("koboldcpp on a 3060, Mistral 7B: ContextLimit: 614/2048, Processing:0.43s (5.5ms/T), "
-     "Generation:3.62s (55.8ms/T), Total:4.06s (16.02T/s)", 16.02, "aggregate"),
+     "Generation:3.62s (55.8ms/T), Total:4.06s (16.02T/s)", 16.02, "output"),
     ("While processing, my 4090 gives 45 tok/s with Llama 3 8B", 45.0, None),  # in prose no label
 ])
 def test_koboldcpp_labels_name_the_prompt_and_the_decode_rate(ref: Reference, text: str, tok_s: float,
@@ -556,3 +560,20 @@ def test_an_idle_draw_is_not_the_runs_power(ref: Reference) -> None:
 def test_a_figure_takes_the_format_of_its_own_part(ref: Reference, text: str, tok_s: float, fmt: str) -> None:
     c = claim(text, ref)
     assert (c.tok_s, c.weight_format) == (tok_s, fmt)
+
+
+@pytest.mark.parametrize(("text", "tok_s", "kind"), [
+    ("ProcessingTime: 9.822s\nProcessingSpeed: 406.84T/s\nGenerationTime: 26.624s\nGenerationSpeed: 3.76T/s",
+     3.76, "decode"),
+    ("ProcessingSpeed: 406.84T/s", 406.84, "prefill"),
+])
+def test_koboldcpp_one_word_labels_name_the_kind(ref: Reference, text: str, tok_s: float, kind: str) -> None:
+    # koboldcpp's perf summary (LostRuins/koboldcpp issue #1527, two 3090s): the prompt's 406.84
+    # had been the claim, not the generation's 3.76
+    c = claim(text, ref)
+    assert (c.tok_s, c.tok_s_kind) == (tok_s, kind)
+
+
+def test_koboldcpp_perf_summary_post_reads_the_generation(ref: Reference) -> None:
+    text = (Path(__file__).parent.parent / "fixtures" / "text" / "koboldcpp_perf_1527.txt").read_text()
+    assert claim(text, ref).tok_s == 3.76

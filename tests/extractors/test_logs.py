@@ -254,4 +254,4 @@ def test_eval_lines_outside_a_draft_block_still_count(ref: Reference) -> None:
             "   669.15 tokens per second)\n\ntarget:\n\nllama_print_timings:        eval time =   1319.00 ms /   100"
             " runs   (   13.19 ms per token,    75.82 tokens per second)\n")
     c, _ = logs(text, ref)
-    assert (round(c.tok_s, 2), c.tokens_generated) == (75.82, 100)  # 100 ÷ 1.319 s
+    assert c.tok_s is not None and (round(c.tok_s, 2), c.tokens_generated) == (75.82, 100)  # 100 ÷ 1.319 s
