@@ -54,9 +54,10 @@ _COUNT_AFTER = lazy(r"(?:\s?\d{1,3}\s?GB)?\s?[x×*]\s?(\d{1,3})\b")
 _COUNT_AFTER_FIRST = lazy(r"\s(\d{1,2})\s?[x×](?=\s?(?:[:;,)\]]|$))")
 _COUNT_ENDS = ("x", "×", "*")  # what `_COUNT_BEFORE` can end in, besides a space
 _MACHINES = lazy(r"(?i)s?\s{1,3}(?:machines?|nodes?|servers?|boxes|systems|rigs|hosts)\b")
-# "8 GPUs", "two cards", and hyphenated before the thing that holds them ("an 8-GPU node").
+# "8 GPUs", "two cards", and hyphenated before the thing that holds them ("an 8-GPU node"); "99
+# GPU layers" is llama.cpp's -ngl, no count of cards.
 _COUNT_GPUS = lazy(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))(?:\s+|-){_ADJ}"
-                         r"(?i:GPUs?|cards?|graphics\s+cards?|accelerators?)\b(?!\s?(?i:cores?)\b)")
+                         r"(?i:GPUs?|cards?|graphics\s+cards?|accelerators?)\b(?!\s?(?i:cores?|layers?)\b)")
 _TP = lazy(r"(?i)(?<![\w-])(?:TP|tensor[-_ ]parallel(?:[-_ ]size)?)\s?[:=]?\s?(\d{1,3})"
                  r"(?![\d.])|(?<![\w-])--tp(?:-size)?[ =](\d{1,3})\b")
 _SINGULAR = {"a", "an", "my"}
@@ -87,9 +88,11 @@ def _hosts_bracketed_card(card: Name, text: str, ref: Reference | None) -> bool:
 
 # A CPU and a card joined into one machine: "Core i9-14900KF + RTX 4090", "Xeon Gold 6454S + 8×L20",
 # "a Ryzen 9 7950X with an RTX 4090", "RTX 4090 + Ryzen 9 7950X".
-_HOST_JOIN = lazy(r"(?i)\s{0,3}(?:\+|with|w/)\s{0,3}(?:(?:an?|one|\d{1,3}\s?[x×*])\s?)?")
+# Either side may carry its memory: "RTX 4090 24GB + Ryzen 9 7950X", "Ryzen 9 7950X 64GB + RTX 4090".
+_MEMORY = r"(?:[\s,]{0,3}\(?\d{1,4}\s?GB(?:\s(?:V?RAM|DDR\d\w*))?\)?)?"
+_HOST_JOIN = lazy(r"(?i)" + _MEMORY + r"\s{0,3}(?:\+|with|w/)\s{0,3}(?:(?:an?|one|\d{1,3}\s?[x×*])\s?)?")
 # The CPUs may carry their own count: "RTX 4090 + dual Xeon Gold 6454S", "+ 2x EPYC 9654".
-_CARD_THEN_HOST = lazy(r"(?i)s?(?:\s{1,3}(?:GPUs?|cards?))?\s{0,3}\+\s{0,3}"
+_CARD_THEN_HOST = lazy(r"(?i)s?(?:\s{1,3}(?:GPUs?|cards?))?" + _MEMORY + r"\s{0,3}\+\s{0,3}"
                        r"(?:(?:dual|twin|two|quad|four|\d{1,2}\s?[x×*])[\s-]{0,3}(?:socket\s{0,3})?)?")
 
 

@@ -16,8 +16,8 @@ After them (`read_spec_after`), for what they left empty:
   "draft length 5", "--draft 8", "n_max=4", TensorRT-LLM's "MTP=3" (next-n layers);
 - "bsz=1", "single-batch", "10 concurrency"; llama-batched-bench's "B=32" / "-npl 32" (its S_TG
   sums the B sequences: an aggregate, and the tool cannot speculate);
-- offload: "partial offload", "CPU offload", "+ 64GB RAM offload", "--cpu-moe", "-ngl 30" (layers
-  on the GPU; 99 or more means every layer), with the system RAM and its bandwidth when stated;
+- offload: "partial offload", "CPU offload", "+ 64GB RAM offload", "--cpu-moe", "-ngl 30" or "30
+  GPU layers" (layers on the GPU; 99 or more means every layer), with the system RAM and its bandwidth when stated;
 - MoE experts kept in system RAM are offload whatever the layer count says: llama.cpp's tensor
   override to the CPU ("-ot exps=CPU", "--override-tensor down_exps=CPU,gate_exps=CPU",
   `-ot "blk.1[0-9].ffn.*=CPU"`), "--cpu-moe" / "-cmoe" and "--n-cpu-moe N" / "-ncmoe N" with
@@ -72,7 +72,8 @@ _BATCH = lazy(r"(?i)\bbsz\s?[:=]?\s?(\d{1,5})(?![\d.])|\bsingle[- ]batch\b")
 _BATCHED_BENCH = lazy(r"(?i)\bbatched[-_ ]bench\b")
 _BATCHED_B = lazy(r"(?<![\w-])(?:B\s?[=:]\s?|-npl[ =])(\d{1,4})(?![\d.,])")
 _CONC = lazy(r"(?i)(?<![\w.])(\d{1,5})\sconcurrency\b")
-_NGL = lazy(r"(?i)(?<![\w-])(?:-ngl|--n-gpu-layers|--gpu-layers|ngl)[ =](\d{1,4})\b")
+_NGL = lazy(r"(?i)(?<![\w-])(?:-ngl|--n-gpu-layers|--gpu-layers|ngl)[ =](\d{1,4})\b|"
+                  r"(?<![\w.])(\d{1,4})\sGPU\slayers\b")
 _OFFLOAD = lazy(r"(?i)\b(?:partial(?:ly)?\s(?:GPU\s)?offload\w*|(?:CPU|RAM)\soffload\w*|"
                       r"offload\w*\sto\s(?:the\s)?(?:CPU|system\sRAM|RAM)|spill\w*\sto\s(?:system\s)?"
                       r"RAM|hybrid\s(?:CPU|GPU)[/+ ](?:CPU|GPU))|(?<![\w-])--(?:n-)?cpu-moe\b|"
@@ -148,7 +149,7 @@ def _offload(s: Scan) -> None:
     if m := (_EXPERT_OFFLOAD.search(s.text) or _SPLIT_USE.search(s.text)):
         s.set("offload", True, m.group(0))
     if m := _NGL.search(s.text):
-        layers = parse_int(m.group(1))
+        layers = parse_int(m.group(1) or m.group(2))
         s.set("gpu_layers", layers, m.group(0))
         if layers is not None and layers >= 99:
             s.set("offload", False, m.group(0))  # llama.cpp's "every layer on the GPU"

@@ -30,6 +30,16 @@ def report(text: str, ref: Reference) -> Report:
     ("Qwen3-30B-A3B Q4_K_M at 150 tok/s on a Core i9-14900KF + RTX 4090", "RTX 4090", None),
     ("150 tok/s on a Ryzen 9 7950X with an RTX 4090", "RTX 4090", 1),
     ("150 tok/s on RTX 4090 + Ryzen 9 7950X", "RTX 4090", None),
+    # either side with its memory (llmfit PR #755's "RTX 2080 8GB + i9-10900X"): the CPU had been
+    # the device, and an honest 130 t/s on the 4090 4.1× the 7950X's ceiling (`suspicious`)
+    ("RTX 4090 24GB + Ryzen 9 7950X, Llama 3 8B Q4_K_M: 130 t/s", "RTX 4090", None),
+    ("RTX 2080 8GB + i9-10900X, Qwen3-30B-A3B Q4_K_M with --n-cpu-moe 36: 36.7 tok/s", "RTX 2080", None),
+    ("Ryzen 9 7950X 64GB DDR5 + RTX 4090, Llama 3 8B Q4_K_M: 130 t/s", "RTX 4090", None),
+    # "99 GPU layers" is llama.cpp's -ngl (Advantech-EdgeSync-Containers' Jetson report): it had
+    # been 99 Jetsons, and a ×10 figure 0.02 of their ceiling
+    ("Jetson Orin NX 16GB. Model: Llama-3.2-3B-Instruct-Q4_K_M (GGUF), 99 GPU layers. Generation Speed: "
+     "13.55 tokens/sec", "Jetson Orin NX", None),
+    ("RTX 4090, 33 GPU layers, Llama 3 8B Q4_K_M: 100 t/s", "RTX 4090", None),
     # kvcache-ai/ktransformers README.md's table: "8×L20 GPU + Xeon Gold 6454S"
     ("Hardware Configuration: 8×L20 GPU + Xeon Gold 6454S; Total Throughput: 227.85 tokens/s",
      "L20", 8),
@@ -329,3 +339,10 @@ def test_a_product_name_that_is_no_card_is_not_read_as_one(ref: Reference, text:
 ])
 def test_a_hyphenated_count_before_what_holds_the_cards_is_the_count(ref: Reference, text: str, count: int) -> None:
     assert parse_text(RawDocument.from_text(text), ref).claim.hardware_count == count
+
+
+@pytest.mark.parametrize(("text", "layers"), [
+    ("RTX 4090, 33 GPU layers, Llama 3 8B Q4_K_M: 100 t/s", 33), ("RTX 3060, -ngl 20, Llama 3 8B: 20 t/s", 20),
+])
+def test_gpu_layers_in_words_are_the_layers_on_the_card(ref: Reference, text: str, layers: int) -> None:
+    assert claim(text, ref).gpu_layers == layers
