@@ -55,8 +55,9 @@ _COUNT_AFTER_FIRST = lazy(r"\s(\d{1,2})\s?[x×](?=\s?(?:[:;,)\]]|$))")
 _COUNT_ENDS = ("x", "×", "*")  # what `_COUNT_BEFORE` can end in, besides a space
 _MACHINES = lazy(r"(?i)s?\s{1,3}(?:machines?|nodes?|servers?|boxes|systems|rigs|hosts)\b")
 # "8 GPUs", "two cards", and hyphenated before the thing that holds them ("an 8-GPU node"); "99
-# GPU layers" is llama.cpp's -ngl, no count of cards.
-_COUNT_GPUS = lazy(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))(?:\s+|-){_ADJ}"
+# GPU layers" is llama.cpp's -ngl, no count of cards; a number ending one line is no count of the
+# "GPU:" label starting the next ("RAM: 64G DDR5✖️12" over "GPU: RTX 4090 24G✖️1").
+_COUNT_GPUS = lazy(rf"(?<![\w.])(?i:(?P<w>{WORD_NUM}|a\s+single|\d{{1,3}}))(?:[ \t]+|-){_ADJ}"
                          r"(?i:GPUs?|cards?|graphics\s+cards?|accelerators?)\b(?!\s?(?i:cores?|layers?)\b)")
 _TP = lazy(r"(?i)(?<![\w-])(?:TP|tensor[-_ ]parallel(?:[-_ ]size)?)\s?[:=]?\s?(\d{1,3})"
                  r"(?![\d.])|(?<![\w-])--tp(?:-size)?[ =](\d{1,3})\b")

@@ -3,6 +3,8 @@ a named card is one card (issue 13 parts 3 and 6), as people write them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from checks.models import Claim, Evidence, Report
@@ -10,6 +12,8 @@ from checks.reference import Reference
 from checks.runner import audit
 from extractors.document import RawDocument
 from extractors.text import parse_text
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "text"
 
 
 def claim(text: str, ref: Reference) -> Claim:
@@ -346,3 +350,14 @@ def test_a_hyphenated_count_before_what_holds_the_cards_is_the_count(ref: Refere
 ])
 def test_gpu_layers_in_words_are_the_layers_on_the_card(ref: Reference, text: str, layers: int) -> None:
     assert claim(text, ref).gpu_layers == layers
+
+
+def test_a_count_ending_a_line_is_not_the_next_lines_cards(ref: Reference) -> None:
+    # kvcache-ai/ktransformers issue #314: "RAM：64G 4800MHz DDR5✖️12" over "GPU：RTX 4090 24G✖️1"
+    # had been twelve of the machine's device ("12 GPU" across the line break), and its ×10 fake
+    # (140 tps) 0.48 of twelve EPYCs' ceiling
+    text = (FIXTURES / "ktransformers_314_epyc.txt").read_text()
+    c = claim(text, ref)
+    assert c.hardware_count is None and c.tok_s == 14.0
+    x10 = audit(Evidence(claim=claim(text.replace("速度：14tps", "速度：140tps"), ref)), ref)
+    assert x10.verdict in ("suspicious", "implausible")
