@@ -191,7 +191,9 @@ def headline(v: Verdict, questions: Sequence[Question], findings: Sequence[Answe
         text = "implausible — " + "; ".join(dict.fromkeys(parts))
     elif v == "suspicious":
         flags = [a for a in answers if a.status == "flag" and a.key in PLAUSIBILITY_KEYS]
-        text = f"suspicious — {number}: {reason_text(flags[0])}"
+        # Q7's ratio is over the figure it judged: a per-stream rate × the streams is the aggregate.
+        judged = _judged(c.tok_s, flags[0]) if flags[0].key == "roofline" else number
+        text = f"suspicious — {judged}: {reason_text(flags[0])}"
         if len(flags) > 1:
             text += f" (+{len(flags) - 1} more flag{'s' if len(flags) > 2 else ''})"
     elif v == "insufficient" and failed:

@@ -380,3 +380,15 @@ def test_each_slot_holds_its_share_of_the_context(ref: Reference) -> None:
     assert a.figures["ceiling_tok_s"] == pytest.approx(4 * 936 / (3.81 + 4 * 28672 * 8192 / 1e9), rel=2e-3)
     assert "context per slot = claim.context_length (text: -c) 32768 ÷ 4 slots = 8192 tokens" in [
         b.states for b in a.basis]
+
+
+def test_a_suspicious_headline_names_the_figure_its_ratio_is_over(ref: Reference) -> None:
+    # 322 tok/s per user at concurrency 10 on 8x MI325X is 3220 tok/s together, 2.7× the batch-10
+    # ceiling of 1182.7 (10 × 48000 GB/s ÷ 405.9 GB): the headline had printed "322.0 tok/s: 2.7×
+    # the generous ceiling of 1182.7", a ratio over another figure than the one it named
+    c = Claim(model="Llama 3.1 405B", weight_format="FP8", hardware="MI325X", hardware_count=8, engine="vllm",
+              concurrency=10, tok_s=322.0, tok_s_kind="per_user")
+    report = audit(Evidence(claim=c), ref)
+    assert report.verdict == "suspicious"
+    assert report.headline.startswith("suspicious — the aggregate 3220.0 tok/s: 2.7× the generous ceiling of "
+                                      "1182.7 tok/s")
