@@ -147,8 +147,9 @@ def fraction(value: float | None, *, percent: bool) -> float | None:
 
 
 # ---- the speed grammar: one definition for the text reader and the chat pre-filter -------------
-# Words between a figure and its unit that say which rate it is ("27 eval tok/sec", "89.2 code TPS").
-SPEED_QUALIFIER = (r"(?:eval|output|decode|decoding|gen|generation|code|prompt|prefill|input|total|"
+# Words between a figure and its unit that say which rate it is ("27 eval tok/sec", "89.2 code TPS",
+# lmdeploy's "100.02 out tok/s").
+SPEED_QUALIFIER = (r"(?:eval|output|out|decode|decoding|gen|generation|code|prompt|prefill|input|total|"
                    r"average|avg|median|mean|peak|sustained|narr\.?|text\s+gen)")
 # A figure with its speed unit: "2,103.6 tok/s", "3800+ tokens/s", "~17 tk/s", "91.5–98.5 gen
 # tok/s", "4.23 tokens/second", "60 to 80+ tokens per second", "2.1k t/s", mlx_lm's "41.2
@@ -165,10 +166,11 @@ SPEED_FIGURE = lazy(
     + SPEED_QUALIFIER + r")?)\s{1,3})?"
     r"(?<![A-Za-z])(?P<unit>" + SPEED_UNIT + ")"
     r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", re.IGNORECASE)
-# A table or printout label with the unit before the figure: "Output token throughput (tok/s): 7.27".
+# A table or printout label with the unit before the figure: "Output token throughput (tok/s): 7.27",
+# in square brackets too ("generation speed [tokens/sec]: 41.94", h2oai/h2ogpt perf.md).
 # TensorRT-LLM's tables: "Throughput (out tok/s/GPU): 5,885" (a per-GPU output figure).
-SPEED_LABEL = lazy(rf"(?i)\((?P<lq>(?:out(?:put)?|total|gen(?:eration)?)\s)?(?:tokens?|toks?|tk|t)"
-                         rf"\s?/\s?s(?:ec)?(?P<ltail>\s?/\s?(?:gpu|card|user|stream))?\)\s{{0,3}}[:=]"
+SPEED_LABEL = lazy(rf"(?i)[(\[](?P<lq>(?:out(?:put)?|total|gen(?:eration)?)\s)?(?:tokens?|toks?|tk|t)"
+                         rf"\s?/\s?s(?:ec)?(?P<ltail>\s?/\s?(?:gpu|card|user|stream))?[)\]]\s{{0,3}}[:=]"
                          rf"\s{{0,3}}(?P<num>{NUM})")
 # "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
 NOT_SPEED = lazy(r"(?i)\s?(?:/|per)\s?(?:\$|dollars?|usd|€|eur|cents?|watts?|W\b|kW\b|joules?|J\b)")

@@ -201,3 +201,14 @@ def test_the_model_on_the_headline_line_is_the_claims(ref: Reference) -> None:
 def test_a_draft_model_after_the_target_is_not_the_claims(ref: Reference) -> None:
     c = claim("Qwen3-8B Q8_0 + Qwen3-1.7B Q4_K_M draft = 279.9 tok/s on a 3090", ref)
     assert (c.model, c.weight_format, c.speculative) == ("Qwen3 8B", "Q8_0", True)
+
+
+@pytest.mark.parametrize(("text", "tok_s"), [
+    # h2oai/h2ogpt@0dec0f52 perf.md writes its unit in square brackets
+    ("Llama 3 8B Q4_K_M on RTX 4090: generation speed [tokens/sec]: 41.94", 41.94),
+    ("RTX 4090, Llama 3 8B Q4_K_M, speed [t/s]: 120", 120.0),
+    # lmdeploy's prose unit (InternLM/lmdeploy docs/en/benchmark): "out tok/s"
+    ("lmdeploy, llama2-7b fp16 on one A100 80GB, batch 1: 100.02 out tok/s", 100.02),
+])
+def test_units_as_benchmark_docs_write_them(ref: Reference, text: str, tok_s: float) -> None:
+    assert parse_text(RawDocument.from_text(text), ref).claim.tok_s == tok_s
