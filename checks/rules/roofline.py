@@ -44,10 +44,11 @@ Not known whether speculative decoding ran (nothing names a method, window or AL
 - `ok`: ratio <= 1, possible without it.
 - `flag`: above the ceiling: only possible with speculative decoding at AL >= the ratio, which the
   post (or record) does not mention.
-- `stop`: a figure known to be one stream (batch or concurrency 1, a per-request rate) above
-  ceiling × the best AL published for any method in the table: not even the best speculative
-  method explains it; a figure whose stream count is not stated (it may be an unlabelled
-  aggregate) above 3 × that.
+- `stop`: a figure known to be one stream (batch or concurrency 1, a per-request rate, or an
+  unlabelled figure from one user's setup: one non-datacenter card or chip, no engine that
+  batches, nothing counting streams) above ceiling × the best AL published for any method in the
+  table: not even the best speculative method explains it; a figure whose stream count is not
+  stated (it may be an unlabelled aggregate) above 3 × that.
 
 An aggregate at an unknown batch (a serving benchmark at full load) is judged against the serving
 roofline (checks/physics/serving.py): the memory bound at the largest batch whose KV cache fits
@@ -203,7 +204,7 @@ def roofline(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answe
             claimed = aggregate_tok_s(c)
             assert not isinstance(claimed, Missing)
             label = "the aggregate " if per_user is not None else ""
-            j = _judge(ev, ref, prior, claimed, ceil, label, one_stream=batch == 1)
+            j = _judge(ev, ref, prior, claimed, ceil, label, one_stream=batch == 1 or _one_users(c, ref))
             if _may_count_streams(c, ref) and (j.status == "stop" or j.reason == "needs_unstated_speculation"):
                 j = _as_possible_aggregate(ev, ref, prior, j, label)
             judged.append(("aggregate", j))
@@ -237,6 +238,19 @@ def _may_count_streams(c: Claim, ref: Reference) -> bool:
         return False
     hw = ref.gpu(c.hardware)
     return batches_by_default(c.engine) is not None or (hw is not None and hw.kind == "datacenter")
+
+
+def _one_users(c: Claim, ref: Reference) -> bool:
+    """A figure from a setup that serves one user: one card or chip of a user's own (a consumer or
+    workstation card, a Mac, a CPU, a board), no engine that batches, and nothing that counts
+    streams (no batch, concurrency, slots or serving words). It is one stream's: its stop bound is
+    the ceiling × the best published AL, with no room kept for an unlabelled aggregate ("900 tok/s
+    on 70B with one 4090", "TinyLlama at 300 tok/s on a Raspberry Pi 5")."""
+    if (c.batch is not None or c.concurrency is not None or c.serving_claim or (c.hardware_count or 1) > 1
+            or (c.server_slots or 0) > 1 or c.tok_s_kind not in (None, "decode", "output")):
+        return False
+    hw = ref.gpu(c.hardware)
+    return hw is not None and hw.kind != "datacenter" and batches_by_default(c.engine) is None
 
 
 def _as_possible_aggregate(ev: Evidence, ref: Reference, prior: Mapping[str, Answer], j: Judged,
