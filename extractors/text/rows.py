@@ -257,10 +257,26 @@ def _pipe_cells(line: str) -> list[str]:
 
 
 def _pipe_row(header: list[str], line: str, pos: int) -> list[_Cell]:
-    cells = _pipe_cells(line)
-    start = pos + len(line) - len(line.lstrip())
-    end = pos + len(line.rstrip())
-    return [_Cell(h, v, start, end) for h, v in zip(header, cells, strict=False) if h]
+    """A Markdown row's cells, each with its own place in the text: blanking the figure's cell
+    leaves the others (a `hardware` column's card, a `model` column's name) to the prose readers."""
+    out: list[_Cell] = []
+    at = line.find("|") + 1 if line.lstrip().startswith("|") else len(line) - len(line.lstrip())
+    for h, raw in zip(header, _pipe_segments(line), strict=False):
+        lead = len(raw) - len(raw.lstrip())
+        start = pos + at + lead
+        if h:
+            out.append(_Cell(h, raw.strip(), start, start + len(raw.strip())))
+        at += len(raw) + 1
+    return out
+
+
+def _pipe_segments(line: str) -> list[str]:
+    """The raw text between a Markdown row's pipes (`_pipe_cells` without the stripping)."""
+    body = line.rstrip()
+    lead = body.find("|") + 1 if body.lstrip().startswith("|") else len(body) - len(body.lstrip())
+    body = body[lead:]
+    body = body[:-1] if body.endswith("|") else body
+    return body.split("|")
 
 
 def _pair_row(line: str, pos: int) -> list[_Cell]:

@@ -316,3 +316,15 @@ def test_a_flags_value_is_no_model_size(ref: Reference) -> None:
     # sat far under an M3 Max's ceiling; the model's size is unknown, and the report says so
     c = claim("M3 Max 40-core, llama.cpp fa=1 b=512: dots1 Q4_K_M decode 80 tok/s", ref)
     assert c.params_total_b is None and c.batch is None
+
+
+def test_a_markdown_rows_other_cells_are_left_to_the_prose_readers(ref: Reference) -> None:
+    # a llamafile README's llama-bench table (Mozilla/Mistral-7B-Instruct-v0.3-llamafile, its
+    # README at HF commit 3b8b17a): blanking the t/s cell had blanked the whole row, so the
+    # `hardware` column's card was never read ("missing: hardware")
+    text = ("| hardware | model\\\\_filename | size | test | t/s |\n"
+            "| :--- | :--- | ---: | ---: | ---: |\n"
+            "| NVIDIA GeForce RTX 4090 (cuBLAS) | Mistral-7B-Instruct-v0.3.F16 | 13.50 GiB | tg16 | 58.27 |\n")
+    c = claim(text, ref)
+    assert (c.hardware, c.model, c.tok_s, c.tokens_generated) == ("RTX 4090", "Mistral 7B", 58.27, 16)
+    assert verdict(text, ref) == "consistent"
