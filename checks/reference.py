@@ -477,7 +477,14 @@ class Reference(BaseModel):
         return self._find("models", name)
 
     def format(self, name: str | None) -> FormatRow | None:
-        return self._find("formats", name)
+        row = self._find("formats", name)
+        if row is None and name and (base := _REPACKED.fullmatch(name.strip())):
+            # ik_llama.cpp's "_R4" / "_R8" types interleave the rows of their base type for faster
+            # matmuls, the same blocks and bytes a weight: a model is repacked at load (`-rtr`)
+            # "only to the corresponding row-interleaved type" (ikawrakow, ikawrakow/ik_llama.cpp@8337e4cd
+            # github-data/discussions, 2025-05-21).
+            row = self._find("formats", base.group(1))
+        return row
 
     def method(self, name: str | None) -> MethodRow | None:
         return self._find("methods", name)
@@ -491,6 +498,9 @@ class Reference(BaseModel):
     def names_and_aliases(self, table: str) -> list[tuple[str, str]]:
         """(alias, canonical name) pairs, longest alias first, for finding names in free text."""
         return list(self._pairs[table])
+
+
+_REPACKED = re.compile(r"(?i)(.+?)_R[48]")
 
 
 def _name_index(ref: Reference, table: str) -> NameIndex:

@@ -69,6 +69,9 @@ _HOST_AFTER = lazy(r"(?i)[\s-]{0,3}(?:based\s+)?(?:box|rig|host|pc|server|workst
 _RIG_JOIN = lazy(r"s?\s{0,3}\+\s{0,3}(?:(\d{1,2})\s?[x×*]\s?)?")
 # A run stated to use no card: "CPU-only performance", "CPU only:", "pure CPU inference".
 _CPU_ONLY = lazy(r"(?i)\b(?:CPU[\s-]only|only\s+(?:on\s+)?(?:the\s+)?CPU|pure\s+CPU)\b")
+# A CPU-only run named as what the run is compared with ("doubles generation speed compared to a
+# pure CPU run", hexkern.com's R1 671B on an i7-14700 and an RTX 4090) is the baseline, not this run.
+_BASELINE_BEFORE = lazy(r"(?i)\b(?:compared\s+(?:to|with)|than|vs\.?|versus|over)\s+(?:an?\s+|the\s+)?$")
 # Where one statement ends: a sentence, a "; " item, a bracket closing before another, a line.
 _CLAUSE_END = lazy(r"[.!?;]\)?\s|\)\s?[(:]|\n")
 
@@ -200,7 +203,7 @@ def _cpu_only(found: list[Name], text: str, at: int | None, ref: Reference | Non
     # No figure found in the prose (a table row's "S_TG t/s: 25.26", read later): its figure is
     # the row's last item, so the clause to check is the text's last.
     at = len(text) if at is None else at
-    if not (m := _CPU_ONLY.search(text, 0, at)):
+    if not (m := _CPU_ONLY.search(text, 0, at)) or _BASELINE_BEFORE.search(text, max(0, m.start() - 30), m.start()):
         return []
     cpus = [c for c in found if _is_cpu(c, ref)]
     cards = [c for c in found if not _is_cpu(c, ref)]

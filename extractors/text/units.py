@@ -46,8 +46,9 @@ NUM = r"(?<![\w.\-\u2212])" + NUM_BODY
 RANGE_SEP = r"(?:\s{0,3}(?:-|\u2013|~)\s{0,3}|\u2014|\s{1,3}to\s{1,3})"
 
 # GGUF quantisation type names as they appear in file names and posts ("UD-Q4_K_XL", "Q8_0").
+# ik_llama.cpp's row-interleaved repacks carry "_R4" / "_R8" ("IQ1_S_R4", "Q8_K_R8", "IQ2_K_R4").
 GGUF_QUANT = (r"(?<![A-Za-z0-9])(?:UD-)?(?:I?Q[1-8]_(?:K_)?(?:XXS|XS|XL|NL|S|M|L|[01])"
-              r"|IQ[1-8]_K(?:SS|S|T|L)|Q[1-8]_K|I?Q[1-8]_K)(?![A-Za-z0-9])")
+              r"|IQ[1-8]_K(?:SS|S|T|L)|Q[1-8]_K|I?Q[1-8]_K)(?:_R[48])?(?![A-Za-z0-9])")
 
 NUMBER_WORDS = {
     "one": 1, "single": 1, "two": 2, "dual": 2, "three": 3, "triple": 3, "four": 4, "quad": 4,
