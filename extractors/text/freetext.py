@@ -119,6 +119,7 @@ _QUALIFIER = SPEED_QUALIFIER  # the unit and figure grammar lives in units.py: t
 _TOKS = SPEED_FIGURE
 _TOKS_LABEL = SPEED_LABEL
 _AFTER_STOP = lazy(r"[,;(|)\[\]\d]")
+_WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
 # "120 tok/s per dollar", "3 tok/s/W": an efficiency, not a speed.
 _NOT_SPEED = NOT_SPEED
 
@@ -300,7 +301,15 @@ def _tok_s(s: Scan) -> tuple[list[_Mention], float | None, int | None]:
         before = before[max(before.rfind(","), before.rfind(";")) + 1:]
         after = s.text[m.end():min(end, m.end() + 30)]
         cut = _AFTER_STOP.search(after)
-        after = after[:cut.start()] if cut else after
+        if cut is not None:
+            # A word glued to the next number names the next figure ("pp512 1500 t/s tg128 54
+            # t/s": the "tg" is the 54's test), not this one; so does llama-bench's "pp"/"tg"
+            # before it ("pp 1500 t/s / tg 54 t/s").
+            after = after[:cut.start()]
+            if cut.group(0).isdigit():
+                bare = after.rstrip()
+                if bare is after or bare[-2:].lower() in ("pp", "tg"):
+                    after = bare.rstrip(_WORD_CHARS)
         kind = _kind(s.text, max(start, last_end, m.start() - 60), m, after)
         last_end = m.end()
         prefill = kind == "prefill"

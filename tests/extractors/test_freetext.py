@@ -577,3 +577,17 @@ def test_koboldcpp_one_word_labels_name_the_kind(ref: Reference, text: str, tok_
 def test_koboldcpp_perf_summary_post_reads_the_generation(ref: Reference) -> None:
     text = (Path(__file__).parent.parent / "fixtures" / "text" / "koboldcpp_perf_1527.txt").read_text()
     assert claim(text, ref).tok_s == 3.76
+
+
+@pytest.mark.parametrize(("text", "tok_s", "kind"), [
+    # llama-bench's tests as labels before their figures, no comma between: the "tg" after the
+    # prompt's figure is the next figure's name (both had been `implausible` at the prompt's rate)
+    ("llama 8b q4 on 3060: pp512 1500 t/s tg128 54 t/s", 54.0, "decode"),
+    ("llama 8B Q4_K_M 4090: pp512 11000 t/s tg128 140 t/s", 140.0, "decode"),
+    ("llama 8b q4 on 3060: pp 1500 t/s / tg 54 t/s", 54.0, "decode"),
+    # a kind word after a figure, not glued to the next number, is still that figure's
+    ("RTX 4090: 45 tok/s decode, 2000 tok/s prefill", 45.0, "decode"),
+])
+def test_a_label_glued_to_the_next_figure_is_that_figures(ref: Reference, text: str, tok_s: float, kind: str) -> None:
+    c = claim(text, ref)
+    assert (c.tok_s, c.tok_s_kind) == (tok_s, kind)
