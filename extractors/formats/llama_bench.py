@@ -22,8 +22,9 @@ Mapping, each with its reason:
 - engine_version is "b<build_number>-<build_commit>", the same spelling llama.cpp itself uses
   for its build info (llama-server's `system_fingerprint`, e.g. "b9251-e2b129e1b").
 - `gpu_info` is the hardware; a comma-separated list of identical cards gives the count (one
-  card when `split_mode` is "none"); an empty `gpu_info` or `n_gpu_layers` 0 means a CPU run,
-  and `cpu_info` is used.
+  card when `split_mode` is "none"), the machine's own CPU in it (Vulkan lists every device) left
+  out, `cpu_info` then the host; an empty `gpu_info` or `n_gpu_layers` 0 means a CPU run, and
+  `cpu_info` is used.
 - `type_k` is the KV-cache dtype, `n_depth` the context already in the KV cache,
   `len(samples_ts)` the repetitions.
 - llama-bench has no speculative decoding (no draft-model option in its README): `speculative` False.
@@ -204,15 +205,21 @@ class LlamaBench(ToolOutputFormat):
     def _hardware(b: ClaimBuilder, row: dict[str, Any], p: Any, notes: Notes) -> None:
         gpu_info = text(row.get("gpu_info"))
         ngl = number(row.get("n_gpu_layers"), allow_negative=True)
+        cpu = text(row.get("cpu_info"))
         if gpu_info and ngl != 0:
-            names = [s.strip() for s in gpu_info.split(",") if s.strip()]
+            # Vulkan builds list every device they see, the CPU among them ("AMD Radeon RX 7900
+            # XTX, AMD Ryzen 9 7950X 16-Core Processor", Orion-zhen/llama-bench-dashboard's
+            # results): the machine's own CPU there is the host, not a card.
+            names = [s.strip() for s in gpu_info.split(",") if s.strip() and s.strip() != cpu] or [gpu_info]
             if names and len(set(names)) == 1:
                 b.set("hardware", names[0], field=p("gpu_info"))
                 single = text(row.get("split_mode")) == "none"
                 b.set("hardware_count", 1 if single else len(names),
                       field=p("split_mode") if single else p("gpu_info"))
             else:
-                b.set("hardware", gpu_info, field=p("gpu_info"))
+                b.set("hardware", ", ".join(names), field=p("gpu_info"))
+            if cpu and cpu not in names:
+                b.set("host", cpu, field=p("cpu_info"))
             if ngl is not None:
                 notes.add(f"n_gpu_layers {int(ngl)}", p("n_gpu_layers"))
         else:

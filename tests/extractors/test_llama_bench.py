@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from checks.models import Evidence
+from checks.reference import load_reference
+from checks.runner import audit
 from extractors.document import RawDocument
 from extractors.errors import InvalidInput
 from extractors.formats import detect
@@ -89,6 +92,17 @@ def test_pg_row_counts_prompt_and_generation_together() -> None:
     (claim,) = LlamaBench().parse(doc_of(row))
     assert claim.tok_s_kind == "total"
     assert claim.provenance["tok_s"].field == "avg_ts"
+
+
+def test_the_machines_cpu_among_vulkans_devices_is_the_host() -> None:
+    # Orion-zhen/llama-bench-dashboard@05c2b27f static/results/amd-7900xtx/vulkan-amdvlk/: Vulkan's
+    # gpu_info lists the Ryzen beside the card, which had made the CPU the device and 84 honest
+    # rows `implausible` (200.7 tok/s at 4.0× a Ryzen 7000's ceiling)
+    tg, pp = LlamaBench().parse(load("rx7900xtx_vulkan_gpt_oss_20b.json"))
+    assert (tg.hardware, tg.hardware_count, tg.host) == ("AMD Radeon RX 7900 XTX", 1, "AMD Ryzen 9 7950X 16-Core Processor")
+    assert (tg.tok_s_kind, pp.tok_s_kind) == ("decode", "prefill")
+    ref = load_reference()
+    assert audit(Evidence(claim=tg, kind="record"), ref).verdict == "consistent"
 
 
 def test_cpu_run_uses_cpu_info() -> None:
