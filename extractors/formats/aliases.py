@@ -53,7 +53,9 @@ FIELD_ALIASES: dict[str, tuple[str, ...]] = {
                  "chip_name", "gpu_info", "card"),
     "hardware_count": ("tp", "tensor_parallel", "tensor_parallel_size", "hardware_count",
                        "num_gpus", "gpu_count", "n_gpus", "gpus", "total_accelerators",
-                       "chip_count", "num_chips", "accelerator_count"),
+                       "chip_count", "num_chips", "accelerator_count",
+                       # argonne-lcf/LLM-Inference-Bench's CSVs: "Num of Hardware"
+                       "num_of_hardware", "number_of_gpus", "num_devices", "device_count"),
     "model": ("model", "model_name", "model_id", "llm", "model_filename", "model_type"),
     "params_total_b": ("params", "params_b", "parameters_b", "param_count_b",
                        "parameter_count_b", "params_total_b", "model_n_params", "model_params",

@@ -63,3 +63,13 @@ def test_no_throughput_in_any_row_is_invalid_input() -> None:
 def test_prose_with_commas_is_not_a_csv_dump() -> None:
     doc = RawDocument(b"Ran it twice, got 140 tok/s, then 150 tok/s, on a 4090.", source="t")
     assert not CsvBoard().sniff(doc) and not TsvBoard().sniff(doc)
+
+
+def test_a_num_of_hardware_column_is_the_card_count(ref: Reference) -> None:
+    # argonne-lcf/LLM-Inference-Bench's result CSVs name the card count "Num of Hardware"; unread,
+    # its 70B rows on four A100s had been judged on one (`suspicious` at 1.0× one card's ceiling)
+    text = ("Hardware,Num of Hardware,Framework,Model,Input Output Length,Batch Size,Parallelism Type,Latency,Throughput\n"
+            "Nvidia A100 GPU,4,vLLM,meta-llama/Llama-2-70b-hf,128,1,Tensor Parallelism,4.24,60.4\n")
+    (claim,) = CsvBoard().parse(RawDocument(text.encode(), source="results.csv"))
+    assert (claim.hardware_count, claim.batch, claim.tok_s) == (4, 1, 60.4)
+    assert claim.provenance["hardware_count"].field is not None
