@@ -9,7 +9,8 @@ Quirks, each for a reason:
 - Flag names are folded (`--tp_size` = `--tp-size`) because argparse front-ends accept both
   spellings, but provenance keeps the flag as written.
 - The draft window is the most tokens one verify pass can emit: SGLang
-  `--speculative-num-draft-tokens N` = N; DFlash `--speculative-dflash-block-size N` = N and wins
+  `--speculative-num-draft-tokens N` = N, but an EAGLE tree's N (more than `--speculative-num-steps
+  S` + 1) counts its nodes, and one pass accepts one path: S + 1; DFlash `--speculative-dflash-block-size N` = N and wins
   when both are given (the difference is noted); vLLM/ATOM `num_speculative_tokens N` = N + 1
   (the bonus token); llama.cpp `--draft-max N` = N + 1; SGLang with top-k 1 and no draft-token
   flag = steps + 1 (SGLang adjusts it so). The convention applied is written into
@@ -330,7 +331,16 @@ def _window(b: ClaimBuilder, spec: _Spec, engine: str) -> None:
         _set_window(b, n, conv, field_, span)
     elif "draft_tokens" in w:
         n, field_, span = w["draft_tokens"]
-        _set_window(b, n, f"SGLang {span} = window {n}", field_, span)
+        if spec.steps is not None and n > spec.steps[0] + 1:
+            # An EAGLE tree: num_draft_tokens counts the nodes verified across its topk branches,
+            # and one pass accepts one root-to-leaf path, at most num_steps (the tree's depth)
+            # drafted tokens + the bonus token (EAGLE-2, arXiv 2406.16858: `total_token` draft
+            # tokens over `depth` levels; SGLang's flags are those two and the branching).
+            steps, steps_field, steps_span = spec.steps
+            _set_window(b, steps + 1, f"SGLang tree: {steps_span} + 1 = window {steps + 1} ({span} counts "
+                        "the tree's nodes, not the tokens one pass accepts)", steps_field, steps_span)
+        else:
+            _set_window(b, n, f"SGLang {span} = window {n}", field_, span)
     elif "spec_tokens" in w:
         n, field_, span = w["spec_tokens"]
         name = {"atom": "ATOM", "vllm": "vLLM"}.get(engine, engine or "vLLM")
@@ -339,10 +349,10 @@ def _window(b: ClaimBuilder, spec: _Spec, engine: str) -> None:
     elif "draft_max" in w:
         n, field_, span = w["draft_max"]
         _set_window(b, n + 1, f"llama.cpp {span} + 1 = window {n + 1}", field_, span)
-    elif spec.steps is not None and spec.topk == 1:
+    elif spec.steps is not None and spec.topk is not None:
         n, field_, span = spec.steps
-        _set_window(b, n + 1, f"SGLang {span} with --speculative-eagle-topk 1 = window {n + 1}",
-                    field_, span)
+        how = "with --speculative-eagle-topk 1" if spec.topk == 1 else "+ 1 (a tree accepts one path of its depth)"
+        _set_window(b, n + 1, f"SGLang {span} {how} = window {n + 1}", field_, span)
 
 
 def _set_window(b: ClaimBuilder, n: int, convention: str, field_: str, span: str) -> None:

@@ -173,17 +173,22 @@ def test_unstated_speculation_above_the_ceiling_is_flag_naming_the_al_it_would_n
             in a.summary)
 
 
-@pytest.mark.parametrize(("batch", "multiple", "status", "bound"), [
-    (1, 0.99, "flag", 1.0), (1, 1.01, "stop", 1.0),  # one stream: ceiling × the best AL
-    (None, 1.01, "flag", 3.0), (None, 3.01, "stop", 3.0),  # stream count unstated: 3 × that
+@pytest.mark.parametrize(("batch", "cards", "multiple", "status", "bound"), [
+    (1, 1, 0.99, "flag", 1.0), (1, 1, 1.01, "stop", 1.0),  # one stream: ceiling × the best AL
+    # stream count unstated on a rig of two cards (it may serve several): 3 × that
+    (None, 2, 1.01, "flag", 3.0), (None, 2, 3.01, "stop", 3.0),
+    (None, 1, 1.01, "stop", 1.0),  # one user's card, no batching engine: one stream
 ])
 def test_unstated_speculation_above_the_best_al_of_any_method_is_stop(
-        ref: Reference, batch: int | None, multiple: float, status: str, bound: float) -> None:
+        ref: Reference, batch: int | None, cards: int, multiple: float, status: str, bound: float) -> None:
     best = max(p.al for m in ref.methods for p in m.published_als)
-    a = _q7(ref, real_decode_claim().model_copy(update={"speculative": None, "batch": batch, "tok_s_kind": None,
-                                                        "tok_s": multiple * best * CEILING}))
+    c = real_decode_claim().model_copy(update={"speculative": None, "batch": batch, "tok_s_kind": None,
+                                               "hardware_count": cards})
+    ceiling = _q7(ref, c.model_copy(update={"tok_s": 1.0})).figures["ceiling_tok_s"]
+    assert ceiling == pytest.approx(cards * CEILING, rel=1e-3)
+    a = _q7(ref, c.model_copy(update={"tok_s": multiple * best * ceiling}))
     assert a.status == status
-    assert a.figures["bound_tok_s"] == pytest.approx(bound * CEILING * best, rel=1e-3)
+    assert a.figures["bound_tok_s"] == pytest.approx(bound * ceiling * best, rel=1e-3)
     if status == "stop":
         assert "best AL published for any method" in a.summary
 

@@ -101,12 +101,18 @@ def test_sglang_topk_one_without_draft_tokens_is_steps_plus_one(ref: Reference) 
     assert c.spec_window_convention is not None and "steps" in c.spec_window_convention
 
 
-def test_sglang_steps_without_topk_one_gives_no_window(ref: Reference) -> None:
-    c = parse_launch_command("python -m sglang.launch_server --model-path m "
-                             "--speculative-algorithm EAGLE --speculative-num-steps 3 "
-                             "--speculative-eagle-topk 4", ref)
-    assert c.spec_window is None
-    assert (c.draft_steps, c.draft_topk) == (3, 4)
+@pytest.mark.parametrize(("flags", "window"), [
+    ("--speculative-num-steps 3 --speculative-eagle-topk 4", 4),
+    # the SGLang docs' own EAGLE command: 32 draft tokens are the tree's nodes over 8 branches;
+    # one pass accepts a path of at most 5 + 1 (read as window 32, an honest 373 tok/s had been
+    # 3.6× the largest published window, `suspicious`)
+    ("--speculative-num-steps 5 --speculative-eagle-topk 8 --speculative-num-draft-tokens 32", 6),
+    ("--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4", 4),
+])
+def test_an_eagle_trees_window_is_its_depth_plus_one(ref: Reference, flags: str, window: int) -> None:
+    c = parse_launch_command(f"python -m sglang.launch_server --model-path m --speculative-algorithm EAGLE {flags}", ref)
+    assert c.spec_window == window
+    assert c.draft_steps == window - 1
 
 
 def test_lossy_threshold_keeps_the_lower_of_single_and_acc(ref: Reference) -> None:
