@@ -22,6 +22,8 @@ Quirks, each for a reason:
   keep MoE expert weights in system RAM: the run is offloaded, whatever `-ngl` says.
 - llama-server's `-np N` is how many sequences it decodes at once (`server_slots`), not a
   client's concurrency: it says how many streams a figure may sum, not how many were running.
+- vLLM's and SGLang's `--dtype float16|bfloat16|float32` is the weights' format when nothing
+  else names one and the model's name names no quantisation (an AWQ or FP8 checkpoint keeps its own).
 - Forced-acceptance switches (`--spec-decode-acceptance-length`, `rejection_sample_method:
   synthetic`) are not interpreted: they stay in the raw `launch_command`, where the
   forced_acceptance check looks for them. A configured AL is not a measured one.
@@ -151,10 +153,35 @@ def apply_flags(b: ClaimBuilder, ref: Reference | None, prog: Program,
     warnings: list[str] = []
     spec = _Spec()
     llama = prog.engine == "llama.cpp"
-    for written, flag, value, span in flags:
+    dtype: Flag | None = None
+    for f in flags:
+        written, flag, value, span = f
+        if flag == "--dtype" and not llama:
+            dtype = f
         _flag(b, ref, spec, prog, written, flag, value, span, llama, warnings)
     _window(b, spec, prog.engine)
+    if dtype is not None:
+        _unquantised(b, dtype)
     return warnings
+
+
+# vLLM's and SGLang's `--dtype` is the dtype unquantised weights are loaded in; a checkpoint
+# quantised ahead (AWQ, GPTQ, FP8, NVFP4, a GGUF) keeps its own format whatever it says.
+_UNQUANTISED = {"float16": "FP16", "half": "FP16", "fp16": "FP16", "bfloat16": "BF16", "bf16": "BF16",
+                "float32": "FP32", "float": "FP32", "fp32": "FP32"}
+_QUANTISED_NAME = re.compile(r"(?i)awq|gptq|fp8|fp4|int[248]|\d[-_]?bit|w\d+a\d+|bnb|exl[23]|gguf|marlin|"
+                             r"hqq|aqlm|quant|mxfp|nvfp|" + GGUF_QUANT)
+
+
+def _unquantised(b: ClaimBuilder, dtype: Flag) -> None:
+    """The weights' format from `--dtype`, where nothing else named one and the model's name
+    names no quantisation ("--model meta-llama/Llama-2-7b-chat-hf --dtype float16": FP16)."""
+    written, _, value, span = dtype
+    fmt = _UNQUANTISED.get((value or "").lower())
+    model = b.values.get("model")
+    if fmt is None or b.has("weight_format") or (isinstance(model, str) and _QUANTISED_NAME.search(model)):
+        return
+    b.set("weight_format", fmt, field=written, span=span)
 
 
 def _int(value: str | None) -> int | None:

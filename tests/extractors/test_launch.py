@@ -393,3 +393,17 @@ def test_a_quoted_prompt_that_reads_like_prose_stays_in_its_command(ref: Referen
 def test_an_option_value_that_reads_like_a_word_does_not_end_the_command(text: str) -> None:
     (cmd,) = find_commands(text)
     assert cmd.end == len(text)
+
+
+@pytest.mark.parametrize(("command", "fmt"), [
+    # the SGLang docs' EAGLE command loads Llama-2-7b-chat-hf in float16: 13.5 GB, not an assumed 4 bits
+    ("python3 -m sglang.launch_server --model meta-llama/Llama-2-7b-chat-hf --dtype float16", "FP16"),
+    ("vllm serve meta-llama/Llama-3.1-8B-Instruct --dtype bfloat16", "BF16"),
+    ("vllm serve --dtype float32 --model facebook/opt-125m", "FP32"),
+    # a checkpoint quantised ahead keeps its own format, whatever --dtype says
+    ("vllm serve TheBloke/Llama-2-7B-AWQ --dtype float16", None),
+    ("vllm serve neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8 --dtype auto", None),
+    ("vllm serve m --quantization fp8 --dtype bfloat16", "fp8"),
+])
+def test_dtype_is_the_unquantised_weights_format(ref: Reference, command: str, fmt: str | None) -> None:
+    assert parse_launch_command(command, ref).weight_format == fmt
