@@ -169,8 +169,8 @@ def apply_flags(b: ClaimBuilder, ref: Reference | None, prog: Program,
 # quantised ahead (AWQ, GPTQ, FP8, NVFP4, a GGUF) keeps its own format whatever it says.
 _UNQUANTISED = {"float16": "FP16", "half": "FP16", "fp16": "FP16", "bfloat16": "BF16", "bf16": "BF16",
                 "float32": "FP32", "float": "FP32", "fp32": "FP32"}
-_QUANTISED_NAME = re.compile(r"(?i)awq|gptq|fp8|fp4|int[248]|\d[-_]?bit|w\d+a\d+|bnb|exl[23]|gguf|marlin|"
-                             r"hqq|aqlm|quant|mxfp|nvfp|" + GGUF_QUANT)
+_QUANTISED_NAME = lazy(r"(?i)awq|gptq|fp8|fp4|int[248]|\d[-_]?bit|w\d+a\d+|bnb|exl[23]|gguf|marlin|"
+                       r"hqq|aqlm|quant|mxfp|nvfp|" + GGUF_QUANT)
 
 
 def _unquantised(b: ClaimBuilder, dtype: Flag) -> None:
