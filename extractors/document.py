@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from extractors.errors import InvalidInput
@@ -35,6 +36,11 @@ _MISSING = object()
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 # Bytes that never occur in text: C0 controls but tab, newline, form feed and carriage return.
 _BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13)) + b"\x7f"
+# A terminal's escape sequences (colours, cursor moves, the spinner `ollama run --verbose` redraws:
+# "\x1b[?25l\x1b[1G⠋ \x1b[K") are text being drawn, not binary data: they are left out of the
+# binary test and of the text the readers see (ECMA-48 CSI and OSC sequences, two-byte escapes,
+# and an ESC a cut left alone).
+_ANSI = (rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x1b")
 
 
 class _HugeNumber(Exception):
@@ -72,6 +78,8 @@ def is_binary(data: bytes) -> bool:
     head = data[:SNIFF_BYTES]
     if not head:
         return False
+    if b"\x1b" in head:
+        head = _ansi_bytes().sub(b"", head)
     if head.startswith(_UTF16_BOMS):
         text = head[: len(head) // 2 * 2].decode("utf-16", errors="replace")
         return sum(1 for ch in text if not (ch.isprintable() or ch.isspace())) > len(text) * 0.3
@@ -132,6 +140,10 @@ class RawDocument:
 
     @cached_property
     def text(self) -> str:
+        text = self._decoded()
+        return _ansi_text().sub("", text) if "\x1b" in text else text
+
+    def _decoded(self) -> str:
         if self.data.startswith(_UTF16_BOMS):  # Windows tools write UTF-16 with a BOM
             return self.data[: len(self.data) // 2 * 2].decode("utf-16", errors="replace")
         try:
@@ -209,3 +221,13 @@ class RawDocument:
             return None
         self.warnings.append(f"{self.source}: read as JSON Lines ({len(rows)} objects)")
         return rows
+
+
+@cache
+def _ansi_bytes() -> re.Pattern[bytes]:
+    return re.compile(_ANSI)
+
+
+@cache
+def _ansi_text() -> re.Pattern[str]:
+    return re.compile(_ANSI.decode("ascii"))

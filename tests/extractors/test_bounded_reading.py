@@ -196,3 +196,18 @@ async def test_a_page_that_is_slow_to_read_costs_at_most_the_follow_deadline(
         assert time.monotonic() - start < 6
     assert f"{server.url('/slow.json')}: timed out (the 2 s deadline for following links passed)" \
         in result.not_found
+
+
+def test_a_terminals_escape_sequences_are_text_not_binary(ref: Reference) -> None:
+    # `ollama run --verbose` saved through a terminal (nelstevens/llm-benchmark@0a7167bb
+    # macmini/log_2025-04-14-181536.log: its spinner redrawn with "\x1b[?25l\x1b[1G⠋ \x1b[K"): had
+    # been refused as binary data; the escapes are dropped and the log is read
+    from extractors.document import RawDocument
+    from extractors.evidence import read_document
+    data = (Path(__file__).parents[1] / "fixtures" / "text" / "ollama_verbose_ansi.log").read_bytes()
+    assert b"\x1b[" in data and not is_binary(data)
+    doc = RawDocument(data, source="ollama.log")
+    assert "\x1b" not in doc.text and "eval rate:            64.60 tokens/s" in doc.text
+    reading = read_document(doc, ref)
+    assert reading.text is not None and reading.text.claim.tok_s == 64.6
+    assert is_binary(b"\x1b[1m" + bytes(range(1, 9)) * 200)  # escapes do not excuse control bytes
