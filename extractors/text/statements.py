@@ -256,6 +256,7 @@ def _speculative(s: Scan) -> None:
 
 
 _METHOD_WORD = lazy(rf"(?i)(?<![\w-])(?:{_METHOD})(?![\w-])")
+_EAGLE_GENERATION = lazy(r"(?i)eagle[-_ ]?([23])(?!\d)")
 _SPEC_CONTEXT = lazy(r"(?i)decod|speculat|draft")
 
 
@@ -284,15 +285,25 @@ def _method(s: Scan) -> None:
         return
     found.sort()
     on_line = [f for f in found if s.line_of(f[0]) == s.primary_line]
-    raw = (on_line or found)[0][1]
-    raw = re.sub(r"(?i)^MTP\d+$", "MTP", raw)
-    s.set("spec_method", canonical_method(raw, s.ref), raw)
+    names = [(raw, canonical_method(re.sub(r"(?i)^MTP\d+$", "MTP", raw), s.ref)) for _, raw in (on_line or found)]
+    raw, method = names[0]
+    if method == "EAGLE" and (gen := _EAGLE_GENERATION.search(s.text)):
+        # "eagle.evaluation … --use_eagle3", a drafter "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B": the
+        # generation named anywhere, even inside a flag or a path, is the method; the bare family
+        # name only where none is.
+        raw, method = gen.group(0), canonical_method(f"EAGLE-{gen.group(1)}", s.ref)
+    s.set("spec_method", method, raw)
     s.set("speculative", True, raw)
 
 
 _WINDOWS: list[tuple[re.Pattern[str], int, str]] = [
     (lazy(r"(?i)\bblock[\s_-]?size\s*+(?:[:=]|of|is)?\s*+(\d{1,6})(?![\d.])"), 0,
      "DFlash block size '{span}' = window {n}"),
+    # An EAGLE tree's depth (EAGLE's `--depth`, SGLang's num_steps) bounds one pass: depth + 1,
+    # whatever count of draft tokens its branches hold (EAGLE-2, arXiv 2406.16858).
+    (lazy(r"(?i)(?<![\w])(?:--|tree\s++)?depth\s*+(?:[:=]|of|is)?\s*+(\d{1,2})(?![\d.])|"
+                r"(?<![\w])(?:--speculative-)?num[_\s-]steps\s*+[:=]?\s*+(\d{1,2})(?![\d.])"), 1,
+     "tree depth '{span}' + 1 = window {n}"),
     (lazy(r"(?i)\bnum[_\s-]draft[_\s-]tokens\s*+[:=]?\s*+(\d{1,6})(?![\d.])"), 0,
      "SGLang num_draft_tokens '{span}' = window {n}"),
     (lazy(r"(?i)\bnum[_\s-]spec(?:ulative)?[_\s-]tokens\s*+[:=]?\s*+(\d{1,6})(?![\d.])"), 1,
@@ -307,8 +318,12 @@ _WINDOWS: list[tuple[re.Pattern[str], int, str]] = [
      "stated window '{span}' = window {n}"),
 ]
 # What each _WINDOWS pattern cannot match without (casefolded), in its order.
-_WINDOW_WORDS = [("block",), ("draft",), ("spec",), ("draft",), ("window",), ("window",)]
+_WINDOW_WORDS = [("block",), ("depth", "steps"), ("draft",), ("spec",), ("draft",), ("window",), ("window",)]
 _NOT_WINDOW = lazy(r"(?i)\b(?:context|sliding|attention|rolling|time|moving)\s*+$")
+# A depth is a draft tree's only beside speculation ("draft tree depth 8", EAGLE's "--depth 7"),
+# never a context's ("tg128 at depth 4096").
+_DEPTH = 1
+_TREE_CONTEXT = lazy(r"(?i)draft|eagle|speculat|medusa|tree|top[-_ ]?k")
 
 
 def _window(s: Scan) -> None:
@@ -322,7 +337,8 @@ def _window(s: Scan) -> None:
         # This pattern's mentions up to the primary line (each in order of start): the first
         # on that line wins, else the first mention of the highest priority.
         on_line = s.pick(m for m in s.finditer(pattern)
-                         if not _NOT_WINDOW.search(s.text[max(0, m.start() - 12):m.start()]))
+                         if not _NOT_WINDOW.search(s.text[max(0, m.start() - 12):m.start()])
+                         and (priority != _DEPTH or _TREE_CONTEXT.search(s.text[slice(*s.clause(m.start()))])))
         if on_line is None:
             continue
         if first is None:
@@ -335,7 +351,7 @@ def _window(s: Scan) -> None:
     if (winner := chosen or first) is None:
         return
     m, plus, convention = winner
-    n = parse_int(m.group(1))
+    n = parse_int(m.group(1) or m.group(2) if m.re.groups > 1 else m.group(1))
     if not n:
         return
     span = " ".join(m.group(0).split())

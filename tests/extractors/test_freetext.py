@@ -591,3 +591,25 @@ def test_koboldcpp_perf_summary_post_reads_the_generation(ref: Reference) -> Non
 def test_a_label_glued_to_the_next_figure_is_that_figures(ref: Reference, text: str, tok_s: float, kind: str) -> None:
     c = claim(text, ref)
     assert (c.tok_s, c.tok_s_kind) == (tok_s, kind)
+
+
+@pytest.mark.parametrize(("text", "window", "method"), [
+    # EAGLE-3's own evaluation command (SafeAILab/EAGLE@cb7e0841 eagle/evaluation/gen_ea_answer_llama3chat.py)
+    # with the paper's MT-bench figures (arXiv 2503.01840 Table 1): its tree holds 60 tokens, one pass
+    # accepts at most depth 7 + 1; the method is EAGLE-3 ("--use_eagle3", an EAGLE3 drafter), not EAGLE-1,
+    # whose best published AL (3.64) had made the honest 6.13 `suspicious`
+    ("python -m eagle.evaluation.gen_ea_answer_llama3chat --ea-model-path yuhuili/EAGLE3-LLaMA3.1-Instruct-8B "
+     "--base-model-path meta-llama/Llama-3.1-8B-Instruct --use_eagle3 --total-token 60 --depth 7 --top-k 10\n"
+     "MT-bench, temperature 0: speedup 4.40x, average acceptance length 6.13", 8, "EAGLE-3"),
+    ("EAGLE-3 on Vicuna 13B (fp16), HumanEval, T=0, draft tree depth 8 with 50 draft tokens (total_token=50): "
+     "speedup 6.47x, average acceptance length 7.54", 9, "EAGLE-3"),
+    # SpecForge issue #339's SGLang flags retold in prose: num_steps 8 over topk 8 branches
+    ("Qwen3-30B-A3B on 2x H100, SGLang EAGLE3, --speculative-num-steps 8 --speculative-eagle-topk 8 "
+     "--speculative-num-draft-tokens 60: throughput 177.5 token/s, acc len 3.2", 9, "EAGLE-3"),
+    # a context's depth is no tree's
+    ("RTX 4090, Llama 3 8B Q4_K_M, tg128 at depth 16: 120 t/s", None, None),
+])
+def test_a_draft_trees_depth_bounds_its_window(ref: Reference, text: str, window: int | None,
+                                              method: str | None) -> None:
+    c = claim(text, ref)
+    assert (c.spec_window, c.spec_method) == (window, method)
