@@ -70,7 +70,7 @@ from extractors.text.units import (
 __all__ = ["FreeTextReading", "read_free_text"]
 
 _I = re.IGNORECASE
-_BASELINE = lazy(r"(?i)\b(?:baseline|normal(?:ly)?|auto-?regressive|AR|no[- ]spec\w*|"
+_BASELINE = lazy(r"(?i)\b(?:baseline|base\s+model|target\s+alone|normal(?:ly)?|auto-?regressive|AR|no[- ]spec\w*|"
                        r"without\s+spec\w*|plain|vanilla|control|vs\.?|versus|compared\s+(?:to|"
                        r"with)|instead\s+of|real\s+(?:\w+\s+)?decode|stock|without\s+SD|no\s+draft)"
                        r"\b")
@@ -388,8 +388,10 @@ def _tokens_in_seconds(s: Scan) -> None:
 
 # ---- speculative statistics --------------------------------------------------------------------
 
-_AL = lazy(rf"(?:\bAL\b|τ|\btau\b|(?i:\bacceptance[ _-]length|\baccept(?:ed)?[ _-]len(?:gth)?"
-                 rf"|\bmean\s+accepted\s+tokens))\s*(?:(?:[:=≈~(]|of|is|was|at|around|about)\s*)*"
+# The spellings tools and posts use: SGLang's "accept len", vLLM's "Accpt Len" (its spec-decode
+# throughput line), "acc len", "avg accept length", "mean accepted tokens".
+_AL = lazy(rf"(?:\bAL\b|τ|\btau\b|(?i:\b(?:avg\s+|average\s+|mean\s+)?(?:acceptance|accept(?:ed)?|accpt|acc)"
+                 rf"[ _-]len(?:gth)?\b|\bmean\s+accepted\s+tokens))\s*(?:(?:[:=≈~(]|of|is|was|at|around|about)\s*)*"
                  rf"(?P<lo>{NUM})(?:{RANGE_SEP}(?P<hi>{NUM_BODY}))?")
 _RATE = [
     lazy(rf"(?P<p>{NUM})\s*(?P<pct>%)\s*(?:draft\s+)?(?:acceptance|accepted|accept(?:ance)?"

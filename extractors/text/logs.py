@@ -192,9 +192,11 @@ def _vllm(text: str, b: ClaimBuilder, ref: Reference | None, out: LogReading) ->
     rows = list(lines_matching(text, _GEN))
     gens, running = [], []
     for line, m in rows:
+        r = parse_int(group_after(r"Running:\s*(\d+)\s*reqs", line.text))
+        if r is None:
+            continue  # the words without the log's running count ("Avg generation throughput: 180 tokens/s" retold): prose
         mark(out, "vllm_log", line, m)
         g = keep_tok_s(out, parse_number(m.group(1)))
-        r = parse_int(group_after(r"Running:\s*(\d+)\s*reqs", line.text))
         if g and r:  # idle intervals print 0.0 with Running: 0
             gens.append(g)
             running.append(r)

@@ -613,3 +613,18 @@ def test_a_draft_trees_depth_bounds_its_window(ref: Reference, text: str, window
                                               method: str | None) -> None:
     c = claim(text, ref)
     assert (c.spec_window, c.spec_method) == (window, method)
+
+
+@pytest.mark.parametrize(("text", "tok_s", "al"), [
+    # SpecForge issue #339: "acc len", and the base model's rate in brackets is the baseline
+    ("Qwen3-30B-A3B on 2x H100, SGLang EAGLE3, batch size 1: throughput 177.5 token/s, acc len 3.2 "
+     "(base model 222.47 token/s)", 177.5, 3.2),
+    # vLLM's spec-decode line spells it "Accpt Len"; retold without the log's running count the
+    # generation throughput is prose, not a log line the reader keeps and drops
+    ("vLLM EAGLE-3 on H100, Llama 3.1 8B bf16, batch 1: Avg generation throughput: 180 tokens/s, "
+     "Accpt Len: 1.89", 180.0, 1.89),
+    ("EAGLE-3 on a 4090: 200 tok/s, avg accept length 3.5", 200.0, 3.5),
+])
+def test_acceptance_length_as_tools_spell_it(ref: Reference, text: str, tok_s: float, al: float) -> None:
+    c = claim(text, ref)
+    assert (c.tok_s, c.acceptance_length) == (tok_s, al)
