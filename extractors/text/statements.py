@@ -60,7 +60,9 @@ _CELL: list[tuple[str, re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
                                r"threads?|devices?|machines?|servers?|users|requests|streams|sessions|"
                                r"clients|sequences)\b)"),
      lambda m: parse_int(next(g for g in m.groups() if g)) or None),
-    ("concurrency", lazy(r"(?i)\bsingle[- ](?:stream|user|request)\b"), lambda m: 1),
+    # "single user", "one stream", "for one user", "one request at a time", "no batching"
+    ("concurrency", lazy(r"(?i)\b(?:single|one)[- ](?:stream|user|request)\b|\bno\s++batching\b"),
+     lambda m: 1),
     ("serving_claim", lazy(r"(?i)\bmulti[- ]?(?:user|tenant)\s++serving\b|\bproduction\s++"
                                  r"serving\b|\bserv(?:e|es|ing)\s++\d[\d,]*\+?\s++(?:concurrent\s++)?"
                                  r"(?:users|requests|clients|customers)\b|\bmulti[- ]tenant\b"),
@@ -131,7 +133,7 @@ _NEGATION_REACH = 200
 _CELL_WORDS: list[tuple[str, ...]] = [
     ("batch", "bs"),
     ("conc", "=", "parallel", "simultan", "user", "stream", "once"),
-    ("single",),
+    ("single", "one", "batching"),
     ("multi", "production", "serv"),
     ("ttft", "empty"),
     ("prefill",),

@@ -38,7 +38,9 @@ __all__ = [
 # A plain decimal, optionally with thousands separators or an exponent. The exponent is matched
 # so that "1e309" is read whole (and rejected as inf) instead of as "309". NUM refuses a number
 # glued to a word or a minus sign ("x2", "-5"); NUM_BODY is the bare form for a range's upper end.
-NUM_BODY = (r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3},\d{1,2}(?![\d,])|\d+(?:\.\d+)?)"
+# A decimal comma ("22,9", "2103,6"): one or two digits after a comma that no thousands grouping
+# could make (a group has three; four or more digits never precede a thousands comma).
+NUM_BODY = (r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,5},\d{1,2}(?![\d,])|\d+(?:\.\d+)?)"
             r"(?:[eE][+-]?\d+)?(?!\d)")
 NUM = r"(?<![\w.\-\u2212])" + NUM_BODY
 # Range separators: hyphen, en dash, "to", and an em dash only when unspaced ("AL 231–292",
@@ -60,7 +62,7 @@ WORD_NUM = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _MAX_DIGITS = 15  # int() of a longer digit run is slow or refused (PEP 651 str-int limit)
 
 
-_DECIMAL_COMMA = re.compile(r"\d{1,3},\d{1,2}")
+_DECIMAL_COMMA = re.compile(r"\d{1,5},\d{1,2}")
 
 
 def parse_number(text: str | None) -> float | None:

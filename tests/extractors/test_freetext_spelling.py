@@ -212,3 +212,20 @@ def test_a_draft_model_after_the_target_is_not_the_claims(ref: Reference) -> Non
 ])
 def test_units_as_benchmark_docs_write_them(ref: Reference, text: str, tok_s: float) -> None:
     assert parse_text(RawDocument.from_text(text), ref).claim.tok_s == tok_s
+
+
+@pytest.mark.parametrize(("text", "tok_s"), [
+    # a decimal comma past three digits: "2103,6" had been read as 6 tok/s
+    ("llama 8b q4 on 3090 bs1, 2103,6 tok/s", 2103.6), ("llama 8b q4 on 3090 bs1, 93,5 tok/s", 93.5),
+    ("llama 8b q4 on 3090 bs1, 2,103 tok/s", 2103.0),  # thousands, as before
+])
+def test_a_decimal_comma_is_read_where_no_thousands_grouping_could_be(ref: Reference, text: str, tok_s: float) -> None:
+    assert parse_text(RawDocument.from_text(text), ref).claim.tok_s == tok_s
+
+
+@pytest.mark.parametrize("text", [
+    "phi-4 fp16 on 4090: 700 tok/s, one user", "qwen 2.5 7b fp16, t4, 400 tok/s for one user",
+    "Llama 3 8B Q4 on a 3090, one request at a time: 120 t/s", "no batching, 8B Q4 on 4090: 130 t/s",
+])
+def test_one_user_in_words_is_one_stream(ref: Reference, text: str) -> None:
+    assert parse_text(RawDocument.from_text(text), ref).claim.concurrency == 1
