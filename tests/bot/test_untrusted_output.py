@@ -86,7 +86,9 @@ async def test_a_hostile_link_on_a_page_is_shown_inert(server: Loopback) -> None
     code, out, err = await run("audit", "--no-cache", "--allow-host", server.host, url)
     assert (code, err) == (0, "")
     assert not RAW_CONTROL.search(out)
-    assert "http://127.0.0.2/]0;pwnedx: refused, not fetched" in out
+    # the page's text is read with a terminal's escape sequences left out (extractors.document):
+    # the title-setting OSC never reaches the report, not even as its printable rest
+    assert "http://127.0.0.2/x: refused, not fetched" in out and "pwned" not in out
 
 
 def _hostile_record(tmp_path: Path) -> Path:
