@@ -210,7 +210,10 @@ class LlamaBench(ToolOutputFormat):
             # Vulkan builds list every device they see, the CPU among them ("AMD Radeon RX 7900
             # XTX, AMD Ryzen 9 7950X 16-Core Processor", Orion-zhen/llama-bench-dashboard's
             # results): the machine's own CPU there is the host, not a card.
-            names = [s.strip() for s in gpu_info.split(",") if s.strip() and s.strip() != cpu] or [gpu_info]
+            # RADV names the CPU's own graphics after it ("AMD Ryzen 9 7950X 16-Core Processor
+            # (RADV RAPHAEL_MENDOCINO)"): a device named for the CPU is the host's too.
+            names = [s.strip() for s in gpu_info.split(",")
+                     if s.strip() and not (cpu and s.strip().startswith(cpu))] or [gpu_info]
             if names and len(set(names)) == 1:
                 b.set("hardware", names[0], field=p("gpu_info"))
                 single = text(row.get("split_mode")) == "none"

@@ -369,9 +369,12 @@ def _fill(b: ClaimBuilder, r: _Rate) -> None:
     span = f"{r.cell.key}: {r.cell.value}"
     if r.own:
         b.set("tok_s", r.value, field=r.cell.key, span=span)
-    if r.own and r.kind is not None:
-        b.set("tok_s_kind", r.kind, field=r.cell.key, span=span)
     cells = {_key(c.key): c for c in r.row}
+    if r.own and r.kind is not None:
+        test = cells.get("test") if r.tool == "llama-bench" and _header_kind(r.cell.key) is None else None
+        # A kind the llama-bench test gave is said by the test ("test: pp4096+tg128" is a total).
+        b.set("tok_s_kind", r.kind, field="test" if test else r.cell.key,
+              span=f"{test.key}: {test.value}" if test else span)
     if r.tool is not None:
         b.set("engine", "llama.cpp" if r.tool == "llama-bench" else None, field="row shape",
               span=f"{r.tool} columns")

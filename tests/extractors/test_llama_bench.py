@@ -105,6 +105,13 @@ def test_the_machines_cpu_among_vulkans_devices_is_the_host() -> None:
     assert audit(Evidence(claim=tg, kind="record"), ref).verdict == "consistent"
 
 
+def test_the_cpus_own_graphics_among_vulkans_devices_is_the_host_too() -> None:
+    # the same dashboard's vulkan-radv run: RADV names the Ryzen's graphics after the CPU,
+    # "AMD Ryzen 9 7950X 16-Core Processor (RADV RAPHAEL_MENDOCINO)"
+    (tg,) = LlamaBench().parse(load("rx7900xtx_vulkan_radv_gpt_oss_20b.json"))
+    assert (tg.hardware, tg.hardware_count) == ("AMD Radeon RX 7900 XTX", 1)
+
+
 def test_cpu_run_uses_cpu_info() -> None:
     row = dense_rows()[1]
     row["gpu_info"] = ""

@@ -328,3 +328,15 @@ def test_a_markdown_rows_other_cells_are_left_to_the_prose_readers(ref: Referenc
     c = claim(text, ref)
     assert (c.hardware, c.model, c.tok_s, c.tokens_generated) == ("RTX 4090", "Mistral 7B", 58.27, 16)
     assert verdict(text, ref) == "consistent"
+
+
+def test_a_prompt_plus_generation_row_after_its_command_is_labelled_by_its_test(ref: Reference) -> None:
+    # geerlingguy/ai-benchmarks issue #23 pasted with its llama-bench command and Vulkan banner: the
+    # text is a config, not a post, so the total's label is the row's own test name
+    text = ("$ ./build/bin/llama-bench -m models/Qwen2.5-14B-Instruct-Q4_K_M.gguf -n 128 -p 512,4096 -pg 4096,128 "
+            "-ngl 99 -r 2\nggml_vulkan: 0 = AMD Radeon RX 7900 XT (RADV NAVI31) (radv) | uma: 0 | fp16: 1\n"
+            "| model | size | params | backend | ngl | test | t/s |\n| --- | --: | --: | --- | --: | --: | --: |\n"
+            "| qwen2 14B Q4_K - Medium | 8.37 GiB | 14.77 B | Vulkan | 99 | pp4096+tg128 | 65.65 ± 0.00 |\n")
+    report = audit(build_evidence([read_document(RawDocument.from_text(text), ref)], ref), ref)
+    assert report.claim.provenance["tok_s_kind"].span == "test: pp4096+tg128"
+    assert report.verdict == "insufficient"
