@@ -159,7 +159,29 @@ def _own_mention(s: Scan, pattern: re.Pattern[str]) -> re.Match[str] | None:
     return next((m for m in on_line if lo <= m.start() < hi), None)
 
 
+# A table rendered as plain text, its header a line of column names and each row a line of values
+# (docs.vultr.com's stress tests: "Concurrency Throughput Output tok/s p99 Latency" over "50 3,428
+# tok/s 1,296 7.75s"): the header's first column, a count's name, is the row's first number.
+_HEADER_COUNT = lazy(r"(?im)^[ \t]*+(?P<name>concurrency|concurrent\s++users|users|batch(?:[ _]size)?|bs)"
+                     r"[ \t]++[A-Za-z][^\n]{0,120}\n(?:[ \t]*+\n)?[ \t]*+(?P<n>\d{1,5})[ \t]++\d")
+
+
+def _header_count(s: Scan) -> None:
+    """The count a plain-text table's header names first, read off the headline figure's row."""
+    if s.primary_line is None or not s.mentions(("concurren", "users", "batch", "bs")):
+        return
+    for m in s.finditer(_HEADER_COUNT):
+        if s.line_of(m.start("n")) != s.primary_line:
+            continue
+        name = "batch" if m.group("name").lower().startswith("b") else "concurrency"
+        n = parse_int(m.group("n"))
+        if n and not s.b.has(name):
+            s.set(name, n, f"{m.group('name')} … {m.group('n')}")
+        return
+
+
 def _cell(s: Scan) -> None:
+    _header_count(s)
     for (name, pattern, convert), words in zip(_CELL, _CELL_WORDS, strict=True):
         if not s.mentions(words):
             continue

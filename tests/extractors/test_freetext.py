@@ -628,3 +628,14 @@ def test_a_draft_trees_depth_bounds_its_window(ref: Reference, text: str, window
 def test_acceptance_length_as_tools_spell_it(ref: Reference, text: str, tok_s: float, al: float) -> None:
     c = claim(text, ref)
     assert (c.tok_s, c.acceptance_length) == (tok_s, al)
+
+
+@pytest.mark.parametrize(("row", "concurrency"), [("5 423 tok/s 153 6.15s", 5), ("50 3,428 tok/s 1,296 7.75s", 50)])
+def test_a_plain_text_tables_first_column_is_its_rows_count(ref: Reference, row: str, concurrency: int) -> None:
+    # docs.vultr.com's MI325X stress tests rendered as text: the row's first number is the
+    # Concurrency column's (ignored, 3428 tok/s over 50 requests had been one stream, `suspicious`)
+    text = ("Llama-3.1-405B-Instruct on 8x AMD Instinct MI325X GPUs (vLLM, fp8).\nConcurrency Scaling\n"
+            f"Concurrency Throughput Output tok/s p99 Latency\n{row}")
+    assert claim(text, ref).concurrency == concurrency
+    # a count's name elsewhere in the text is no column
+    assert claim("Concurrency matters.\nRTX 4090, Llama 3 8B Q4: 130 tok/s", ref).concurrency is None
