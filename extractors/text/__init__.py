@@ -75,6 +75,11 @@ def _links(urls: list[re.Match[str]]) -> list[str]:
     return out
 
 
+# Hyphens a word processor puts in names ("gpt‑oss‑120b" with U+2011 non-breaking hyphens) are the
+# hyphen the tables spell; one character each, so every offset stays. The en dash stays a range's.
+_HYPHENS = {0x2010: "-", 0x2011: "-", 0x2012: "-"}
+
+
 def parse_text(doc: RawDocument, ref: Reference) -> TextReading:
     """The claim a text makes, with provenance for every field; never raises on input."""
     warnings: list[str] = []
@@ -84,7 +89,7 @@ def parse_text(doc: RawDocument, ref: Reference) -> TextReading:
         return TextReading(claim=Claim(), warnings=[f"text could not be decoded: {exc}"])
     if len(raw) > MAX_TEXT:
         warnings.append(f"text longer than {MAX_TEXT:,} characters; read the first part only")
-    text = sanitise(raw[: MAX_TEXT + 1], limit=MAX_TEXT)
+    text = sanitise(raw[: MAX_TEXT + 1], limit=MAX_TEXT).translate(_HYPHENS)
     b = ClaimBuilder(doc.source)
     urls = list(_URL.finditer(text))  # one pass: the links, and the spans the prose skips
     links: list[str] = _safely(lambda: _links(urls), [], "links", warnings)

@@ -229,3 +229,17 @@ def test_a_decimal_comma_is_read_where_no_thousands_grouping_could_be(ref: Refer
 ])
 def test_one_user_in_words_is_one_stream(ref: Reference, text: str) -> None:
     assert parse_text(RawDocument.from_text(text), ref).claim.concurrency == 1
+
+
+@pytest.mark.parametrize(("text", "tok_s", "model"), [
+    # kvcache-ai/ktransformers issues write Chinese around the figure: a CJK character touching a
+    # number is a word of its own script, not part of the number (the posts had been refused)
+    ("在4090上 DeepSeek-R1 Q4_K_M，测下来大概是1.87 token/s", 1.87, "DeepSeek V3"),
+    ("速度：14tps, RTX 3090, Llama 3 8B Q4", 14.0, "Llama 3 8B"),
+    # a word processor's non-breaking hyphens (U+2011) in a name are hyphens
+    ("gpt\u2011oss\u2011120b on an RTX 5090 with experts on the CPU: 35 tok/s", 35.0, "gpt-oss-120b"),
+])
+def test_figures_and_names_as_other_scripts_and_editors_write_them(ref: Reference, text: str, tok_s: float,
+                                                                   model: str) -> None:
+    c = parse_text(RawDocument.from_text(text), ref).claim
+    assert (c.tok_s, c.model) == (tok_s, model)
