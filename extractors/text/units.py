@@ -42,9 +42,10 @@ __all__ = [
 # could make (a group has three; four or more digits never precede a thousands comma).
 NUM_BODY = (r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,5},\d{1,2}(?![\d,])|\d+(?:\.\d+)?)"
             r"(?:[eE][+-]?\d+)?(?!\d)")
-# Not inside a word or another number; but a CJK character, a word of its own script, may touch
-# the figure ("测下来大概是1.87 token/s", kvcache-ai/ktransformers issues).
-NUM = r"(?:(?<=[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef])|(?<![\w.\-\u2212]))" + NUM_BODY
+# Not inside a Latin word or another number ("H100", "gfx1100", "v0.6.3"); a character of another
+# script may touch the figure ("测下来大概是1.87 token/s", kvcache-ai/ktransformers issues: CJK writes
+# no spaces). ASCII only, so the class stays small in every pattern that holds it.
+NUM = r"(?<![0-9A-Za-z_.\-\u2212])" + NUM_BODY
 # Range separators: hyphen, en dash, "to", and an em dash only when unspaced ("AL 231–292",
 # "99-100W", "4 to 6"); a spaced em dash is prose punctuation ("AL 5.2 — 2103.6 tok/s").
 RANGE_SEP = r"(?:\s{0,3}(?:-|\u2013|~)\s{0,3}|\u2014|\s{1,3}to\s{1,3})"
