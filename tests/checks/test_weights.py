@@ -154,20 +154,3 @@ def test_fp32_streams_four_bytes_a_weight(ref: Reference, fmt: str) -> None:
 def test_a_row_interleaved_type_is_its_base_types_bytes(ref: Reference, fmt: str, base: str) -> None:
     row = ref.format(fmt)
     assert row is not None and row.name == base
-
-
-def test_a_cpu_only_run_named_as_the_baseline_is_not_this_run(ref: Reference) -> None:
-    # hexkern.com's DeepSeek R1 671B on an i7-14700 and one RTX 4090 (IQ1_S_R4, experts on the CPU):
-    # "doubles generation speed compared to a pure CPU run" had made the CPU the device, and 7 tok/s
-    # 1.03× its ceiling at an assumed 4 bits (`suspicious`)
-    from checks.runner import audit
-    from extractors.document import RawDocument
-    from extractors.evidence import build_evidence, read_document
-    text = ("Running the full DeepSeek R1 671B on an i7-14700, 192 GB DDR5 at 4800 MT/s and a single RTX 4090 "
-            "with IQ1_S_R4 quantization (130 GB) in ik_llama.cpp, attention on GPU and experts on CPU with -ot: "
-            "this hybrid placement doubles generation speed compared to a pure CPU run, achieving roughly 7 "
-            "tokens per second.")
-    report = audit(build_evidence([read_document(RawDocument.from_text(text), ref)], ref), ref)
-    assert (report.claim.hardware, report.claim.host, report.claim.weight_format) == (
-        "RTX 4090", "Core i7-14700", "IQ1_S")  # its base type's row
-    assert report.verdict == "consistent"

@@ -361,3 +361,16 @@ def test_a_count_ending_a_line_is_not_the_next_lines_cards(ref: Reference) -> No
     assert c.hardware_count is None and c.tok_s == 14.0
     x10 = audit(Evidence(claim=claim(text.replace("速度：14tps", "速度：140tps"), ref)), ref)
     assert x10.verdict in ("suspicious", "implausible")
+
+
+def test_a_cpu_only_run_named_as_the_baseline_is_not_this_run(ref: Reference) -> None:
+    # hexkern.com's DeepSeek R1 671B on an i7-14700 and one RTX 4090 (IQ1_S_R4, experts on the CPU):
+    # "doubles generation speed compared to a pure CPU run" had made the CPU the device, and 7 tok/s
+    # 1.03× its ceiling at an assumed 4 bits (`suspicious`)
+    text = ("Running the full DeepSeek R1 671B on an i7-14700, 192 GB DDR5 at 4800 MT/s and a single RTX 4090 "
+            "with IQ1_S_R4 quantization (130 GB) in ik_llama.cpp, attention on GPU and experts on CPU with -ot: "
+            "this hybrid placement doubles generation speed compared to a pure CPU run, achieving roughly 7 "
+            "tokens per second.")
+    c = claim(text, ref)
+    assert (c.hardware, c.host, c.weight_format) == ("RTX 4090", "Core i7-14700", "IQ1_S")  # its base type's row
+    assert audit(Evidence(claim=c), ref).verdict == "consistent"

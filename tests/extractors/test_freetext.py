@@ -562,24 +562,17 @@ def test_a_figure_takes_the_format_of_its_own_part(ref: Reference, text: str, to
     assert (c.tok_s, c.weight_format) == (tok_s, fmt)
 
 
-@pytest.mark.parametrize(("text", "tok_s", "kind"), [
-    ("ProcessingTime: 9.822s\nProcessingSpeed: 406.84T/s\nGenerationTime: 26.624s\nGenerationSpeed: 3.76T/s",
-     3.76, "decode"),
-    ("ProcessingSpeed: 406.84T/s", 406.84, "prefill"),
-])
-def test_koboldcpp_one_word_labels_name_the_kind(ref: Reference, text: str, tok_s: float, kind: str) -> None:
-    # koboldcpp's perf summary (LostRuins/koboldcpp issue #1527, two 3090s): the prompt's 406.84
-    # had been the claim, not the generation's 3.76
-    c = claim(text, ref)
-    assert (c.tok_s, c.tok_s_kind) == (tok_s, kind)
-
-
 def test_koboldcpp_perf_summary_post_reads_the_generation(ref: Reference) -> None:
     text = (Path(__file__).parent.parent / "fixtures" / "text" / "koboldcpp_perf_1527.txt").read_text()
     assert claim(text, ref).tok_s == 3.76
 
 
 @pytest.mark.parametrize(("text", "tok_s", "kind"), [
+    # koboldcpp's perf summary (LostRuins/koboldcpp issue #1527, two 3090s) in one-word labels: the
+    # prompt's 406.84 had been the claim, not the generation's 3.76
+    ("ProcessingTime: 9.822s\nProcessingSpeed: 406.84T/s\nGenerationTime: 26.624s\nGenerationSpeed: 3.76T/s",
+     3.76, "decode"),
+    ("ProcessingSpeed: 406.84T/s", 406.84, "prefill"),
     # llama-bench's tests as labels before their figures, no comma between: the "tg" after the
     # prompt's figure is the next figure's name (both had been `implausible` at the prompt's rate)
     ("llama 8b q4 on 3060: pp512 1500 t/s tg128 54 t/s", 54.0, "decode"),
@@ -588,7 +581,7 @@ def test_koboldcpp_perf_summary_post_reads_the_generation(ref: Reference) -> Non
     # a kind word after a figure, not glued to the next number, is still that figure's
     ("RTX 4090: 45 tok/s decode, 2000 tok/s prefill", 45.0, "decode"),
 ])
-def test_a_label_glued_to_the_next_figure_is_that_figures(ref: Reference, text: str, tok_s: float, kind: str) -> None:
+def test_labels_as_tools_print_them_name_their_own_figure(ref: Reference, text: str, tok_s: float, kind: str) -> None:
     c = claim(text, ref)
     assert (c.tok_s, c.tok_s_kind) == (tok_s, kind)
 
