@@ -374,3 +374,13 @@ def test_a_cpu_only_run_named_as_the_baseline_is_not_this_run(ref: Reference) ->
     c = claim(text, ref)
     assert (c.hardware, c.host, c.weight_format) == ("RTX 4090", "Core i7-14700", "IQ1_S")  # its base type's row
     assert audit(Evidence(claim=c), ref).verdict == "consistent"
+
+
+@pytest.mark.parametrize(("text", "card"), [
+    # names typed glued or spaced the other way ("m4max", "strixhalo", "mi 300x"): had been no hardware
+    ("llama 3.1 8b q4 on m4max, bs1: 60 tok/s", "Apple M4 Max"), ("llama 3.1 8b q4 on m2ultra: 60 tok/s", "Apple M2 Ultra"),
+    ("llama 3.1 8b q4 on strixhalo: 40 tok/s", "Strix Halo (Ryzen AI Max+ 395)"),
+    ("llama 3.1 8b q4 on mi 300x: 200 tok/s", "MI300X"),
+])
+def test_hardware_names_as_typed_in_a_hurry(ref: Reference, text: str, card: str) -> None:
+    assert claim(text, ref).hardware == card
