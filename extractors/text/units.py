@@ -158,7 +158,7 @@ def fraction(value: float | None, *, percent: bool) -> float | None:
 SPEED_QUALIFIER = (r"(?:eval|output|out|decode|decoding|gen|generation|code|prompt|prefill|input|total|"
                    r"average|avg|median|mean|peak|sustained|narr\.?|text\s+gen)")
 # A figure with its speed unit: "2,103.6 tok/s", "3800+ tokens/s", "~17 tk/s", "91.5–98.5 gen
-# tok/s", "4.23 tokens/second", "60 to 80+ tokens per second", "2.1k t/s", mlx_lm's "41.2
+# tok/s", "4.23 tokens/second", "60 to 80+ tokens per second", "2.1k t/s", "1.2M tok/s", mlx_lm's "41.2
 # tokens-per-sec"; a spread after the figure is its deviation, not the figure ("131.42 ± 0.59
 # t/s", llama-bench's mean ± sd).
 # The unit of a speed, as SPEED_FIGURE reads it after its figure (also what makes a number a
@@ -168,7 +168,7 @@ SPEED_UNIT = (r"(?:(?:tokens?|toks?|tk|t)\s?/\s?s(?:ec(?:ond)?s?)?(?![A-Za-z])|"
 SPEED_FIGURE = lazy(
     rf"(?:(?P<lo>{NUM})(?P<lok>[kK])?{RANGE_SEP}(?P<hi>{NUM_BODY})|(?P<num>{NUM})"
     rf"(?:\s{{0,3}}(?:±|\+/-|\+-)\s{{0,3}}{NUM_BODY})?)\+?"
-    r"(?:\s{0,3}(?P<k>[kK])(?![a-zA-Z]))?\s{0,3}(?:(?P<q>" + SPEED_QUALIFIER + r"(?:\s{1,3}"
+    r"(?:\s{0,3}(?P<k>[kKM])(?![a-zA-Z]))?\s{0,3}(?:(?P<q>" + SPEED_QUALIFIER + r"(?:\s{1,3}"
     + SPEED_QUALIFIER + r")?)\s{1,3})?"
     r"(?<![A-Za-z])(?P<unit>" + SPEED_UNIT + ")"
     r"(?P<tail>\s?(?:/|per)\s?(?:user|gpu|stream|request|req|card)\b)?", re.IGNORECASE)

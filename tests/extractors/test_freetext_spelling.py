@@ -243,3 +243,13 @@ def test_figures_and_names_as_other_scripts_and_editors_write_them(ref: Referenc
                                                                    model: str) -> None:
     c = parse_text(RawDocument.from_text(text), ref).claim
     assert (c.tok_s, c.model) == (tok_s, model)
+
+
+@pytest.mark.parametrize(("text", "tok_s"), [
+    # a million is "M": "1.2M tok/s total" had been refused; the same claim in digits is 50.9× its
+    # 64 users' ceiling
+    ("qwen2.5 72b fp8 on 8x h100, 64 concurrent users, 1.2M tok/s total", 1_200_000.0),
+    ("RTX 4090, Llama 3 8B: 2.1k t/s prefill", 2100.0),
+])
+def test_a_figures_multiplier(ref: Reference, text: str, tok_s: float) -> None:
+    assert parse_text(RawDocument.from_text(text), ref).claim.tok_s == tok_s
