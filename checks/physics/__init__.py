@@ -41,7 +41,7 @@ from checks.physics.compute import (
     smallest_active_share,
 )
 from checks.physics.figures import GB, GIB, Derived, Missing, gb, num
-from checks.physics.kv import context_tokens, kv_bytes_per_token, kv_gb_per_sequence
+from checks.physics.kv import context_tokens, kv_bytes_per_token, kv_gb_per_sequence, parallel_slots
 from checks.physics.model_size import NameSize, size_from_name
 from checks.physics.offload import (
     MEMORY_UNIT_BYTES,
@@ -100,6 +100,7 @@ __all__ = [
     "offload_split",
     "one_card_fits",
     "one_named_card",
+    "parallel_slots",
     "params_per_token",
     "params_resident",
     "peak_tflops",

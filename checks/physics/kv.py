@@ -21,6 +21,7 @@ __all__ = [
     "depth_kv_gb",
     "kv_bytes_per_token",
     "kv_gb_per_sequence",
+    "parallel_slots",
     "serving_context_tokens",
 ]
 
@@ -102,13 +103,19 @@ def kv_bytes_per_token(model: ModelRow | None, kv_dtype: str | None, *, generous
                    assumptions)
 
 
+def parallel_slots(claim: Claim) -> int | None:
+    """The sequences the server was launched to decode at once (llama-server `-np N`), when more
+    than one: a figure may sum them, and each holds its share of the context."""
+    slots = claim.server_slots
+    return slots if slots is not None and slots > 1 else None
+
+
 def context_tokens(claim: Claim) -> Derived | None:
     """The context one sequence's KV cache holds: the stated context length, else input + output
     tokens. A llama-server with N slots (`-np N`) holds `-c` tokens across all of them, each
     slot its share (ggml-org/llama.cpp tools/server/server.cpp: `n_ctx_slot = n_ctx /
     params.n_parallel`)."""
-    slots = claim.server_slots
-    if claim.context_length and slots is not None and slots > 1:
+    if claim.context_length and (slots := parallel_slots(claim)) is not None:
         n = claim.context_length / slots
         return Derived(n, "tokens", (f"context per slot = {claim.source_of('context_length')} "
                                      f"{claim.context_length} ÷ {slots} slots = {num(n)} tokens",))

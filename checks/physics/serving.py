@@ -30,7 +30,7 @@ from checks.models import Claim
 from checks.physics.ceilings import Ceilings, hardware_row, roofline_ceilings
 from checks.physics.compute import compute_peak
 from checks.physics.figures import Derived, Missing, gb, num
-from checks.physics.kv import kv_gb_per_sequence, serving_context_tokens
+from checks.physics.kv import kv_gb_per_sequence, parallel_slots, serving_context_tokens
 from checks.physics.offload import card_memory_gb
 from checks.physics.weights import params_per_token, resident_weight_gb, resolve_format
 from checks.reference import HardwareRow, Reference
@@ -118,7 +118,7 @@ def serving_bounds(claim: Claim, ref: Reference) -> ServingBounds | Missing:
             notes.append(f"memory bound not computable: one sequence's {gb(kv.value)} KV cache "
                          f"does not fit beside {num(resident.value)} GB of weights")
             max_batch = None
-    slots = claim.server_slots if claim.server_slots is not None and claim.server_slots > 1 else None
+    slots = parallel_slots(claim)
     fits_weights = not isinstance(resident, Missing) and resident.value < memory_gb
     if slots is not None and fits_weights and (max_batch is None or slots < max_batch):
         # The server decodes at most its slots at once, whatever else would fit.

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from checks.basis import answer, field
 from checks.models import Answer, Evidence
+from checks.physics import parallel_slots
 from checks.reference import Reference
 
 __all__ = ["cell"]
@@ -81,7 +82,7 @@ def cell(ev: Evidence, ref: Reference, prior: Mapping[str, Answer]) -> Answer:
     if not known:
         serving = c.tok_s_kind in ("aggregate", "per_gpu")
         context = _context(ev)
-        slots = c.server_slots if c.server_slots is not None and c.server_slots > 1 else None
+        slots = parallel_slots(c)
         what = (f"an aggregate over every stream of a loaded server{f' ({context})' if context else ''}, "
                 "at a batch the record does not state: Q7 bounds it at the largest batch that fits."
                 if serving else

@@ -117,6 +117,7 @@ from checks.physics import (
     model_is_moe,
     moe_share,
     num,
+    parallel_slots,
     required_batch,
     roofline_ceilings,
     serving_bounds,
@@ -231,7 +232,7 @@ def _may_count_streams(c: Claim, ref: Reference) -> bool:
     measures one stream (llama-bench, LocalScore) never counts several."""
     if c.tok_s_kind is not None or c.batch is not None or c.concurrency is not None or c.serving_claim:
         return False
-    if c.server_slots is not None and c.server_slots > 1:
+    if parallel_slots(c) is not None:
         return True  # launched to decode that many at once (llama-server -np): it may sum them
     said = c.provenance.get("speculative")  # "llama-bench" named: its tool measured one stream
     if cannot_speculate(c.engine) is not None or (said is not None and cannot_speculate(said.field)):
@@ -247,7 +248,7 @@ def _one_users(c: Claim, ref: Reference) -> bool:
     the ceiling × the best published AL, with no room kept for an unlabelled aggregate ("900 tok/s
     on 70B with one 4090", "TinyLlama at 300 tok/s on a Raspberry Pi 5")."""
     if (c.batch is not None or c.concurrency is not None or c.serving_claim or (c.hardware_count or 1) > 1
-            or (c.server_slots or 0) > 1 or c.tok_s_kind not in (None, "decode", "output")):
+            or parallel_slots(c) is not None or c.tok_s_kind not in (None, "decode", "output")):
         return False
     hw = ref.gpu(c.hardware)
     return hw is not None and hw.kind != "datacenter" and batches_by_default(c.engine) is None
@@ -268,8 +269,8 @@ def _as_possible_aggregate(ev: Evidence, ref: Reference, prior: Mapping[str, Ans
     first = served.summary[0].lower() + served.summary[1:]
     # The one-stream judgement is kept whole and the aggregate reading said after it.
     one_stream = j.summary.rstrip(".")
-    slots = ev.claim.server_slots
-    if slots is not None and slots > 1 and served.status == "ok":
+    slots = parallel_slots(ev.claim)
+    if slots is not None and served.status == "ok":
         # The server was launched to decode that many sequences at once: their sum is the reading
         # the launch gives, judged at that batch (`serving_bounds` caps the batch at the slots).
         served.figures["one_stream_ratio"] = j.figures["ratio"]

@@ -9,11 +9,12 @@ Quirks, each for a reason:
 - Flag names are folded (`--tp_size` = `--tp-size`) because argparse front-ends accept both
   spellings, but provenance keeps the flag as written.
 - The draft window is the most tokens one verify pass can emit: SGLang
-  `--speculative-num-draft-tokens N` = N, but an EAGLE tree's N (more than `--speculative-num-steps
-  S` + 1) counts its nodes, and one pass accepts one path: S + 1; DFlash `--speculative-dflash-block-size N` = N and wins
-  when both are given (the difference is noted); vLLM/ATOM `num_speculative_tokens N` = N + 1
-  (the bonus token); llama.cpp `--draft-max N` = N + 1; SGLang with top-k 1 and no draft-token
-  flag = steps + 1 (SGLang adjusts it so). The convention applied is written into
+  `--speculative-num-draft-tokens N` = N, but an EAGLE tree's N (more than
+  `--speculative-num-steps S` + 1) counts its nodes, and one pass accepts one path: S + 1; DFlash
+  `--speculative-dflash-block-size N` = N and wins when both are given (the difference is
+  noted); vLLM/ATOM `num_speculative_tokens N` = N + 1 (the bonus token); llama.cpp
+  `--draft-max N` = N + 1; SGLang with a top-k and no draft-token flag = steps + 1 (SGLang
+  adjusts it so for top-k 1; a tree accepts one path of its depth). The convention applied is written into
   `spec_window_convention`.
 - `--speculative-config` JSON may come in a Python-dict spelling or be broken; a broken one still
   says speculative decoding was configured, and a warning says the rest was not read.

@@ -84,8 +84,8 @@ _BASELINE_AFTER = lazy(r"(?i)\b(?:baseline|auto-?regressive|no[- ]spec\w*|withou
 # Process:0.44s (442.0ms/T = 2.26T/s), Generate:0.00s (3.0ms/T = 333.33T/s), Total:0.45s
 # (2.25T/s)", as pasted in LostRuins/koboldcpp issue #972): as labels, with their colon, they
 # name the kind; the bare verbs in prose do not. Its newer perf summary writes them in one word
-# ("ProcessingSpeed: 406.84T/s", "GenerationSpeed: 3.76T/s", koboldcpp issue #1527). A prompt's length ("with a prompt of 1024
-# tokens", "prompt length 512") is the cell, not the rate.
+# ("ProcessingSpeed: 406.84T/s", "GenerationSpeed: 3.76T/s", koboldcpp issue #1527). A prompt's
+# length ("with a prompt of 1024 tokens", "prompt length 512") is the cell, not the rate.
 _PREFILL_WORDS = (
     r"(?P<prefill>\bpre-?fill|\bprompt(?:\s+(?:processing|eval\w*|tok\w*|throughput))?\b(?!s)"
     r"(?!\s+of\s+\d)(?![\s_-]?(?:len(?:gth)?|size)\b)|"
@@ -102,6 +102,7 @@ _DECODE_WORDS = (r"(?P<decode>(?<!speculative )(?<!spec )\bdecod(?:e|ing)\b|\bge
 # A total that is a time ("total 1.972 ms, 509.5 tok/sec", tinygrad's llama benchmark; "total
 # time"; koboldcpp's "Total:4.06s (16.02T/s)") counts no streams: one run's tokens over its whole
 # time, an end-to-end figure.
+_A_TIME = r"\s{0,3}(?:time\b|[:=]?\s{0,3}\d[\d.]*\s{0,2}(?:ms|s|sec|seconds)\b)"
 _KIND_WORDS = lazy(
     # llama-bench's -pg test ("pp4096+tg128") times a prompt and a generation together: a total,
     # read before its "pp" can name a prefill.
@@ -109,8 +110,9 @@ _KIND_WORDS = lazy(
     + _PREFILL_WORDS + "|"
     r"(?P<per_user>\b(?:per|each)\s+(?:user|stream|request)\b|/\s?(?:user|stream|req(?:uest)?)\b)|"
     r"(?P<per_gpu>\bper\s+(?:gpu|card)\b|/\s?(?:gpu|card)\b)|"
-    r"(?P<aggregate>\b(?:end[- ]to[- ]end|e2e|gen(?:eration)?)\s+throughput\b|\baggregate\b|\btotal\b(?!\s{0,3}(?:time\b|[:=]?\s{0,3}\d[\d.]*\s{0,2}(?:ms|s|sec|seconds)\b))|\bcombined\b|(?<!decode )(?<!decoding )\bthroughput\b|\b\d{1,5}\s(?:prompts|requests|concurrent)\b|\bdp\d{1,2}\b|\bdp\s?=\s?\d{1,2}\b)|"
-    r"(?P<output>\bend[- ]to[- ]end\b|\be2e\b|\btotal(?=\s{0,3}(?:time\b|[:=]?\s{0,3}\d[\d.]*\s{0,2}(?:ms|s|sec|seconds)\b)))|"
+    r"(?P<aggregate>\b(?:end[- ]to[- ]end|e2e|gen(?:eration)?)\s+throughput\b|\baggregate\b|\btotal\b(?!"
+    + _A_TIME + r")|\bcombined\b|(?<!decode )(?<!decoding )\bthroughput\b|\b\d{1,5}\s(?:prompts|requests|concurrent)\b|\bdp\d{1,2}\b|\bdp\s?=\s?\d{1,2}\b)|"
+    r"(?P<output>\bend[- ]to[- ]end\b|\be2e\b|\btotal(?=" + _A_TIME + r"))|"
     + _DECODE_WORDS)
 # Only a prefill or a decode word decides a figure's line (`_line_kind`): the strings one of
 # which every such word holds (casefolded), so a line holding none of them costs one scan.

@@ -250,18 +250,15 @@ def _rows(text: str, tables: list[int] | None = None) -> list[list[_Cell]]:
 
 
 def _pipe_cells(line: str) -> list[str]:
-    body = line.strip()
-    body = body[1:] if body.startswith("|") else body
-    body = body[:-1] if body.endswith("|") else body
-    return [c.strip() for c in body.split("|")]
+    return [c.strip() for c in _pipe_segments(line)[1]]
 
 
 def _pipe_row(header: list[str], line: str, pos: int) -> list[_Cell]:
     """A Markdown row's cells, each with its own place in the text: blanking the figure's cell
     leaves the others (a `hardware` column's card, a `model` column's name) to the prose readers."""
     out: list[_Cell] = []
-    at = line.find("|") + 1 if line.lstrip().startswith("|") else len(line) - len(line.lstrip())
-    for h, raw in zip(header, _pipe_segments(line), strict=False):
+    at, segments = _pipe_segments(line)
+    for h, raw in zip(header, segments, strict=False):
         lead = len(raw) - len(raw.lstrip())
         start = pos + at + lead
         if h:
@@ -270,13 +267,13 @@ def _pipe_row(header: list[str], line: str, pos: int) -> list[_Cell]:
     return out
 
 
-def _pipe_segments(line: str) -> list[str]:
-    """The raw text between a Markdown row's pipes (`_pipe_cells` without the stripping)."""
+def _pipe_segments(line: str) -> tuple[int, list[str]]:
+    """Where a Markdown row's first cell starts in the line (past its opening pipe), and the raw
+    text between its pipes."""
     body = line.rstrip()
     lead = body.find("|") + 1 if body.lstrip().startswith("|") else len(body) - len(body.lstrip())
     body = body[lead:]
-    body = body[:-1] if body.endswith("|") else body
-    return body.split("|")
+    return lead, (body[:-1] if body.endswith("|") else body).split("|")
 
 
 def _pair_row(line: str, pos: int) -> list[_Cell]:

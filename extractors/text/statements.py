@@ -309,8 +309,8 @@ def _method(s: Scan) -> None:
         return
     found.sort()
     on_line = [f for f in found if s.line_of(f[0]) == s.primary_line]
-    names = [(raw, canonical_method(re.sub(r"(?i)^MTP\d+$", "MTP", raw), s.ref)) for _, raw in (on_line or found)]
-    raw, method = names[0]
+    raw = (on_line or found)[0][1]
+    method = canonical_method(re.sub(r"(?i)^MTP\d+$", "MTP", raw), s.ref)
     if method == "EAGLE" and (gen := _EAGLE_GENERATION.search(s.text)):
         # "eagle.evaluation … --use_eagle3", a drafter "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B": the
         # generation named anywhere, even inside a flag or a path, is the method; the bare family
